@@ -1,0 +1,45 @@
+# familiar: two commands set everything up on a fresh Debian / Raspberry Pi OS machine.
+#   make demo   installs what it needs, then runs the box on simulated hardware
+#   make test   installs what it needs, then runs the whole suite
+# The Python environment lives in .venv (made with --system-site-packages so that
+# Raspberry Pi OS's apt-installed picamera2 is importable); system packages come from apt.
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+APT_PKGS := espeak-ng alsa-utils chromium sox
+SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: demo test bench system-deps venv install clean
+
+system-deps:
+	@missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing with apt:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+$(STAMP): pyproject.toml
+	@[ -x $(PY) ] || $(PYTHON) -m venv --system-site-packages $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	@touch $(STAMP)
+
+venv: system-deps $(STAMP)
+
+demo: venv
+	$(VENV)/bin/familiar demo
+
+test: venv
+	$(PY) -m pytest -q -n 2 --dist loadfile
+
+bench: venv
+	$(PY) -m bench
+
+# On a Raspberry Pi: installs the box as a system service (run as root).
+install: venv
+	./systemd/install.sh
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
