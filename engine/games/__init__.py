@@ -1,0 +1,11 @@
+"""The games the box knows, by the name stored in the action log."""
+from __future__ import annotations
+
+from engine.game import Game
+from engine.games.dice_reader import DiceReader
+
+
+def registry() -> dict[str, Game]:
+    """Every game by its log name; adding a game is one entry here."""
+    games: list[Game] = [DiceReader()]
+    return {game.name: game for game in games}

@@ -1,0 +1,64 @@
+"""Actions: everything that can happen at the table, as plain JSON-able records.
+
+An action is the only way state changes.  The log of accepted actions *is* the game:
+state is their fold, so persistence, crash recovery and undo are replays.  Actions
+carry who acted (a seat, or ``None`` for the host or the box itself) because the
+rules, not the transport, decide who may do what.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the message is for the person who tried."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """One thing done at the table.
+
+    ``kind`` names it (``"roll"``, ``"vote"``...), ``data`` holds its JSON arguments and
+    ``seat`` is the acting seat, or ``None`` when the host (or the box) acts.
+    """
+
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    seat: int | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, str) or not self.kind:
+            raise IllegalAction("an action needs a kind")
+        if not isinstance(self.data, Mapping):
+            raise IllegalAction("action data must be an object")
+        if self.seat is not None and (not isinstance(self.seat, int) or isinstance(self.seat, bool) or self.seat < 0):
+            raise IllegalAction("seat must be a non-negative integer")
+        try:
+            json.dumps(dict(self.data))
+        except (TypeError, ValueError) as exc:
+            raise IllegalAction(f"action data must be JSON: {exc}") from None
+
+    def to_json(self) -> str:
+        """The form stored in the log (stable key order, so logs diff cleanly)."""
+        return json.dumps({"kind": self.kind, "data": dict(self.data), "seat": self.seat}, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Action":
+        """Parse a stored or submitted action, refusing anything malformed."""
+        try:
+            raw = json.loads(text)
+        except ValueError as exc:
+            raise IllegalAction(f"not JSON: {exc}") from None
+        return cls.from_dict(raw)
+
+    @classmethod
+    def from_dict(cls, raw: Any) -> "Action":
+        """Build an action from a decoded JSON object, refusing unknown fields."""
+        if not isinstance(raw, dict):
+            raise IllegalAction("an action must be a JSON object")
+        unknown = set(raw) - {"kind", "data", "seat"}
+        if unknown:
+            raise IllegalAction(f"unknown action fields: {', '.join(sorted(unknown))}")
+        return cls(kind=raw.get("kind", ""), data=raw.get("data") or {}, seat=raw.get("seat"))
