@@ -1,0 +1,122 @@
+"""The durable action log and seat claims, in one SQLite file.
+
+Every accepted action is committed here (WAL, ``synchronous=FULL``) *before* its
+effects run, so a power cut or ``kill -9`` at any moment loses nothing that the
+table was told about.  Seat tokens are never stored: only their SHA-256, so the
+state file does not hand out working phone links to whoever reads it.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import sqlite3
+import time
+from pathlib import Path
+
+from engine.actions import Action
+from engine.table import Entry
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS log (
+    seq    INTEGER PRIMARY KEY,
+    action TEXT    NOT NULL,
+    seed   INTEGER NOT NULL,
+    at     REAL    NOT NULL
+);
+CREATE TABLE IF NOT EXISTS claims (
+    game   INTEGER NOT NULL,
+    seat   INTEGER NOT NULL,
+    token  TEXT    NOT NULL UNIQUE,
+    at     REAL    NOT NULL,
+    PRIMARY KEY (game, seat)
+);
+CREATE TABLE IF NOT EXISTS host (
+    id     INTEGER PRIMARY KEY CHECK (id = 1),
+    token  TEXT    NOT NULL
+);
+"""
+
+
+class SeatTaken(ValueError):
+    """Someone else claimed that seat first."""
+
+
+def token_hash(token: str) -> str:
+    """What is stored and looked up in place of a token."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class Store:
+    """One SQLite database in the state directory; safe to share between threads."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self.path = path
+        self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.executescript(SCHEMA)
+        os.chmod(path, 0o600)
+
+    def close(self) -> None:
+        self.db.close()
+
+    # The action log
+
+    def append(self, action: Action, seed: int) -> Entry:
+        """Make one action durable; returns it with its sequence number."""
+        with self.db:
+            cur = self.db.execute(
+                "INSERT INTO log (action, seed, at) VALUES (?, ?, ?)", (action.to_json(), seed, time.time())
+            )
+        return Entry(seq=int(cur.lastrowid), action=action, seed=seed)
+
+    def entries(self) -> list[Entry]:
+        """The whole log in order, for replay."""
+        rows = self.db.execute("SELECT seq, action, seed FROM log ORDER BY seq").fetchall()
+        return [Entry(seq=s, action=Action.from_json(a), seed=d) for s, a, d in rows]
+
+    # Seat claims: one phone per seat per game
+
+    def claim(self, game: int, seat: int, token: str) -> None:
+        """Record that the holder of ``token`` sits in ``seat``; SeatTaken if it is not free."""
+        try:
+            with self.db:
+                self.db.execute(
+                    "INSERT INTO claims (game, seat, token, at) VALUES (?, ?, ?, ?)",
+                    (game, seat, token_hash(token), time.time()),
+                )
+        except sqlite3.IntegrityError:
+            raise SeatTaken(f"seat {seat} is already taken") from None
+
+    def seat_of(self, game: int, token: str) -> int | None:
+        """The seat this token holds in this game, or None."""
+        wanted = token_hash(token)
+        row = self.db.execute("SELECT seat, token FROM claims WHERE game = ? AND token = ?", (game, wanted)).fetchone()
+        if row is None or not hmac.compare_digest(row[1], wanted):
+            return None
+        return int(row[0])
+
+    def claimed(self, game: int) -> set[int]:
+        return {r[0] for r in self.db.execute("SELECT seat FROM claims WHERE game = ?", (game,))}
+
+    def release(self, game: int, seat: int) -> bool:
+        """Free a seat (a lost phone): its old token stops working at once."""
+        with self.db:
+            cur = self.db.execute("DELETE FROM claims WHERE game = ? AND seat = ?", (game, seat))
+        return cur.rowcount > 0
+
+    # The host
+
+    def host_matches(self, token: str) -> bool:
+        row = self.db.execute("SELECT token FROM host WHERE id = 1").fetchone()
+        return row is not None and hmac.compare_digest(row[0], token_hash(token))
+
+    def has_host(self) -> bool:
+        return self.db.execute("SELECT 1 FROM host WHERE id = 1").fetchone() is not None
+
+    def set_host(self, token: str) -> None:
+        """Make the holder of ``token`` the host, replacing any earlier host device."""
+        with self.db:
+            self.db.execute("INSERT OR REPLACE INTO host (id, token) VALUES (1, ?)", (token_hash(token),))

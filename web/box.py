@@ -1,0 +1,66 @@
+"""What the web pages may ask of the box's hardware side, without importing it.
+
+``web/`` imports only ``engine/``; the daemon in ``device/`` implements this
+protocol and hands it to :func:`web.create_app`.  With no hardware at all (manual
+play, or the Flask test client) :class:`NoHardware` answers honestly that there is
+nothing to show, so every page still works by hand.
+"""
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class Box(Protocol):
+    """The box's sensors and outputs as the pages see them."""
+
+    def board(self) -> dict[str, Any]:
+        """LEDs and parts as they are now, for the host page and the virtual board:
+        ``{"tracks": {name: {"lit": [bool...], "attention": bool}}, "status": "waiting|ready|attention|off",
+        "simulated": bool, "parts": {"camera": "ok|missing|...", "speaker": ..., "gpio": ...},
+        "problems": [str], "spoken": [last lines said]}``."""
+
+    def press(self, button: str) -> None:
+        """Press a simulated button (``"confirm"``, ``"undo"``, ``"undo-hold"``); only when simulated."""
+
+    def camera_jpeg(self) -> bytes | None:
+        """The latest camera frame as JPEG (host page only), or None without a camera."""
+
+    def pending(self) -> list[dict[str, Any]]:
+        """Readings waiting for the host: ``{"id": str, "kind": "dice"|"cards", "action": str,
+        "values": [...], "unsure": [index...], "confidence": float}``."""
+
+    def pending_jpeg(self, reading_id: str) -> bytes | None:
+        """The photo of a pending reading with its unsure dice or cards marked."""
+
+    def resolve(self, reading_id: str, values: list[Any] | None) -> None:
+        """Host confirmed (or corrected) a reading: submit it; ``None`` discards it."""
+
+    def teach_cards(self, catalog: str, rows: int, cols: int, names: list[str], commit: bool) -> list[bytes]:
+        """Teach a deck from the current camera frame: the warped cards as JPEG previews;
+        with ``commit`` they are enrolled into ``catalog``. Raises ValueError with a message
+        for the host when the photo does not hold ``rows*cols`` cards."""
+
+
+class NoHardware:
+    """A box with no camera, lights or speaker: everything is entered by hand."""
+
+    def board(self) -> dict[str, Any]:
+        return {"tracks": {}, "status": "off", "simulated": False, "parts": {}, "problems": [], "spoken": []}
+
+    def press(self, button: str) -> None:
+        raise PermissionError("there are no simulated buttons on this box")
+
+    def camera_jpeg(self) -> bytes | None:
+        return None
+
+    def pending(self) -> list[dict[str, Any]]:
+        return []
+
+    def pending_jpeg(self, reading_id: str) -> bytes | None:
+        return None
+
+    def resolve(self, reading_id: str, values: list[Any] | None) -> None:
+        raise KeyError(reading_id)
+
+    def teach_cards(self, catalog: str, rows: int, cols: int, names: list[str], commit: bool) -> list[bytes]:
+        raise ValueError("this box has no camera: cards cannot be taught")
