@@ -1,0 +1,239 @@
+"""The box's one configuration file: ``/etc/familiar/familiar.toml`` (or ``--config PATH``).
+
+Every option is a field of a frozen dataclass below, with its default and its check
+next to it, so the file format, the defaults and the validation cannot drift apart.
+A bad file raises :class:`ConfigError` naming the key and what is wrong; the CLI
+turns that into exit status 2. ``device/familiar.example.toml`` lists every option.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+import tomllib
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DEFAULT_PATH = Path("/etc/familiar/familiar.toml")
+EXAMPLE_PATH = Path(__file__).with_name("familiar.example.toml")
+
+Check = Callable[[Any], "str | None"]
+
+
+class ConfigError(ValueError):
+    """A configuration problem; the message names the key (``section.key``) and the fault."""
+
+
+def _between(low: float, high: float) -> Check:
+    """A check that a number lies in ``[low, high]``."""
+    def check(value: float) -> str | None:
+        return None if low <= value <= high else f"must be between {low} and {high}, got {value}"
+    return check
+
+
+def _bcm_pin(value: int) -> str | None:
+    """The 40-pin header exposes BCM GPIO 0..27; anything else is a typo."""
+    return None if 0 <= value <= 27 else f"BCM pin must be between 0 and 27, got {value}"
+
+
+def _bcm_pins(value: tuple[int, ...]) -> str | None:
+    """A track needs at least one LED, each on a real, distinct header pin."""
+    if not value:
+        return "needs at least one pin"
+    for pin in value:
+        if problem := _bcm_pin(pin):
+            return problem
+    return None
+
+
+def _not_empty(value: str) -> str | None:
+    return None if value.strip() else "must not be empty"
+
+
+_CAMERA_SOURCE = re.compile(r"^(auto|picamera2|usb:\d+|replay:.+)$")
+
+
+def _camera_source(value: str) -> str | None:
+    if _CAMERA_SOURCE.match(value):
+        return None
+    return f'must be "auto", "picamera2", "usb:N" or "replay:PATH", got {value!r}'
+
+
+def _url_or_empty(value: str) -> str | None:
+    if not value or value.startswith(("http://", "https://")):
+        return None
+    return f"must be empty or start with http:// or https://, got {value!r}"
+
+
+def _option(default: Any, check: Check | None = None) -> Any:
+    """A dataclass field carrying its validity check in the metadata."""
+    return field(default=default, metadata={"check": check})
+
+
+@dataclass(frozen=True)
+class BoxConfig:
+    """Whole-box switches: real or simulated hardware, and where state lives."""
+    simulate: bool = _option(False)
+    state_dir: Path = _option(Path("/var/lib/familiar"))
+    language: str = _option("en", _not_empty)
+
+
+@dataclass(frozen=True)
+class GpioConfig:
+    """BCM pin map. Defaults keep clear of I2C (2, 3), SPI (7-11, 16-21), UART (14, 15)
+    and I2S (18-21), so a MAX98357A amplifier on 18/19/21 still fits (see hardware.md)."""
+    track_pins: tuple[int, ...] = _option((4, 27, 22, 23, 24, 25, 5, 6), _bcm_pins)
+    status_pin: int = _option(12, _bcm_pin)
+    confirm_pin: int = _option(26, _bcm_pin)
+    undo_pin: int = _option(13, _bcm_pin)
+    hold_seconds: float = _option(1.0, _between(0.3, 5.0))
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    """Which camera to read and at what resolution and frame rate."""
+    source: str = _option("auto", _camera_source)
+    width: int = _option(1280, _between(160, 4608))
+    height: int = _option(720, _between(120, 3456))
+    fps: int = _option(10, _between(1, 60))
+
+
+@dataclass(frozen=True)
+class AudioConfig:
+    """Narration: ALSA device, espeak-ng voice, speed, loudness, and optional WAV copies."""
+    device: str = _option("")
+    voice: str = _option("en-gb", _not_empty)
+    rate: int = _option(160, _between(80, 450))
+    volume: float = _option(1.0, _between(0.0, 1.0))
+    wav_dir: str = _option("")
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    """Where the phones' web page is served, and the address printed in the QR code."""
+    host: str = _option("0.0.0.0", _not_empty)
+    port: int = _option(8080, _between(1, 65535))
+    public_url: str = _option("", _url_or_empty)
+
+
+@dataclass(frozen=True)
+class VisionConfig:
+    """Reading thresholds and where the taught dice and card catalogues are kept."""
+    confirm_below: float = _option(0.9, _between(0.0, 1.0))
+    dice_dir: Path = _option(Path("dice"))
+    card_catalog: Path = _option(Path("cards"))
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole configuration; ``dataclasses.replace`` makes variants (e.g. the demo's)."""
+    box: BoxConfig = field(default_factory=BoxConfig)
+    gpio: GpioConfig = field(default_factory=GpioConfig)
+    camera: CameraConfig = field(default_factory=CameraConfig)
+    audio: AudioConfig = field(default_factory=AudioConfig)
+    web: WebConfig = field(default_factory=WebConfig)
+    vision: VisionConfig = field(default_factory=VisionConfig)
+
+    def state_path(self, relative: Path | str) -> Path:
+        """Resolves a state path option (e.g. ``vision.dice_dir``) against ``box.state_dir``."""
+        return self.box.state_dir / relative
+
+
+SECTIONS: dict[str, type] = typing.get_type_hints(Config)
+
+
+def load_config(path: Path | None = None) -> Config:
+    """Reads and validates the TOML file; ``None`` means the default path, or all defaults
+    when that file does not exist (a laptop, a test)."""
+    if path is None:
+        if not DEFAULT_PATH.exists():
+            return Config()
+        path = DEFAULT_PATH
+    try:
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file") from None
+    except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: {error}") from None
+    return config_from_dict(data)
+
+
+def config_from_dict(data: dict[str, Any]) -> Config:
+    """Builds a validated :class:`Config` from parsed TOML (a dict of section tables)."""
+    sections = {}
+    for name, table in data.items():
+        if name not in SECTIONS:
+            raise ConfigError(f"{name}: unknown section (known: {', '.join(SECTIONS)})")
+        if not isinstance(table, dict):
+            raise ConfigError(f"{name}: must be a table ([{name}]), got {_describe(table)}")
+        sections[name] = _section(name, SECTIONS[name], table)
+    config = Config(**sections)
+    _check_distinct_pins(config.gpio)
+    return config
+
+
+def _section(name: str, cls: type, table: dict[str, Any]) -> Any:
+    """Converts and checks one ``[section]`` table into its dataclass."""
+    hints = typing.get_type_hints(cls)
+    known = {f.name: f for f in dataclasses.fields(cls)}
+    values = {}
+    for key, raw in table.items():
+        if key not in known:
+            raise ConfigError(f"{name}.{key}: unknown key (known: {', '.join(known)})")
+        value = _convert(f"{name}.{key}", hints[key], raw)
+        check = known[key].metadata.get("check")
+        if check and (problem := check(value)):
+            raise ConfigError(f"{name}.{key}: {problem}")
+        values[key] = value
+    return cls(**values)
+
+
+def _convert(key: str, kind: Any, raw: Any) -> Any:
+    """Checks a TOML value's type against the field's annotation and converts it."""
+    if kind is bool:
+        if isinstance(raw, bool):
+            return raw
+        raise ConfigError(f"{key}: expected true or false, got {_describe(raw)}")
+    if kind is int:
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            return raw
+        raise ConfigError(f"{key}: expected an integer, got {_describe(raw)}")
+    if kind is float:
+        if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+            return float(raw)
+        raise ConfigError(f"{key}: expected a number, got {_describe(raw)}")
+    if kind in (str, Path):
+        if isinstance(raw, str):
+            return kind(raw)
+        raise ConfigError(f"{key}: expected a string, got {_describe(raw)}")
+    if typing.get_origin(kind) is tuple:
+        if isinstance(raw, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in raw):
+            return tuple(raw)
+        raise ConfigError(f"{key}: expected a list of integers, got {_describe(raw)}")
+    raise TypeError(f"{key}: no TOML conversion for {kind!r}")  # a programming error
+
+
+def _describe(raw: Any) -> str:
+    """Names a TOML value's type the way the file's author wrote it."""
+    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
+             list: "a list", dict: "a table"}
+    return f"{names.get(type(raw), type(raw).__name__)} ({raw!r})"
+
+
+def _check_distinct_pins(gpio: GpioConfig) -> None:
+    """One pin can drive one part only; name both keys that claim it."""
+    claims = [("gpio.track_pins", pin) for pin in gpio.track_pins] + [
+        ("gpio.status_pin", gpio.status_pin),
+        ("gpio.confirm_pin", gpio.confirm_pin),
+        ("gpio.undo_pin", gpio.undo_pin),
+    ]
+    owners: dict[int, list[str]] = {}
+    for key, pin in claims:
+        owners.setdefault(pin, []).append(key)
+    for pin, keys in owners.items():
+        if len(keys) > 1:
+            also = "" if keys[1] == keys[0] else f" (also {keys[1]})"
+            raise ConfigError(f"{keys[0]}: pin {pin} is used twice{also}")
