@@ -1,16 +1,92 @@
-"""The ``familiar`` command: run the box, run the demo, check the hardware, read photos."""
+"""The ``familiar`` command: run the box, run the demo, check the hardware, read photos.
+
+Exit status: 0 fine, 1 a problem the box reported (hardware, a failed check), 2 a
+bad command line or configuration file.
+"""
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import logging
+import signal
 import sys
+import tempfile
+from pathlib import Path
 
+from device.config import Config, ConfigError, load_config
 from vision import cli as vision_cli
+
+REPO = Path(__file__).resolve().parents[1]
+DEMO_PHOTOS = REPO / "tests" / "data" / "tray"
+DEMO_NAMES = ("Harry", "Hermione", "Ron", "Ginny", "Neville", "Luna", "Fred", "George")
+
+
+def _config(args: argparse.Namespace) -> Config:
+    return load_config(Path(args.config) if args.config else None)
+
+
+def demo_config(base: Config, state_dir: Path, port: int) -> Config:
+    """The demo's variant of a configuration: simulated pins, replayed photos, loopback web."""
+    return dataclasses.replace(
+        base,
+        box=dataclasses.replace(base.box, simulate=True, state_dir=state_dir),
+        camera=dataclasses.replace(base.camera, source=f"replay:{DEMO_PHOTOS}", fps=10),
+        web=dataclasses.replace(base.web, host="127.0.0.1", port=port, public_url=""),
+    )
+
+
+def _serve(config: Config, first_game: tuple[str, list[str], dict] | None = None) -> int:
+    """Build the daemon (the slow imports live there) and run it until SIGTERM/SIGINT."""
+    from device.daemon import Daemon
+    from device.outputs import HardwareError
+    from engine.actions import Action
+
+    try:
+        daemon = Daemon(config)
+    except HardwareError as exc:
+        print(f"familiar: {exc}", file=sys.stderr)
+        return 1
+    signal.signal(signal.SIGTERM, lambda *_: daemon.stopping.set())
+    signal.signal(signal.SIGINT, lambda *_: daemon.stopping.set())
+    if first_game and daemon.service.table.game is None:
+        game, seats, options = first_game
+        daemon.service.submit(Action("table.new", {"game": game, "seats": seats, "options": options}))
+    print(f"familiar: host page http://{config.web.host}:{config.web.port}/host  "
+          f"virtual board /board  state {config.box.state_dir}", flush=True)
+    return daemon.run()
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    return _serve(_config(args))
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    state = Path(args.state) if args.state else Path(tempfile.mkdtemp(prefix="familiar-demo-"))
+    config = demo_config(_config(args), state, args.port)
+    seats = list(DEMO_NAMES[: args.players])
+    return _serve(config, (args.game, seats, {}))
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from device.doctor import run_doctor
+
+    return run_doctor(_config(args))
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line; each part of the box registers its own sub-commands."""
-    parser = argparse.ArgumentParser(prog="familiar", description=__doc__)
+    parser = argparse.ArgumentParser(prog="familiar", description="A Raspberry Pi box for board games at a real table.")
+    parser.add_argument("--config", help="configuration file (default /etc/familiar/familiar.toml)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
     commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("run", help="run the box (the systemd service runs this)").set_defaults(func=cmd_run)
+    demo = commands.add_parser("demo", help="run the box on simulated hardware over replayed dice photos")
+    demo.add_argument("--port", type=int, default=8080)
+    demo.add_argument("--state", help="state directory (default: a new temporary one)")
+    demo.add_argument("--game", default="dice", help="game to start with (dice, unmask)")
+    demo.add_argument("--players", type=int, default=5, choices=range(1, len(DEMO_NAMES) + 1), metavar="N")
+    demo.set_defaults(func=cmd_demo)
+    commands.add_parser("doctor", help="check camera, GPIO, audio, speech, disk and port").set_defaults(func=cmd_doctor)
     vision_cli.add_parser(commands)
     return parser
 
@@ -18,7 +94,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the process exit status."""
     args = build_parser().parse_args(argv)
-    return int(args.func(args) or 0)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(levelname)s %(name)s: %(message)s")
+    try:
+        return int(args.func(args) or 0)
+    except ConfigError as exc:
+        print(f"familiar: configuration error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

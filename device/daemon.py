@@ -1,0 +1,255 @@
+"""The box's daemon: camera -> vision -> table -> lights, speaker and web pages.
+
+Everything the table sees flows one way.  A camera thread turns frames into one
+settled frame per roll and hands it to the reading desk; the table service makes
+each accepted action durable and then tells its listeners; the listeners drive the
+LEDs and the narrator; the web pages read views.  The main thread only pings the
+systemd watchdog, so a wedged main loop is restarted by systemd.
+
+A missing camera or speaker is never fatal: the box says and shows a warning and
+the table plays by hand.  GPIO is different: on real hardware a wrong pin map or
+no access to the pins is a set-up error and ``familiar run`` stops with the fix.
+"""
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from device.config import Config
+from device.narrator import Narrator
+from device.notify import Notifier
+from device.outputs import Outputs, make_pin_factory
+from device.buttons import Buttons
+from device.readings import ReadingDesk
+from device.store import Store
+from device.table_service import TableService
+from engine.effects import Effect, Say
+from vision.camera import CameraError, open_camera
+from vision.dice import read_dice
+from vision.settle import SettleDetector
+
+log = logging.getLogger("familiar")
+CAMERA_RETRY_S = 15.0
+
+
+def led_count(value: int, length: int, leds: int) -> int:
+    """LEDs to light for a track position: one per space when the bar is long enough,
+    else scaled so that the last space always lights the whole bar."""
+    if length <= leds:
+        return min(value, leds)
+    return math.ceil(value * leds / length)
+
+
+class Daemon:
+    """One box: owns the hardware, the table service and the web server."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.simulated = config.box.simulate
+        self.stopping = threading.Event()
+        self.problems: dict[str, str] = {}
+        self.parts: dict[str, str] = {"camera": "starting", "speaker": "starting", "gpio": "starting"}
+        config.box.state_dir.mkdir(parents=True, exist_ok=True)
+        self.store = Store(config.box.state_dir / "familiar.db")
+        self.service = TableService(self.store)
+        self.outputs = Outputs.from_config(config.gpio, make_pin_factory(self.simulated))
+        self.pin_factory = self.outputs.track._bar.pin_factory
+        self.parts["gpio"] = "simulated" if self.simulated else "ok"
+        self.narrator = Narrator.from_config(config.audio, simulate=self.simulated,
+                                             wav_dir=self._wav_dir(), on_problem=self._speaker_problem)
+        self.parts["speaker"] = "ok"
+        self.buttons = Buttons(config.gpio, pin_factory=self.pin_factory,
+                               on_confirm=self.confirm, on_confirm_hold=self.service.open_host_pairing,
+                               on_undo=self.undo, on_undo_hold=self.narrator.repeat)
+        self.desk = ReadingDesk(self.service.submit, config.vision.confirm_below)
+        self.notify = Notifier()
+        self._latest_frame = None
+        self.service.add_listener(self._on_effects)
+        self._show_board()
+
+    def _wav_dir(self) -> Path | None:
+        wav = self.config.audio.wav_dir
+        if wav:
+            return Path(wav) if Path(wav).is_absolute() else self.config.box.state_dir / wav
+        return self.config.box.state_dir / "wav" if self.simulated else None
+
+    # Outputs follow the table
+
+    def _on_effects(self, effects: list[Effect]) -> None:
+        for effect in effects:
+            if isinstance(effect, Say):
+                self.narrator.say(effect.text)
+        self._show_board()
+
+    def _show_board(self) -> None:
+        """Set the LEDs from state (not from effects), so undo and restarts restore them."""
+        tracks = self.service.table.tracks()
+        track = tracks.get("threat") or next(iter(tracks.values()), None)
+        if track is None:
+            self.outputs.track.show(0)
+        else:
+            self.outputs.track.show(led_count(track.value, track.length, self.outputs.track.length), track.attention)
+        if self.problems or self.desk.pending():
+            self.outputs.status.attention()
+        elif self.service.table.expects():
+            self.outputs.status.waiting()
+        else:
+            self.outputs.status.ready()
+
+    def _problem(self, part: str, message: str, state: str) -> None:
+        """A part is missing or failing: show it, say it once, keep playing by hand."""
+        self.parts[part] = state
+        if self.problems.get(part) == message:
+            return
+        self.problems[part] = message
+        log.warning("%s: %s", part, message)
+        self.service.note(f"{part.capitalize()} problem: {message}", speak=part != "speaker")
+
+    def _solved(self, part: str, state: str = "ok") -> None:
+        self.parts[part] = state
+        if self.problems.pop(part, None) is not None:
+            self.service.note(f"{part.capitalize()} is working again.")
+
+    def _speaker_problem(self, message: str) -> None:
+        self._problem("speaker", message, "failing")
+
+    # Buttons
+
+    def confirm(self) -> None:
+        """Confirm/next: answers a host confirmation the game waits for, if any."""
+        from engine.actions import Action, IllegalAction
+
+        for expect in self.service.table.expects():
+            if expect.kind == "confirm" and expect.seat is None:
+                try:
+                    self.service.submit(Action(expect.action, {}))
+                except IllegalAction as exc:
+                    self.service.note(str(exc))
+                return
+
+    def undo(self) -> None:
+        from engine.actions import IllegalAction
+
+        try:
+            self.service.undo()
+        except IllegalAction as exc:
+            self.narrator.say(str(exc))
+
+    # The camera
+
+    def _camera_loop(self) -> None:
+        cam = self.config.camera
+        while not self.stopping.is_set():
+            try:
+                camera = open_camera(cam.source, cam.width, cam.height, cam.fps)
+            except CameraError as exc:
+                self._problem("camera", f"{exc} Play on by hand: enter dice on the host page.", "missing")
+                self.stopping.wait(CAMERA_RETRY_S)
+                continue
+            self._solved("camera")
+            log.info("camera: %s", camera.description)
+            try:
+                with camera:
+                    self._watch(camera, SettleDetector(fps=cam.fps))
+            except CameraError as exc:
+                self._problem("camera", f"the camera stopped: {exc}", "failing")
+                self.stopping.wait(1.0)
+
+    def _watch(self, camera: Any, settle: SettleDetector) -> None:
+        while not self.stopping.is_set():
+            frame = camera.read()
+            self._latest_frame = frame
+            settled = settle.feed(frame)
+            if settled is not None:
+                self._on_settled(settled)
+
+    def _on_settled(self, frame: Any) -> None:
+        expects = self.service.table.expects()
+        dice_expect = next((e for e in expects if e.kind == "dice"), None)
+        if self.service.table.game is None or (dice_expect is None and expects):
+            return  # the table waits for something else: a still tray is not an answer
+        outcome = self.desk.dice(frame, read_dice(frame), dice_expect)
+        log.info("dice: %s", outcome)
+        self._show_board()
+
+    # The Box protocol, for the web pages
+
+    def board(self) -> dict[str, Any]:
+        snap = self.outputs.snapshot()
+        return {
+            "tracks": {"threat": snap["track"]},
+            "status": snap["status"]["mode"],
+            "brightness": snap["status"]["brightness"],
+            "simulated": self.simulated,
+            "parts": dict(self.parts),
+            "problems": list(self.problems.values()),
+            "spoken": self.narrator.history[-8:],
+        }
+
+    def press(self, button: str) -> None:
+        if not self.simulated:
+            raise PermissionError("buttons can be pressed on the page only on simulated hardware")
+        self.buttons.simulate(button)
+
+    def camera_jpeg(self) -> bytes | None:
+        import cv2
+
+        frame = self._latest_frame
+        if frame is None:
+            return None
+        ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 75])
+        return data.tobytes() if ok else None
+
+    def pending(self) -> list[dict[str, Any]]:
+        return self.desk.pending()
+
+    def pending_jpeg(self, reading_id: str) -> bytes | None:
+        return self.desk.photo(reading_id)
+
+    def resolve(self, reading_id: str, values: list[Any] | None) -> None:
+        self.desk.resolve(reading_id, values)
+        self._show_board()
+
+    def teach_cards(self, catalog: str, rows: int, cols: int, names: list[str], commit: bool) -> list[bytes]:
+        from device.teach import teach_cards
+
+        return teach_cards(self._latest_frame, self.config.state_path(self.config.vision.card_catalog) / catalog,
+                           rows, cols, names, commit)
+
+    # Life cycle
+
+    def start(self) -> None:
+        from web import create_app
+        from web.serve import make_server
+
+        app = create_app(self.service, self, public_url=self.config.web.public_url or None, simulated=self.simulated)
+        self.server = make_server(app, self.config.web.host, self.config.web.port)
+        threading.Thread(target=self.server.run, name="web", daemon=True).start()
+        threading.Thread(target=self._camera_loop, name="camera", daemon=True).start()
+        self.narrator.say("Familiar is ready.")
+
+    def run(self) -> int:
+        """Start everything, tell systemd, and ping its watchdog until asked to stop."""
+        self.start()
+        self.notify.ready()
+        self.notify.status(f"serving on port {self.config.web.port}")
+        period = self.notify.watchdog_period() or 10.0
+        while not self.stopping.wait(period / 2):
+            self.notify.watchdog_ping()
+        self.close()
+        return 0
+
+    def close(self) -> None:
+        self.notify.stopping()
+        self.stopping.set()
+        server = getattr(self, "server", None)
+        if server is not None:
+            server.close()
+        self.narrator.close()
+        self.buttons.close()
+        self.outputs.close()
+        self.store.close()

@@ -1,0 +1,116 @@
+"""From a settled camera frame to a table action, or to the host for confirmation.
+
+The camera never decides alone when it is unsure: a reading with an unsure die, or
+any die below ``confirm_below``, is parked here as *pending* with its photo, and the
+host confirms it with one tap (or corrects it) on the host page.  A confident
+reading that the rules refuse (say four dice when the Leader should roll five) is
+parked too, with the rule's message, instead of being lost.
+"""
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from engine.actions import Action, IllegalAction
+from engine.effects import Expect
+
+MAX_PENDING = 8
+MARK_UNSURE = (0, 0, 255)
+MARK_SURE = (0, 200, 0)
+
+
+@dataclass
+class Pending:
+    """A reading waiting for the host."""
+
+    id: str
+    kind: str
+    action: str
+    values: list[Any]
+    unsure: list[int]
+    confidence: float
+    why: str
+    photo: bytes = field(repr=False, default=b"")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "kind": self.kind, "action": self.action, "values": self.values,
+                "unsure": self.unsure, "confidence": self.confidence, "why": self.why}
+
+
+def marked_photo(frame: np.ndarray, boxes: list[tuple[list, bool]]) -> bytes:
+    """JPEG of the frame with each reading's outline drawn: red where unsure."""
+    image = frame.copy()
+    for corners, unsure in boxes:
+        pts = np.array(corners, dtype=np.int32).reshape(-1, 1, 2)
+        cv2.polylines(image, [pts], True, MARK_UNSURE if unsure else MARK_SURE, 2)
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    return data.tobytes() if ok else b""
+
+
+class ReadingDesk:
+    """Routes dice readings: confident ones become actions, the rest go to the host."""
+
+    def __init__(self, submit: Callable[[Action], Any], confirm_below: float) -> None:
+        self.submit = submit
+        self.confirm_below = confirm_below
+        self._pending: OrderedDict[str, Pending] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def dice(self, frame: np.ndarray, reading: Any, expect: Expect | None) -> str:
+        """Handle one settled dice reading; returns what happened, for the log."""
+        dice = list(reading.dice)
+        if not dice:
+            return "empty tray"
+        values = [d.value for d in dice]
+        unsure = [i for i, d in enumerate(dice) if d.value is None or d.confidence < self.confirm_below]
+        confidence = min(d.confidence for d in dice)
+        action = expect.action if expect else "roll"
+        if expect is not None and not unsure:
+            try:
+                self.submit(Action(action, {"dice": values}))
+                return f"read {values}"
+            except IllegalAction as exc:
+                why = str(exc)
+        else:
+            why = "some dice are unclear" if unsure else "no roll was expected"
+        photo = marked_photo(frame, [(list(d.corners), i in unsure) for i, d in enumerate(dice)])
+        self._park(Pending(secrets.token_hex(6), "dice", action, values, unsure, round(confidence, 3), why, photo))
+        return f"pending: {why}"
+
+    def _park(self, pending: Pending) -> None:
+        with self._lock:
+            self._pending[pending.id] = pending
+            while len(self._pending) > MAX_PENDING:
+                self._pending.popitem(last=False)
+
+    def pending(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return [p.to_json() for p in self._pending.values()]
+
+    def photo(self, reading_id: str) -> bytes | None:
+        with self._lock:
+            found = self._pending.get(reading_id)
+            return found.photo if found else None
+
+    def resolve(self, reading_id: str, values: list[Any] | None) -> None:
+        """The host's answer: submit the (corrected) values, or drop the reading (None).
+        A refused action keeps the reading pending and re-raises for the host to see."""
+        with self._lock:
+            found = self._pending.get(reading_id)
+        if found is None:
+            raise KeyError(reading_id)
+        if values is not None:
+            self.submit(Action(found.action, {found.kind: values}))
+        with self._lock:
+            self._pending.pop(reading_id, None)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._pending.clear()
