@@ -1,0 +1,306 @@
+"""The box's voice: lines are spoken one at a time, in order, on a thread of their own.
+
+``say()`` only queues, so speech never blocks the engine. Each line is synthesised by
+pyttsx3 (its espeak driver, i.e. libespeak-ng) into a WAV file with ``save_to_file`` +
+``runAndWait``; the WAV is then played with ``aplay`` on the configured ALSA device and/or
+kept in ``wav_dir``. Why not pyttsx3's own ``say()``: with pyttsx3 2.99 the espeak driver
+plays through ``os.system("aplay FILE")``, which ignores the configured ALSA device and
+hides failures, and once ``save_to_file`` was used its driver keeps the file name and
+later ``say()`` calls write that file instead of speaking. ``save_to_file`` itself proved
+reliable here: 30 successive ``runAndWait`` calls on a worker thread, each WAV identical
+in length to ``espeak-ng -w`` output, so no ``espeak-ng`` subprocess fallback is needed.
+
+libespeak-ng is initialised once per process and pyttsx3 routes its audio callback to the
+most recently created driver, so one shared engine is used under a lock. A failure (no
+TTS library, a bad voice, a missing speaker) is logged and reported through ``problems``
+and ``on_problem``, never raised to the caller: the game goes on.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import re
+import subprocess
+import tempfile
+import threading
+import time
+import wave
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from device.config import AudioConfig, Config
+
+log = logging.getLogger(__name__)
+
+KEPT_WAVS = 500          # newest WAV copies kept in wav_dir; older ones are deleted
+KEPT_PROBLEMS = 50
+PLAY_MARGIN_SECONDS = 10  # aplay gets the clip's length plus this before it is given up
+
+_ENGINE_LOCK = threading.Lock()
+_engine: Any = None
+_voices: dict[str, str] | None = None
+DEFAULT_VOICE = "en"  # espeak-ng resolves it to its English voice on every version
+
+
+class SpeechError(RuntimeError):
+    """Text could not be turned into audio."""
+
+
+@dataclass(frozen=True)
+class WavStats:
+    """What a WAV file really contains, measured from its samples."""
+    sample_rate: int
+    seconds: float
+    rms: float
+
+
+def measure_wav(path: Path) -> WavStats:
+    """Sample rate, duration and loudness (RMS of 16-bit samples) of a mono/stereo WAV."""
+    with wave.open(str(path), "rb") as wav:
+        frames = wav.readframes(wav.getnframes())
+        rate, count, width = wav.getframerate(), wav.getnframes(), wav.getsampwidth()
+    if width != 2:
+        raise SpeechError(f"{path}: expected 16-bit samples, got {8 * width}-bit")
+    samples = np.frombuffer(frames, dtype="<i2").astype(np.float64)
+    rms = float(np.sqrt(np.mean(samples**2))) if samples.size else 0.0
+    return WavStats(sample_rate=rate, seconds=count / rate if rate else 0.0, rms=rms)
+
+
+def synthesize(text: str, path: Path, audio: AudioConfig) -> list[str]:
+    """Writes ``text`` as speech to the WAV file ``path`` with the configured voice, rate and
+    volume. Returns warnings (e.g. an unknown voice: espeak-ng's default voice is used);
+    raises :class:`SpeechError` when no audio could be written."""
+    warnings: list[str] = []
+
+    def on_error(name: Any = None, exception: Exception | None = None, **_: Any) -> None:
+        warnings.append(f"{type(exception).__name__}: {exception}")
+
+    try:  # pyttsx3 fails on a missing folder inside a ctypes callback, where it is lost
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise SpeechError(f"cannot write {path}: {error}") from error
+    with _ENGINE_LOCK:
+        try:
+            engine = _shared_engine()
+            token = engine.connect("error", on_error)
+            try:
+                voice = _voice_id(engine, audio.voice)
+                if voice is None:
+                    warnings.append(f"unknown voice {audio.voice!r} (see: espeak-ng --voices); "
+                                    f"using {DEFAULT_VOICE!r}")
+                engine.setProperty("voice", voice or DEFAULT_VOICE)
+                engine.setProperty("rate", audio.rate)
+                engine.setProperty("volume", audio.volume)
+                engine.save_to_file(text, str(path))
+                engine.runAndWait()
+            finally:
+                engine.disconnect(token)
+        except Exception as error:  # noqa: BLE001 - ImportError, OSError, RuntimeError alike
+            raise SpeechError(f"text-to-speech failed: {type(error).__name__}: {error}") from error
+    if not path.exists() or path.stat().st_size <= 44:  # 44 bytes = a WAV header, no audio
+        raise SpeechError(f"text-to-speech wrote no audio ({'; '.join(warnings) or 'no error'})")
+    return warnings
+
+
+def _shared_engine() -> Any:
+    """The process's one pyttsx3 espeak engine (call with ``_ENGINE_LOCK`` held)."""
+    global _engine
+    if _engine is None:
+        import pyttsx3  # imported here: a box without libespeak-ng still runs, silently
+        _engine = pyttsx3.init("espeak")
+    return _engine
+
+
+def _voice_id(engine: Any, wanted: str) -> str | None:
+    """espeak-ng's identifier (e.g. ``gmw/en``) for a configured voice given as an identifier,
+    a language code (``en-gb``, which SetVoiceByName itself rejects) or a name.
+    None when espeak-ng has no such voice."""
+    global _voices
+    if _voices is None:
+        _voices = {}
+        for voice in engine.getProperty("voices"):
+            for key in [voice.name, *(voice.languages or []), voice.id]:  # the id wins
+                _voices[str(key).lower()] = voice.id
+    return _voices.get(wanted.lower())
+
+
+def find_sound_card() -> str | None:
+    """The first ALSA playback card listed by ``aplay -l`` (e.g. ``card 1: UACDemoV10 ...``),
+    or None when there is none or alsa-utils is missing."""
+    try:
+        listing = subprocess.run(["aplay", "-l"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    cards = [line for line in listing.stdout.splitlines() if line.startswith("card ")]
+    return cards[0] if cards else None
+
+
+def play_wav(path: Path, device: str, seconds: float) -> None:
+    """Plays a WAV on the ALSA ``device`` ("" = default) and waits until it has finished,
+    so that lines never overlap; raises :class:`SpeechError` with aplay's own message."""
+    command = ["aplay", "-q"] + (["-D", device] if device else []) + [str(path)]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True,
+                              timeout=seconds + PLAY_MARGIN_SECONDS)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise SpeechError(f"cannot play audio: {error}") from error
+    if done.returncode != 0:
+        message = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "failed"
+        raise SpeechError(f"cannot play audio on {device or 'the default device'}: {message}")
+
+
+class Narrator:
+    """Speaks lines in order on its own thread; keeps the history and the problems."""
+
+    def __init__(
+        self,
+        audio: AudioConfig,
+        *,
+        speaker: bool,
+        wav_dir: Path | None = None,
+        on_problem: Callable[[str], None] | None = None,
+    ) -> None:
+        self.audio = audio
+        self.speaker = speaker
+        self.wav_dir = wav_dir
+        self._on_problem = on_problem
+        self._history: list[str] = []
+        self._problems: list[str] = []
+        self._last_queued: str | None = None
+        self._lock = threading.Lock()
+        self._idle = threading.Condition(self._lock)
+        self._pending = 0
+        self._closed = False
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        if wav_dir is not None:
+            wav_dir.mkdir(parents=True, exist_ok=True)
+        self._thread = threading.Thread(target=self._run, name="narrator", daemon=True)
+        self._thread.start()
+
+    @classmethod
+    def from_config(cls, config: Config,
+                    on_problem: Callable[[str], None] | None = None) -> Narrator:
+        """Speaker if a sound card (or an explicit ALSA device) exists; WAV copies when
+        ``audio.wav_dir`` is set, when simulating, or when there is no speaker at all."""
+        card = find_sound_card()
+        speaker = card is not None or bool(config.audio.device)
+        wav_dir = config.state_path(config.audio.wav_dir) if config.audio.wav_dir else None
+        if wav_dir is None and (config.box.simulate or not speaker):
+            wav_dir = config.state_path("speech")
+        narrator = cls(config.audio, speaker=speaker, wav_dir=wav_dir, on_problem=on_problem)
+        if not speaker:
+            narrator._report(f"no sound card found (aplay -l): narration is only written "
+                             f"as WAV files to {wav_dir}")
+        else:
+            log.info("narrating on %s", config.audio.device or card)
+        return narrator
+
+    @property
+    def history(self) -> list[str]:
+        """Lines spoken so far, oldest first (a copy)."""
+        with self._lock:
+            return list(self._history)
+
+    @property
+    def problems(self) -> list[str]:
+        """Distinct problems met so far (a copy), for the host's page."""
+        with self._lock:
+            return list(self._problems)
+
+    def say(self, text: str) -> None:
+        """Queues a line and returns at once; blank text is ignored."""
+        text = " ".join(text.split())
+        if not text:
+            return
+        with self._lock:
+            if self._closed:
+                log.warning("narrator closed, not saying: %s", text)
+                return
+            self._last_queued = text
+            self._pending += 1
+        self._queue.put(text)
+
+    def repeat(self) -> None:
+        """Says the last line again (the held undo button); nothing said yet: nothing."""
+        with self._lock:
+            last = self._last_queued
+        if last is not None:
+            self.say(last)
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Blocks until every queued line has been spoken; False on timeout."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self._pending == 0, timeout)
+
+    def close(self, timeout: float = 30.0) -> None:
+        """Finishes the queued lines, then stops the thread."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        self._queue.put(None)
+        self._thread.join(timeout)
+
+    def _run(self) -> None:
+        while (text := self._queue.get()) is not None:
+            try:
+                self._speak(text)
+            except Exception as error:  # noqa: BLE001 - the thread must outlive any failure
+                log.warning("could not narrate %r", text)
+                self._report(str(error))
+            finally:
+                with self._idle:
+                    self._pending -= 1
+                    self._idle.notify_all()
+
+    def _speak(self, text: str) -> None:
+        log.info("say: %s", text)
+        with self._lock:
+            self._history.append(text)
+            number = len(self._history)
+        path, temporary = self._wav_path(text, number)
+        try:
+            for warning in synthesize(text, path, self.audio):
+                self._report(f"text-to-speech: {warning}")
+            if self.speaker:
+                play_wav(path, self.audio.device, measure_wav(path).seconds)
+        finally:
+            if temporary:
+                path.unlink(missing_ok=True)
+        if self.wav_dir is not None:
+            log.info("wrote %s", path)
+            self._prune()
+
+    def _wav_path(self, text: str, number: int) -> tuple[Path, bool]:
+        """Where to synthesise: a kept file in wav_dir, else a temporary one (True)."""
+        if self.wav_dir is None:
+            handle, name = tempfile.mkstemp(prefix="familiar-", suffix=".wav")
+            os.close(handle)
+            return Path(name), True
+        slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40] or "line"
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        return self.wav_dir / f"narration-{stamp}-{number:05d}-{slug}.wav", False
+
+    def _prune(self) -> None:
+        """Keeps the newest KEPT_WAVS copies, so a long season cannot fill the SD card."""
+        assert self.wav_dir is not None
+        for old in sorted(self.wav_dir.glob("narration-*.wav"))[:-KEPT_WAVS]:
+            old.unlink(missing_ok=True)
+
+    def _report(self, problem: str) -> None:
+        """Logs every problem; keeps and announces each distinct one once."""
+        log.warning("%s", problem)
+        with self._lock:
+            if problem in self._problems:
+                return
+            self._problems = (self._problems + [problem])[-KEPT_PROBLEMS:]
+        if self._on_problem is not None:
+            try:
+                self._on_problem(problem)
+            except Exception:  # noqa: BLE001
+                log.exception("the narrator's problem callback failed")
