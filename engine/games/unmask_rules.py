@@ -1,0 +1,231 @@
+"""Unmask the Death Eaters: the printed charts, the host-settable board facts, the checks.
+
+Everything here is a pure function of its arguments.  The charts (Loyalty decks and
+names to submit) are the rulebook's tables verbatim.  The rulebook says the rest
+(Threat Track length, which tokens each Phase holds, which spaces they fill, how many
+of a kind each Dark Creature needs, how many rolls are allowed) is *printed on the
+board or the Encounter cards* without giving the numbers, so those are options with
+documented defaults that the host checks against their own board; see ``Config``.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.actions import IllegalAction
+
+ORDER = "order"
+DEATH_EATER = "death_eater"
+LOYALTY_NAMES = {ORDER: "Order of the Phoenix", DEATH_EATER: "Death Eater"}
+
+BEGINNING = "beginning"
+WAR = "war"
+PHASE_NAMES = {BEGINNING: "The Beginning", WAR: "The Second Wizarding War"}
+
+EXPELLIARMUS = "expelliarmus"
+REVELIO = "revelio"
+REDRAW = "redraw"
+SPELLS = (EXPELLIARMUS, REVELIO)
+TOKEN_NAMES = {EXPELLIARMUS: "Expelliarmus", REVELIO: "Revelio", REDRAW: "Discard and Redraw"}
+
+TALK_MODES = {
+    "basics": "The Basics: do not discuss the cards in your hand, nor whether you can help.",
+    "essentials": "The Essentials: you may say you can help or can't help, but never name your cards.",
+    "works": "The Works: say anything about your hand, true or not.",
+}
+
+# Rulebook Loyalty chart: players -> (Phase 1 Order, Phase 1 Death Eaters, Phase 2 Order, Phase 2 Death Eaters).
+LOYALTY_CHART: dict[int, tuple[int, int, int, int]] = {
+    4: (3, 1, 3, 1),
+    5: (4, 1, 4, 1),
+    6: (5, 1, 5, 1),
+    7: (6, 1, 5, 2),
+    8: (7, 1, 6, 2),
+}
+
+# Rulebook "names to submit" chart: players -> (fewest, most) names the final Leader submits.
+NAMES_TO_SUBMIT: dict[int, tuple[int, int]] = {4: (1, 2), 5: (1, 2), 6: (1, 2), 7: (2, 3), 8: (2, 3)}
+
+FOURTH_SPACE = 4
+MAX_DICE = 6
+HAND = 5
+
+
+@dataclass(frozen=True)
+class Config:
+    """The board facts the rulebook leaves to the printed board, each overridable by an option.
+
+    Defaults (our reading; the host should compare them with their board):
+
+    * ``track_length`` 6: Start is space 0, the Snake's final space is 6 (option
+      ``track_length``, 5 to 12: the fourth space must come before the last).
+    * ``revelio_peeks``: how many Loyalty cards the Revelio holder may look at, by the
+      Snake's space; default 2 at spaces 0-2, 1 at 3-4, 0 from 5 on (a calmer track
+      rewards the Order).  Option ``revelio_peeks``: a list with one entry (0-2) per space.
+    * ``tokens``: the face-down tokens of each Phase, 5 for The Beginning and 6 for
+      The Second Wizarding War as the component list says: Beginning = Dementor,
+      Inferius, Expelliarmus and two Discard-and-Redraw; War = Dementor, Inferius, Giant,
+      Revelio and two Discard-and-Redraw.
+    * ``spaces``: the board spaces those tokens fill.  The Beginning ends when its
+      *second* token is placed (the rulebook's Shift rule), so it has two creature
+      spaces; Revelio "fulfills an objective in the Second Wizarding War", so War has
+      Dementor, Inferius, Giant and Revelio spaces.
+    * ``creatures``: dice of a kind to defeat each Dark Creature: Dementor 3, Inferius 3,
+      Giant 4.
+    * ``encounter_rolls`` 3 and ``battle_rolls`` 3: rolls allowed (an Encounter card's
+      own number is entered with the Encounter and wins over the default).
+    * ``talk``: the Table Talk mode, ``basics`` unless chosen.
+    """
+
+    track_length: int = 6
+    revelio_peeks: tuple[int, ...] = (2, 2, 2, 1, 1, 0, 0)
+    tokens: tuple[tuple[str, tuple[str, ...]], ...] = (
+        (BEGINNING, ("dementor", "inferius", EXPELLIARMUS, REDRAW, REDRAW)),
+        (WAR, ("dementor", "inferius", "giant", REVELIO, REDRAW, REDRAW)),
+    )
+    spaces: tuple[tuple[str, tuple[str, ...]], ...] = (
+        (BEGINNING, ("dementor", "inferius")),
+        (WAR, ("dementor", "inferius", "giant", REVELIO)),
+    )
+    creatures: tuple[tuple[str, int], ...] = (("dementor", 3), ("inferius", 3), ("giant", 4))
+    encounter_rolls: int = 3
+    battle_rolls: int = 3
+    talk: str = "basics"
+
+    def phase_tokens(self, phase: str) -> tuple[str, ...]:
+        return dict(self.tokens)[phase]
+
+    def phase_spaces(self, phase: str) -> tuple[str, ...]:
+        return dict(self.spaces)[phase]
+
+    def kind_needed(self, creature: str) -> int:
+        return dict(self.creatures)[creature]
+
+
+def int_arg(raw: Any, lo: int, hi: int, what: str) -> int:
+    """An integer option or action field within ``lo..hi``, else a clear refusal."""
+    if not isinstance(raw, int) or isinstance(raw, bool) or not lo <= raw <= hi:
+        raise IllegalAction(f"{what} must be a whole number from {lo} to {hi}")
+    return raw
+
+
+def _names(raw: Any, what: str) -> tuple[str, ...]:
+    if not isinstance(raw, list) or any(not isinstance(n, str) or not n for n in raw):
+        raise IllegalAction(f"{what} must be a list of token names")
+    return tuple(n.strip().lower() for n in raw)
+
+
+def _per_phase(raw: Any, default: tuple[tuple[str, tuple[str, ...]], ...], what: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    if raw is None:
+        return default
+    if not isinstance(raw, dict) or set(raw) != {BEGINNING, WAR}:
+        raise IllegalAction(f"{what} must give lists for exactly 'beginning' and 'war'")
+    return tuple((phase, _names(raw[phase], f"{what}.{phase}")) for phase in (BEGINNING, WAR))
+
+
+def _creatures(raw: Any, default: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
+    if raw is None:
+        return default
+    if not isinstance(raw, dict) or not raw:
+        raise IllegalAction("creatures must map each Dark Creature to 3 or 4 (dice of a kind)")
+    return tuple((str(k).strip().lower(), int_arg(v, 3, 4, f"creatures.{k}")) for k, v in sorted(raw.items()))
+
+
+def parse_config(options: Mapping[str, Any]) -> Config:
+    """Validate the game options into a ``Config``; unknown keys are refused, not ignored."""
+    base = Config()
+    known = {"track_length", "revelio_peeks", "tokens", "spaces", "creatures", "encounter_rolls", "battle_rolls", "talk"}
+    unknown = set(options) - known
+    if unknown:
+        raise IllegalAction(f"unknown options: {', '.join(sorted(unknown))}")
+    length = int_arg(options.get("track_length", base.track_length), 5, 12, "track_length")
+    peeks_raw = options.get("revelio_peeks")
+    if peeks_raw is None:
+        peeks = tuple(base.revelio_peeks[min(i, len(base.revelio_peeks) - 1)] for i in range(length + 1))
+    elif isinstance(peeks_raw, list) and len(peeks_raw) == length + 1:
+        peeks = tuple(int_arg(p, 0, 2, "revelio_peeks entries") for p in peeks_raw)
+    else:
+        raise IllegalAction(f"revelio_peeks needs {length + 1} entries (one per space, Start included)")
+    talk = options.get("talk", base.talk)
+    if talk not in TALK_MODES:
+        raise IllegalAction(f"talk must be one of {', '.join(TALK_MODES)}")
+    cfg = Config(
+        track_length=length,
+        revelio_peeks=peeks,
+        tokens=_per_phase(options.get("tokens"), base.tokens, "tokens"),
+        spaces=_per_phase(options.get("spaces"), base.spaces, "spaces"),
+        creatures=_creatures(options.get("creatures"), base.creatures),
+        encounter_rolls=int_arg(options.get("encounter_rolls", base.encounter_rolls), 1, 6, "encounter_rolls"),
+        battle_rolls=int_arg(options.get("battle_rolls", base.battle_rolls), 1, 6, "battle_rolls"),
+        talk=talk,
+    )
+    _check_tokens(cfg)
+    return cfg
+
+
+def _check_tokens(cfg: Config) -> None:
+    """Every token must be a known kind, and every space fillable by its Phase's tokens."""
+    creatures = dict(cfg.creatures)
+    for phase in (BEGINNING, WAR):
+        tokens = Counter(cfg.phase_tokens(phase))
+        for name in tokens:
+            if name not in creatures and name not in TOKEN_NAMES:
+                raise IllegalAction(f"token {name!r} is neither a spell, a redraw nor a creature in 'creatures'")
+        spaces = Counter(cfg.phase_spaces(phase))
+        if not spaces:
+            raise IllegalAction(f"{PHASE_NAMES[phase]} needs at least one space to fill")
+        for name, count in spaces.items():
+            if name == REDRAW or tokens[name] < count:
+                raise IllegalAction(f"{PHASE_NAMES[phase]} has a {name!r} space its tokens cannot fill")
+
+
+def token_name(name: str) -> str:
+    """How a token is said aloud."""
+    return TOKEN_NAMES.get(name, name.replace("_", " ").title())
+
+
+def loyalty_decks(players: int) -> tuple[list[str], list[str]]:
+    """The two Loyalty decks for this many players, unshuffled, straight from the chart."""
+    order1, de1, order2, de2 = LOYALTY_CHART[players]
+    return [ORDER] * order1 + [DEATH_EATER] * de1, [ORDER] * order2 + [DEATH_EATER] * de2
+
+
+def shifted(current: str, dealt: str) -> str:
+    """A Shift in Loyalties for one player: only an Order player dealt a Death Eater turns."""
+    return DEATH_EATER if DEATH_EATER in (current, dealt) else ORDER
+
+
+def most_of_a_kind(values: Sequence[int]) -> int:
+    """The size of the largest group of equal dice."""
+    return max(Counter(values).values()) if values else 0
+
+
+def roll_meets(values: Sequence[int], kind: int | None, total: int | None) -> bool:
+    """Whether a roll meets a requirement: ``kind`` dice alike, or a ``total`` or more."""
+    if kind is not None:
+        return most_of_a_kind(values) >= kind
+    return total is not None and sum(values) >= total
+
+
+def dice_to_roll(card_dice: int) -> int:
+    """Dice the Leader may roll: the cards' total, capped at six (the FAQ)."""
+    return min(MAX_DICE, max(0, card_dice))
+
+
+def verdict(loyalty: Sequence[str], accused: Sequence[int]) -> str:
+    """The victory chart: ``perfect`` (all and only the Death Eaters), ``partial`` (every
+    Death Eater and some Order names, as the chart allows) or ``death_eaters``."""
+    eaters = {s for s, side in enumerate(loyalty) if side == DEATH_EATER}
+    named = set(accused)
+    if not eaters <= named:
+        return "death_eaters"
+    return "perfect" if named == eaters else "partial"
+
+
+VERDICT_SAY = {
+    "perfect": "Every Death Eater, and only they, stand before the Department of Magical Law Enforcement. Perfect victory for the Order of the Phoenix!",
+    "partial": "Every Death Eater was caught, but an Order name was submitted too. Partial victory for the Order of the Phoenix.",
+    "death_eaters": "A Death Eater slipped away from questioning. The Death Eaters win!",
+}

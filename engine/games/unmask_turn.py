@@ -1,0 +1,455 @@
+"""Unmask the Death Eaters, steps 1-12: the first-Leader roll, each Leader's turn, the
+Threat Track and the Shift in Loyalties.
+
+The table plays the cards; the box is told what was revealed (by the camera or the
+host) and applies the rules: dice capped at six, N of a kind or totals, kept dice and
+re-rolls, tokens and their spaces, one Snake step per failed turn, the fourth-space
+penalty for exactly one Encounter and its Battle.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from engine.actions import Action, IllegalAction
+from engine.dice import parse_roll, say_roll
+from engine.effects import Effect, Notice, Say
+from engine.games.unmask_final import enter_final
+from engine.games.unmask_rules import (
+    BEGINNING,
+    EXPELLIARMUS,
+    FOURTH_SPACE,
+    HAND,
+    PHASE_NAMES,
+    REDRAW,
+    REVELIO,
+    TALK_MODES,
+    WAR,
+    int_arg,
+    dice_to_roll,
+    loyalty_decks,
+    roll_meets,
+    shifted,
+    token_name,
+)
+from engine.games.unmask_state import (
+    ENCOUNTER,
+    FIRST_ROLL,
+    GROUP,
+    IN_TURN,
+    POOL,
+    RESULT,
+    ROLL,
+    TOKEN,
+    Encounter,
+    UnmaskState,
+    bool_arg,
+    names_of,
+    require_actor,
+    require_step,
+    seat_arg,
+    seats_arg,
+)
+
+# How an Encounter is judged: the card total (no roll), dice alike, a dice total, or by the host.
+CHECKS = ("cards_total", "of_a_kind", "dice_total", "host")
+TARGETS = {"cards_total": (1, 99), "of_a_kind": (2, 6), "dice_total": (1, 36)}
+MAX_CARD_DICE = 9
+MAX_POOL = 16
+MAX_NAME = 60
+
+
+# --- Set-up: the first Leader ---------------------------------------------------------
+
+
+def first_roller(state: UnmaskState) -> int:
+    """The next contender who has not rolled in this round."""
+    return next(s for s in state.contenders if s not in state.first_rolls)
+
+
+def first_roll(state: UnmaskState, action: Action, rng: random.Random) -> list[Effect]:
+    """Two dice each; the highest becomes Leader; players tied for highest roll again."""
+    roller = first_roller(state)
+    require_actor(state, action, roller, "rolling for first Leader")
+    values = parse_roll(action.data.get("dice"), count=2)
+    state.first_rolls[roller] = sum(values)
+    effects: list[Effect] = [Say(f"{state.names[roller]}: {say_roll(values)}.")]
+    if len(state.first_rolls) < len(state.contenders):
+        return effects + [Say(f"{state.names[first_roller(state)]}, roll two dice.")]
+    best = max(state.first_rolls.values())
+    top = [s for s in state.contenders if state.first_rolls[s] == best]
+    if len(top) > 1:
+        state.contenders, state.first_rolls = top, {}
+        return effects + [Say(f"A tie at {best} between {names_of(state, top)}: roll again. {state.names[top[0]]} first.")]
+    state.leader = top[0]
+    return effects + deal_loyalty(state, rng) + begin_turn(state)
+
+
+def deal_loyalty(state: UnmaskState, rng: random.Random) -> list[Effect]:
+    """Both Loyalty decks from the chart; Phase 1 dealt now, Phase 2 shuffled and set aside."""
+    phase1, phase2 = loyalty_decks(state.players)
+    rng.shuffle(phase1)
+    rng.shuffle(phase2)
+    state.loyalty = list(phase1)
+    state.dealt = [[card] for card in phase1]
+    state.phase2_deck = phase2
+    leader = state.names[state.leader]
+    return [Say(f"{leader} rolled highest and is the first Leader. The Loyalty cards are dealt: "
+                "look at your phone, privately, and never show it to anyone.")]
+
+
+# --- A turn ---------------------------------------------------------------------------
+
+
+def _clear_encounter(state: UnmaskState) -> None:
+    state.encounter, state.context, state.creature = None, "encounter", None
+    state.group, state.short = [], False
+    _clear_pool(state)
+
+
+def _clear_pool(state: UnmaskState) -> None:
+    state.swapped, state.curses, state.card_dice, state.dice, state.rolls = False, 0, None, 0, []
+
+
+def begin_turn(state: UnmaskState) -> list[Effect]:
+    """A new Leader's turn: say whose it is and remind the Table Talk mode."""
+    state.turn += 1
+    state.step = ENCOUNTER
+    _clear_encounter(state)
+    leader = state.names[state.leader]
+    effects: list[Effect] = [
+        Say(f"{leader}, you are the Leader. Flip your wand face up and reveal an Encounter."),
+        Say(f"Table Talk: {TALK_MODES[state.talk]}"),
+    ]
+    if state.penalty():
+        effects.append(Say("The Snake's fourth-space penalty holds for this Encounter and its Battle."))
+    return effects
+
+
+def enter_encounter(state: UnmaskState, action: Action) -> list[Effect]:
+    """The revealed Encounter card as the host enters it: group size and how it is judged."""
+    require_step(state, action, ENCOUNTER)
+    require_actor(state, action, state.leader, "Leader")
+    data = action.data
+    name = data.get("name", "the Encounter")
+    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+        raise IllegalAction(f"the Encounter name must be 1 to {MAX_NAME} characters")
+    group = int_arg(data.get("group"), 1, state.players, "group (players needed, Leader included)")
+    check = data.get("check", "host")
+    if check not in CHECKS:
+        raise IllegalAction(f"check must be one of {', '.join(CHECKS)}")
+    target = int_arg(data.get("target"), *TARGETS[check], f"target for {check}") if check in TARGETS else None
+    rolls = int_arg(data.get("rolls", state.cfg.encounter_rolls), 1, 6, "rolls")
+    state.encounter = Encounter(name=name.strip(), group=group, check=check, target=target, rolls=rolls)
+    state.step = GROUP
+    return [Say(f"Encounter: {state.encounter.name}. {_directive(state.encounter)} "
+                f"{state.names[state.leader]}, gather a group of {group}, yourself included, meeting its Location requirements.")]
+
+
+def _directive(enc: Encounter) -> str:
+    if enc.check == "cards_total":
+        return f"The revealed cards must total {enc.target} or more."
+    if enc.check == "of_a_kind":
+        return f"Roll {enc.target} of a kind, in up to {enc.rolls} rolls."
+    if enc.check == "dice_total":
+        return f"Roll a total of {enc.target} or more, in up to {enc.rolls} rolls."
+    return "Follow the card's directive."
+
+
+def group_size(state: UnmaskState) -> int:
+    """Players the group needs: the card's number, or everyone available if fewer (FAQ)."""
+    available = state.players - (1 if state.left_out is not None else 0)
+    return min(state.encounter.group, available)
+
+
+def eligible_for_group(state: UnmaskState) -> list[int]:
+    return [s for s in range(state.players) if s != state.left_out]
+
+
+def gather_group(state: UnmaskState, action: Action) -> list[Effect]:
+    """The Leader's group.  ``short`` marks a Location requirement Expelliarmus made impossible:
+    the FAQ then forbids the Leader's swap."""
+    require_step(state, action, GROUP)
+    require_actor(state, action, state.leader, "Leader")
+    seats = seats_arg(state, action.data.get("seats"))
+    if state.leader not in seats:
+        raise IllegalAction("the group always includes the Leader")
+    if state.left_out is not None and state.left_out in seats:
+        raise IllegalAction(f"{state.names[state.left_out]} was left out by Expelliarmus")
+    need = group_size(state)
+    if len(seats) != need:
+        raise IllegalAction(f"this Encounter needs a group of exactly {need}")
+    short = bool_arg(action.data.get("short", False), "short")
+    if short and state.left_out is None:
+        raise IllegalAction("a Location requirement can only go unmet when Expelliarmus left a player out")
+    state.group, state.short = seats, short
+    state.step = POOL
+    return [Say(f"The group: {names_of(state, seats)}. Each of you hands the Leader one card face down. "
+                "Leader, shuffle them, look, and reveal any Curse at once.")]
+
+
+def cast_expelliarmus(state: UnmaskState, action: Action) -> list[Effect]:
+    """Expelliarmus: skip a player's next turn, or leave a player out of this Encounter."""
+    if state.step not in IN_TURN:
+        raise IllegalAction("Expelliarmus can only be cast during a turn")
+    if state.expelliarmus is None:
+        raise IllegalAction("no one holds the Expelliarmus card")
+    require_actor(state, action, state.expelliarmus, "Expelliarmus holder")
+    target = seat_arg(state, action.data.get("target"), "target")
+    effect = action.data.get("effect")
+    if target == state.expelliarmus:
+        raise IllegalAction("Expelliarmus is cast on another player")
+    if target == state.leader:
+        raise IllegalAction("the Leader's turn is already under way: choose another player")
+    holder, name = state.names[state.expelliarmus], state.names[target]
+    if effect == "leave_out":
+        if state.step not in (ENCOUNTER, GROUP):
+            raise IllegalAction("a player can only be left out before the group is gathered")
+        state.left_out = target
+        said = f"Expelliarmus! {holder} takes {name}'s wand: {name} sits out this Encounter."
+    elif effect == "skip":
+        state.skip = target
+        said = f"Expelliarmus! {holder} takes {name}'s wand: {name} will miss their next turn as Leader."
+    else:
+        raise IllegalAction("effect must be 'skip' or 'leave_out'")
+    state.expelliarmus = None
+    return [Say(said)]
+
+
+def curse(state: UnmaskState, action: Action) -> list[Effect]:
+    """A Curse found in the pool, resolved now; ``stops`` when it makes the group fail."""
+    require_step(state, action, POOL)
+    require_actor(state, action, state.leader, "Leader")
+    stops = bool_arg(action.data.get("stops"), "stops")
+    state.curses += 1
+    if stops:
+        return [Say(f"A Curse! It stops the {state.context}.")] + fail(state)
+    return [Say("A Curse! Resolve it, discard it, and carry on with fewer cards.")]
+
+
+def swap(state: UnmaskState, action: Action) -> list[Effect]:
+    """The optional swap: one pool card discarded, one drawn unseen (once per pool)."""
+    require_step(state, action, POOL)
+    require_actor(state, action, state.leader, "Leader")
+    if state.swapped:
+        raise IllegalAction("the Leader swaps at most one card per pool")
+    if state.short:
+        raise IllegalAction("no swap this time: a Location requirement went unmet because of Expelliarmus")
+    state.swapped = True
+    return [Say("The Leader discards one card from the pool, adds the top card of the deck unseen, and shuffles again.")]
+
+
+def _cards(raw: object) -> list[dict]:
+    """Revealed cards: ``[{"card": name?, "dice": 0-9, "curse": bool?}, ...]``."""
+    if not isinstance(raw, list) or len(raw) > MAX_POOL:
+        raise IllegalAction(f"cards must be a list of up to {MAX_POOL} revealed cards")
+    cards = []
+    for item in raw:
+        if not isinstance(item, dict):
+            raise IllegalAction('each card is an object like {"dice": 2, "curse": false}')
+        is_curse = bool_arg(item.get("curse", False), "curse")
+        dice = int_arg(item.get("dice", 0), 0, MAX_CARD_DICE, "a card's dice value")
+        cards.append({"card": item.get("card"), "dice": 0 if is_curse else dice, "curse": is_curse})
+    return cards
+
+
+def reveal(state: UnmaskState, action: Action) -> list[Effect]:
+    """The revealed pool: the Encounter is judged on the card total, or the dice are counted."""
+    require_step(state, action, POOL)
+    require_actor(state, action, state.leader, "Leader")
+    cards = _cards(action.data.get("cards"))
+    state.card_dice = sum(c["dice"] for c in cards)
+    effects: list[Effect] = [Say(f"The cards show {state.card_dice} dice in all.")]
+    if any(c["curse"] for c in cards):
+        effects.append(Say("A Curse is revealed: resolve it now."))
+        effects.append(Notice("A revealed Curse must be resolved; if it makes the group fail, enter the result as a failure."))
+    enc = state.encounter
+    if state.context == "encounter" and enc.check == "cards_total":
+        met = state.card_dice >= enc.target
+        effects.append(Say(f"{'Enough' if met else 'Not enough'}: {enc.target} were needed."))
+        return effects + (succeed(state) if met else fail(state))
+    if state.context == "encounter" and enc.check == "host":
+        state.step = RESULT
+        return effects + [Say("Leader, read the directive: did the group succeed?")]
+    state.dice = dice_to_roll(state.card_dice)
+    if state.dice == 0:
+        return effects + [Say("There are no dice to roll.")] + fail(state)
+    state.step = ROLL
+    return effects + [Say(f"{state.names[state.leader]}, roll {state.dice} {'die' if state.dice == 1 else 'dice'}. {_need_text(state)}")]
+
+
+def requirement(state: UnmaskState) -> tuple[int | None, int | None, int]:
+    """(dice alike, dice total, rolls allowed) for the roll in progress."""
+    if state.context == "battle":
+        return state.cfg.kind_needed(state.creature), None, state.cfg.battle_rolls
+    enc = state.encounter
+    if enc.check == "of_a_kind":
+        return enc.target, None, enc.rolls
+    return None, enc.target, enc.rolls
+
+
+def _need_text(state: UnmaskState) -> str:
+    kind, total, rolls = requirement(state)
+    need = f"{kind} of a kind" if kind is not None else f"a total of {total} or more"
+    return f"You need {need}, in up to {rolls} {'roll' if rolls == 1 else 'rolls'}."
+
+
+def roll(state: UnmaskState, action: Action) -> list[Effect]:
+    """A whole roll as it lies in the tray, kept dice included (the camera reads it whole)."""
+    require_actor(state, action, state.leader, "Leader")
+    values = parse_roll(action.data.get("dice"), count=state.dice)
+    state.rolls.append(values)
+    kind, total, allowed = requirement(state)
+    shown = say_roll(values) if total is not None else ", ".join(str(v) for v in sorted(values))
+    effects: list[Effect] = [Say(f"{shown}.")]
+    if roll_meets(values, kind, total):
+        return effects + succeed(state)
+    left = allowed - len(state.rolls)
+    if left <= 0:
+        return effects + [Say("No rolls left.")] + fail(state)
+    best = max(Counter(values).values())
+    hint = f" You have {best} alike." if kind is not None else ""
+    return effects + [Say(f"Not yet.{hint} {left} {'roll' if left == 1 else 'rolls'} left: keep any dice and roll the rest.")]
+
+
+def host_result(state: UnmaskState, action: Action) -> list[Effect]:
+    """The host's word on the Encounter or Battle in progress: the override for any reading."""
+    require_step(state, action, POOL, ROLL, RESULT)
+    if action.seat is not None:
+        raise IllegalAction("only the host can declare a result")
+    return succeed(state) if bool_arg(action.data.get("success"), "success") else fail(state)
+
+
+def succeed(state: UnmaskState) -> list[Effect]:
+    if state.context == "battle":
+        creature = token_name(state.creature)
+        placed = _place(state, state.creature)
+        where = "fills its space on the board" if placed else "has no empty space left and is discarded"
+        return [Say(f"The {creature} is defeated! Its token {where}.")] + end_encounter(state)
+    state.step = TOKEN
+    return [Say(f"Success! {state.names[state.leader]}, flip any token of {PHASE_NAMES[state.phase]}.")]
+
+
+def fail(state: UnmaskState) -> list[Effect]:
+    effects: list[Effect] = []
+    if state.context == "battle":
+        state.pools[state.phase].append(state.creature)
+        effects.append(Say(f"The {token_name(state.creature)} is not defeated. Flip its token back and shuffle it with the others."))
+    else:
+        effects.append(Say("The Encounter fails."))
+    effects += threat(state)
+    if state.step in IN_TURN:
+        effects += end_encounter(state)
+    return effects
+
+
+def threat(state: UnmaskState) -> list[Effect]:
+    """The Snake moves one space, at most once a turn (the FAQ: defeat only once a turn)."""
+    if state.moved_turn == state.turn:
+        return [Notice("Defeat counts only once a turn: the Snake does not move again.")]
+    state.snake += 1
+    state.moved_turn = state.turn
+    length = state.cfg.track_length
+    effects: list[Effect] = [Say(f"The Snake moves to space {state.snake} of {length} on the Threat Track.")]
+    if state.snake >= length:
+        return effects + [Say("The Snake has reached the end of the Threat Track!")] + enter_final(state)
+    if state.snake == FOURTH_SPACE:
+        state.penalty_until = state.turn + 1
+        effects.append(Say("The fourth space! No one may draw back to a full hand, until the next Encounter and its Battle are over."))
+    return effects
+
+
+def choose_token(state: UnmaskState, action: Action) -> list[Effect]:
+    """The token flipped after a success: a spell, a redraw, or a Dark Creature to battle."""
+    require_step(state, action, TOKEN)
+    require_actor(state, action, state.leader, "Leader")
+    name = action.data.get("token")
+    pool = state.pools[state.phase]
+    if not isinstance(name, str) or name.strip().lower() not in pool:
+        raise IllegalAction(f"the face-down tokens of {PHASE_NAMES[state.phase]} are: {', '.join(sorted(set(pool)))}")
+    name = name.strip().lower()
+    pool.remove(name)
+    leader = state.names[state.leader]
+    if name in (EXPELLIARMUS, REVELIO):
+        setattr(state, name, state.leader)
+        placed = " It fills its space on the board." if _place(state, name) else ""
+        return [Say(f"{token_name(name)}! {leader} takes the {token_name(name)} card.{placed}")] + end_encounter(state)
+    if name == REDRAW:
+        return [Say("Discard and Redraw: everyone in the group may discard one card and draw a new one.")] + end_encounter(state)
+    state.context, state.creature, state.step = "battle", name, POOL
+    _clear_pool(state)
+    return [Say(f"A {token_name(name)}! The group must battle it: each hands the Leader one card for the Battle Pool. "
+                f"It takes {state.cfg.kind_needed(name)} of a kind.")]
+
+
+def _place(state: UnmaskState, name: str) -> bool:
+    """Fill an empty matching space of the current Phase, if there is one."""
+    filled = state.filled[state.phase]
+    if filled.count(name) < state.cfg.phase_spaces(state.phase).count(name):
+        filled.append(name)
+        return True
+    return False
+
+
+def _phase_complete(state: UnmaskState) -> bool:
+    return len(state.filled[state.phase]) == len(state.cfg.phase_spaces(state.phase))
+
+
+def end_encounter(state: UnmaskState) -> list[Effect]:
+    """Step 11: hands, wands, the Phase check, then the next Leader (or the Department)."""
+    effects = [_redraw_line(state)]
+    if state.left_out is not None:
+        effects.append(Say(f"{state.names[state.left_out]} regains their wand; the Expelliarmus card goes back in the box."))
+        state.left_out = None
+    if _phase_complete(state) and state.phase == WAR:
+        return effects + enter_final(state)
+    if _phase_complete(state) and state.phase == BEGINNING:
+        effects += shift_loyalties(state)
+    return effects + next_leader(state)
+
+
+def _redraw_line(state: UnmaskState) -> Say:
+    """What the table draws, under or after the fourth-space penalty."""
+    if state.penalty_until == state.turn + 1:
+        return Say("No one draws back up to five cards this time. Players outside the group may still discard one card and draw one.")
+    if state.penalty_until == state.turn:
+        state.penalty_until = None
+        return Say(f"The penalty is over: everyone draws back up to {HAND} cards. Players outside the group may discard one card and draw one.")
+    return Say(f"Everyone draws back up to {HAND} cards. Players outside the group may discard one card and draw one.")
+
+
+def shift_loyalties(state: UnmaskState) -> list[Effect]:
+    """Step 12: the Phase 2 card to each phone; only Order players dealt a Death Eater turn.
+
+    The line spoken never depends on what was dealt, so the speaker leaks nothing."""
+    for seat, card in enumerate(state.phase2_deck):
+        state.dealt[seat].append(card)
+        state.loyalty[seat] = shifted(state.loyalty[seat], card)
+    state.phase2_deck = []
+    state.phase = WAR
+    return [Say("The Beginning is complete. A Shift in Loyalties! The Dark Lord returns, and a second Loyalty card "
+                "is dealt to every phone. Look at your phone now, privately: it shows your Loyalty from here on. "
+                "The Second Wizarding War begins.")]
+
+
+def next_leader(state: UnmaskState) -> list[Effect]:
+    """The player to the left leads, unless Expelliarmus skips their turn."""
+    effects: list[Effect] = []
+    nxt = state.left_of(state.leader)
+    if state.skip == nxt:
+        effects.append(Say(f"Expelliarmus: {state.names[nxt]}'s turn is skipped, and they regain their wand."))
+        state.skip = None
+        nxt = state.left_of(nxt)
+    state.leader = nxt
+    return effects + begin_turn(state)
+
+
+def set_talk(state: UnmaskState, action: Action) -> list[Effect]:
+    """The host changes the Table Talk mode."""
+    if action.seat is not None:
+        raise IllegalAction("only the host sets the Table Talk mode")
+    mode = action.data.get("mode")
+    if mode not in TALK_MODES:
+        raise IllegalAction(f"mode must be one of {', '.join(TALK_MODES)}")
+    state.talk = mode
+    return [Say(f"Table Talk: {TALK_MODES[mode]}")]
