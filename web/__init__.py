@@ -1,0 +1,78 @@
+"""The box's web pages: the host's page, each player's private page, the virtual board.
+
+``create_app`` is the only entry point; the daemon hands it the table service and
+the box's hardware side (:class:`web.box.Box`) and serves it with
+:func:`web.serve.serve`.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Flask, Response, current_app, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from web.api import api
+from web.box import Box, NoHardware
+from web.pages import pages
+from web.security import ApiError, check_same_origin_write, secure_headers
+
+MAX_BODY = 64 * 1024  # the largest honest request (a deck's names) is a few kB
+
+
+@dataclass
+class WebState:
+    """What the routes share: the table, the hardware, and the server's stop signal."""
+
+    service: Any
+    box: Box
+    public_url: str | None
+    simulated: bool
+    stopping: threading.Event = field(default_factory=threading.Event)
+
+
+def _api_error(exc: ApiError) -> tuple[Response, int]:
+    return jsonify(error=exc.message, **exc.extra), exc.status
+
+
+def _http_error(exc: HTTPException) -> Response | HTTPException:
+    """API callers get JSON for every HTTP error (413, 404, 405...); pages keep HTML."""
+    if not request.path.startswith("/api/"):
+        return exc
+    response = jsonify(error=exc.description or exc.name)
+    response.status_code = exc.code or 500
+    return response
+
+
+def _crash(exc: Exception) -> tuple[Response | str, int]:
+    """A bug must not show a traceback to a phone.  The log gets the traceback, which
+    holds code lines and names only: no views, no cookies, no tokens."""
+    current_app.logger.error("error serving %s %s", request.method, request.path, exc_info=exc)
+    if request.path.startswith("/api/"):
+        return jsonify(error="the box hit an internal error; the host may undo and try again"), 500
+    return "The box hit an internal error. Reload the page.", 500
+
+
+def _guard_writes() -> None:
+    if request.path.startswith("/api/"):
+        check_same_origin_write()
+
+
+def create_app(service: Any, box: Box | None = None, *, public_url: str | None = None, simulated: bool = False) -> Flask:
+    """The Flask app for one table service; ``box`` defaults to :class:`NoHardware`."""
+    app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
+    app.json.sort_keys = False
+    app.extensions["familiar"] = WebState(service, box or NoHardware(), public_url or None, simulated)
+    app.register_blueprint(pages)
+    app.register_blueprint(api)
+    app.before_request(_guard_writes)
+    app.after_request(secure_headers)
+    app.register_error_handler(ApiError, _api_error)
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(Exception, _crash)
+    return app
+
+
+__all__ = ["create_app", "WebState"]

@@ -1,0 +1,285 @@
+"""The JSON API behind the pages.
+
+Three audiences, three doors: anyone on the box's network may read the *public*
+table and the board; a phone with a seat cookie may read and answer for its own seat
+(the seat comes only from the cookie, never from the URL or body); the host's device
+may do everything else.  Every refusal is ``{"error": ...}`` and changes nothing.
+"""
+from __future__ import annotations
+
+import base64
+import ipaddress
+import re
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from engine.actions import Action, IllegalAction
+from web.events import version_events
+from web.security import (
+    SEAT_COOKIE,
+    ApiError,
+    current_seat,
+    host_only,
+    is_host,
+    json_body,
+    seat_only,
+    service,
+    set_token_cookie,
+)
+
+api = Blueprint("api", __name__, url_prefix="/api")
+
+CATALOG_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _-]{0,39}")
+MAX_GRID = 9
+
+
+def _web() -> Any:
+    return current_app.extensions["familiar"]
+
+
+def _int_field(body: dict[str, Any], key: str) -> int:
+    value = body.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ApiError(400, f"{key} must be a whole number")
+    return value
+
+
+def _action(body: dict[str, Any], seat: int | None) -> Action:
+    """Build the action a page posted: ``{"kind": str, "data": {...}}`` and nothing else."""
+    unknown = set(body) - {"kind", "data"}
+    if unknown:
+        raise ApiError(400, f"unknown fields: {', '.join(sorted(unknown))}")
+    if not isinstance(body.get("kind"), str) or not body["kind"]:
+        raise ApiError(400, "kind must be the name of an action")
+    if not isinstance(body.get("data", {}), dict):
+        raise ApiError(400, "data must be an object")
+    try:
+        return Action(kind=body["kind"], data=body.get("data", {}), seat=seat)
+    except IllegalAction as exc:
+        raise ApiError(400, str(exc)) from None
+
+
+def _submit(action: Action) -> Response:
+    """Hand an action to the rules; a refusal is a 409 with the rules' own words."""
+    try:
+        service().submit(action)
+    except IllegalAction as exc:
+        raise ApiError(409, str(exc)) from None
+    return jsonify(ok=True, version=service().version)
+
+
+# Anyone at the table
+
+
+@api.get("/table")
+def table() -> Response:
+    """The public view: exactly what the host page and the whole table may see."""
+    return jsonify(service().public_view())
+
+
+@api.get("/events")
+def events() -> Response:
+    stream = version_events(service(), _web().stopping)
+    return Response(
+        stream,
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+
+
+@api.get("/board")
+def board() -> Response:
+    """The lights, parts and last spoken lines: all things the table sees or hears anyway."""
+    return jsonify(_web().box.board())
+
+
+def _from_this_machine() -> bool:
+    try:
+        return ipaddress.ip_address(request.remote_addr or "").is_loopback
+    except ValueError:
+        return False
+
+
+@api.post("/board/press")
+def press() -> Response:
+    """A simulated button, for the demo's virtual board (the box's buttons open host pairing,
+    so only the host or someone at the box's own keyboard may press them)."""
+    if not _web().simulated:
+        raise ApiError(403, "this box has real buttons: press them on the box")
+    if not (is_host() or _from_this_machine()):
+        raise ApiError(403, "only the host's device may press the simulated buttons")
+    button = json_body().get("button")
+    if button not in ("confirm", "undo", "undo-hold"):
+        raise ApiError(400, "button must be confirm, undo or undo-hold")
+    try:
+        _web().box.press(button)
+    except PermissionError as exc:
+        raise ApiError(403, str(exc)) from None
+    return jsonify(ok=True)
+
+
+# A phone at a seat
+
+
+@api.post("/join")
+def join() -> Response:
+    """Take a free seat; the token goes into this browser's cookie and nowhere else."""
+    seat = _int_field(json_body(), "seat")
+    if current_seat() is not None:
+        raise ApiError(409, "this phone already has a seat in this game")
+    try:
+        token = service().claim_seat(seat)
+    except IllegalAction as exc:  # no such seat; SeatTaken (a plain ValueError) is below
+        raise ApiError(404, str(exc)) from None
+    except ValueError:
+        raise ApiError(409, "someone else has taken that seat") from None
+    response = jsonify(ok=True)
+    set_token_cookie(response, SEAT_COOKIE, token)
+    return response
+
+
+@api.get("/me")
+@seat_only
+def me(seat: int) -> Response:
+    """This phone's own private view; never cached (see the app's headers)."""
+    return jsonify(service().private_view(seat))
+
+
+@api.post("/me/act")
+@seat_only
+def act_as_seat(seat: int) -> Response:
+    """Answer one of this seat's own prompts; other actions are the host's or the rules'."""
+    action = _action(json_body(), seat)
+    mine = {e["action"] for e in service().private_view(seat)["expects"]}
+    if action.kind not in mine:
+        raise ApiError(403, "that is not yours to answer now")
+    return _submit(action)
+
+
+# The host's device
+
+
+@api.get("/host/games")
+@host_only
+def games() -> Response:
+    """The games the box can start, with any simple options a game declares."""
+    listed = [
+        {
+            "name": g.name,
+            "title": g.title,
+            "min_seats": g.min_seats,
+            "max_seats": g.max_seats,
+            "options": getattr(g, "option_choices", {}),
+        }
+        for g in service().table.games.values()
+    ]
+    return jsonify(games=sorted(listed, key=lambda g: g["title"]))
+
+
+@api.post("/host/act")
+@host_only
+def act_as_host() -> Response:
+    """The host may enter anything for the table (``table.new`` starts a game)."""
+    return _submit(_action(json_body(), None))
+
+
+@api.post("/host/undo")
+@host_only
+def undo() -> Response:
+    json_body()
+    try:
+        service().undo()
+    except IllegalAction as exc:
+        raise ApiError(409, str(exc)) from None
+    return jsonify(ok=True, version=service().version)
+
+
+@api.post("/host/reset")
+@host_only
+def reset_seat() -> Response:
+    """A lost phone: free the seat so its player can join again; the old cookie dies."""
+    seat = _int_field(json_body(), "seat")
+    try:
+        service().reset_seat(seat)
+    except IllegalAction as exc:
+        raise ApiError(409, str(exc)) from None
+    return jsonify(ok=True)
+
+
+@api.get("/host/pending")
+@host_only
+def pending() -> Response:
+    return jsonify(pending=_web().box.pending())
+
+
+def _jpeg(data: bytes | None, missing: str) -> Response:
+    if data is None:
+        raise ApiError(404, missing)
+    return Response(data, mimetype="image/jpeg")
+
+
+@api.get("/host/pending/<reading_id>/photo")
+@host_only
+def pending_photo(reading_id: str) -> Response:
+    return _jpeg(_web().box.pending_jpeg(reading_id), "that reading has no photo (any more)")
+
+
+@api.post("/host/pending/<reading_id>")
+@host_only
+def resolve(reading_id: str) -> Response:
+    """Confirm a reading as read, with corrected values, or discard it (``values: null``)."""
+    body = json_body()
+    values = body.get("values")
+    if values is not None and not isinstance(values, list):
+        raise ApiError(400, "values must be a list, or null to discard the reading")
+    try:
+        _web().box.resolve(reading_id, values)
+    except KeyError:
+        raise ApiError(404, "that reading is no longer waiting") from None
+    except IllegalAction as exc:
+        raise ApiError(409, str(exc)) from None
+    except ValueError as exc:
+        raise ApiError(400, str(exc)) from None
+    return jsonify(ok=True)
+
+
+@api.get("/host/camera")
+@host_only
+def camera() -> Response:
+    return _jpeg(_web().box.camera_jpeg(), "there is no camera picture")
+
+
+def _teach_request(body: dict[str, Any]) -> tuple[str, int, int, list[str], bool]:
+    catalog = body.get("catalog")
+    if not isinstance(catalog, str) or not CATALOG_NAME.fullmatch(catalog):
+        raise ApiError(400, "the deck needs a name of letters, digits, spaces, - or _ (at most 40)")
+    rows, cols = _int_field(body, "rows"), _int_field(body, "cols")
+    if not (1 <= rows <= MAX_GRID and 1 <= cols <= MAX_GRID):
+        raise ApiError(400, f"rows and cols must be from 1 to {MAX_GRID}")
+    names = body.get("names")
+    if not isinstance(names, list) or any(not isinstance(n, str) or not n.strip() for n in names):
+        raise ApiError(400, "names must be a list of card names")
+    names = [n.strip() for n in names]
+    if len(names) != rows * cols:
+        raise ApiError(400, f"a {rows}x{cols} grid needs {rows * cols} names, not {len(names)}")
+    if len(set(names)) != len(names):
+        raise ApiError(400, "two cards have the same name")
+    commit = body.get("commit", False)
+    if not isinstance(commit, bool):
+        raise ApiError(400, "commit must be true or false")
+    return catalog, rows, cols, names, commit
+
+
+@api.post("/host/teach")
+@host_only
+def teach() -> Response:
+    """Teach a deck from the camera: preview the warped cards, then commit them."""
+    catalog, rows, cols, names, commit = _teach_request(json_body())
+    try:
+        previews = _web().box.teach_cards(catalog, rows, cols, names, commit)
+    except ValueError as exc:
+        raise ApiError(400, str(exc)) from None
+    urls = ["data:image/jpeg;base64," + base64.b64encode(p).decode("ascii") for p in previews]
+    return jsonify(ok=True, committed=commit, previews=urls)
+

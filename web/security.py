@@ -1,0 +1,129 @@
+"""Who is asking, and whether to believe the request at all.
+
+A seat or the host is known only by an HttpOnly, SameSite=Strict cookie holding a
+random token; the service compares it (hashed, constant time), so no URL ever names
+a seat and a guessed URL shows nothing.  Cross-site writes are refused twice over:
+the strict cookie is not sent by other sites, and API POSTs must be JSON from this
+origin (a plain HTML form on another site cannot send ``application/json``).
+"""
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Response, current_app, request
+
+SEAT_COOKIE = "familiar_seat"
+HOST_COOKIE = "familiar_host"
+COOKIE_MAX_AGE = 180 * 24 * 3600  # a season of game nights; the game's start resets seats anyway
+SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+SAME_SITE_FETCH = {"same-origin", "none"}  # "none": typed in the address bar or a bookmark
+
+CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+
+
+class ApiError(Exception):
+    """A refusal with a message for the person at the table, sent as ``{"error": ...}``."""
+
+    def __init__(self, status: int, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.extra = extra
+
+
+def service() -> Any:
+    """The table service of the running app."""
+    return current_app.extensions["familiar"].service
+
+
+def set_token_cookie(response: Response, name: str, token: str) -> None:
+    """Hand a token to this browser only: script cannot read it, other sites cannot send it."""
+    response.set_cookie(
+        name, token, max_age=COOKIE_MAX_AGE, path="/", httponly=True, samesite="Strict", secure=request.is_secure
+    )
+
+
+def clear_cookie(response: Response, name: str) -> None:
+    response.delete_cookie(name, path="/", httponly=True, samesite="Strict", secure=request.is_secure)
+
+
+def current_seat() -> int | None:
+    """The seat this browser holds in the current game, from its cookie alone."""
+    return service().seat_of(request.cookies.get(SEAT_COOKIE))
+
+
+def is_host() -> bool:
+    return service().is_host(request.cookies.get(HOST_COOKIE))
+
+
+def host_only(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Refuse a route to anyone without the host cookie."""
+
+    @functools.wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if not is_host():
+            raise ApiError(403, "only the host's device may do that")
+        return view(*args, **kwargs)
+
+    return wrapper
+
+
+def seat_only(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Pass the caller's seat to the route, or answer "rejoin" when the cookie holds none."""
+
+    @functools.wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        seat = current_seat()
+        if seat is None:
+            raise ApiError(403, "this phone has no seat in the current game: join again", rejoin=True)
+        return view(seat, *args, **kwargs)
+
+    return wrapper
+
+
+def check_same_origin_write() -> None:
+    """Refuse state-changing requests that a page on another site could have made."""
+    if request.method in SAFE_METHODS:
+        return
+    fetch_site = request.headers.get("Sec-Fetch-Site")
+    if fetch_site is not None and fetch_site not in SAME_SITE_FETCH:
+        raise ApiError(403, "cross-site requests are refused")
+    origin = request.headers.get("Origin")
+    if origin is not None and urlsplit(origin).netloc != request.host:
+        raise ApiError(403, "cross-site requests are refused")
+    if request.mimetype != "application/json":
+        raise ApiError(400, "send JSON with Content-Type: application/json")
+
+
+def json_body() -> dict[str, Any]:
+    """The request's JSON object; malformed or non-object bodies are a 400."""
+    raw = request.get_data(cache=True)
+    if not raw:
+        return {}
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ApiError(400, "the body is not valid JSON") from None
+    if not isinstance(body, dict):
+        raise ApiError(400, "the body must be a JSON object")
+    return body
+
+
+def secure_headers(response: Response) -> Response:
+    """Headers for every response; nothing but static files may be cached anywhere."""
+    response.headers["Content-Security-Policy"] = CSP
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["X-Frame-Options"] = "DENY"
+    response.headers["Cross-Origin-Opener-Policy"] = "same-origin"
+    response.headers["Cross-Origin-Resource-Policy"] = "same-origin"
+    if request.endpoint != "static":
+        response.headers["Cache-Control"] = "no-store"
+    return response

@@ -1,0 +1,78 @@
+"""Serving the app with waitress, sized for live pages, and stoppable.
+
+Each open page holds one server-sent-events stream, and waitress serves a streaming
+response on one of its worker threads for as long as it lasts.  With waitress's
+default 4 threads, four phones would starve everyone else.  A table is at most 8-12
+phones, plus the host page, the virtual board, and streams of pages that were just
+reloaded (a dead stream is noticed at its next heartbeat, within 15 s): 32 threads
+cover that twice over, and an idle thread costs only its stack.
+
+waitress writes no access log (nothing that could hold a cookie), and 3.x sends
+each chunk at once (``send_bytes`` defaults to 1), so events are not held back.
+"""
+from __future__ import annotations
+
+import functools
+import threading
+
+from flask import Flask
+from waitress import wasyncore
+from waitress.server import create_server
+
+THREADS = 32
+MAX_BODY = 1 << 20  # waitress's own cap, far above the app's: anything bigger is not a phone
+CHANNEL_TIMEOUT = 60  # idle keep-alive sockets; streams write a heartbeat well within this
+
+
+class WebServer:
+    """A running (or ready) waitress server for the app; ``stop()`` ends it and its streams."""
+
+    def __init__(self, app: Flask, host: str, port: int, threads: int = THREADS) -> None:
+        self.app = app
+        self.server = create_server(
+            app,
+            host=host,
+            port=port,
+            threads=threads,
+            max_request_body_size=MAX_BODY,
+            channel_timeout=CHANNEL_TIMEOUT,
+            ident="familiar",
+            clear_untrusted_proxy_headers=True,
+        )
+        self.host = host
+        self.port: int = self.server.effective_port
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "") else self.host
+        return f"http://{host}:{self.port}/"
+
+    def run(self) -> None:
+        """Serve in this thread until :meth:`stop`."""
+        self.server.run()
+
+    def start(self) -> "WebServer":
+        """Serve in a background thread."""
+        self._thread = threading.Thread(target=self.run, name="familiar-web", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """End live streams, close every socket, and wait for the workers to finish.
+
+        Sockets are closed by the server's own loop thread (a trigger thunk), never
+        under its feet from this one."""
+        self.app.extensions["familiar"].stopping.set()
+        close_all = functools.partial(wasyncore.close_all, self.server._map)
+        if self._thread is None:
+            close_all()
+        else:
+            self.server.trigger.pull_trigger(close_all)
+            self._thread.join(timeout)
+        self.server.task_dispatcher.shutdown(timeout=timeout)
+
+
+def serve(app: Flask, host: str, port: int, *, threads: int = THREADS) -> WebServer:
+    """Start serving ``app`` on ``host:port`` (port 0: any free port) in the background."""
+    return WebServer(app, host, port, threads).start()

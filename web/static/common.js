@@ -1,0 +1,171 @@
+// Shared by every page: JSON calls, live updates, and generic rendering of any game's
+// views and prompts.  Everything is built with textContent (never innerHTML), because
+// seat names and game text come from people at the table.
+"use strict";
+
+const Familiar = (() => {
+  // Build an element: el("button", {class: "big", onclick: f}, "text", child...)
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === undefined || value === null || value === false) continue;
+      if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else if (key === "class") node.className = value;
+      else if (key === "text") node.textContent = value;
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function clear(node) {
+    while (node.firstChild) node.removeChild(node.firstChild);
+    return node;
+  }
+
+  // GET when body is undefined, else POST JSON.  Never throws: {ok, status, data}.
+  async function api(path, body) {
+    const init = { credentials: "same-origin", cache: "no-store", headers: {} };
+    if (body !== undefined) {
+      init.method = "POST";
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    try {
+      const response = await fetch(path, init);
+      const data = await response.json().catch(() => ({}));
+      return { ok: response.ok, status: response.status, data };
+    } catch (err) {
+      return { ok: false, status: 0, data: { error: "the box cannot be reached" } };
+    }
+  }
+
+  function say(message, isError) {
+    const bar = document.getElementById("message");
+    if (!bar) return;
+    bar.textContent = message || "";
+    bar.className = isError ? "message error" : "message";
+    bar.hidden = !message;
+  }
+
+  // Live updates: server-sent events carrying only the table's version; if the
+  // stream keeps failing (a proxy, an old browser), poll the public table instead.
+  function live(onVersion) {
+    let last = null;
+    const seen = (version) => {
+      if (version !== last) { last = version; onVersion(version); }
+    };
+    const poll = async () => {
+      const reply = await api("/api/table");
+      if (reply.ok) seen(reply.data.version);
+      setTimeout(poll, 3000);
+    };
+    if (!window.EventSource) { poll(); return; }
+    let failures = 0;
+    const source = new EventSource("/api/events");
+    source.onmessage = (event) => { failures = 0; seen(Number(event.data)); };
+    source.onerror = () => {
+      failures += 1;
+      if (failures >= 4 || source.readyState === EventSource.CLOSED) { source.close(); poll(); }
+    };
+  }
+
+  function pretty(key) {
+    const words = String(key).replace(/[_-]+/g, " ").trim();
+    return words.charAt(0).toUpperCase() + words.slice(1);
+  }
+
+  function scalar(value) {
+    if (value === null || value === undefined) return "-";
+    if (value === true) return "yes";
+    if (value === false) return "no";
+    return String(value);
+  }
+
+  // Any JSON as readable sections: objects become labelled rows, lists of plain
+  // values one line, lists of objects or lists one line each.
+  function renderValue(value) {
+    if (Array.isArray(value)) {
+      if (value.length === 0) return el("span", { class: "muted" }, "none");
+      if (value.every((v) => v === null || typeof v !== "object")) return el("span", {}, value.map(scalar).join(", "));
+      return el("ol", { class: "list" }, value.map((v) => el("li", {}, renderValue(v))));
+    }
+    if (value !== null && typeof value === "object") return renderObject(value);
+    return el("span", {}, scalar(value));
+  }
+
+  function renderObject(obj) {
+    const entries = Object.entries(obj || {});
+    if (entries.length === 0) return el("p", { class: "muted" }, "Nothing to show.");
+    return el("dl", { class: "view" }, entries.map(([k, v]) => [el("dt", {}, pretty(k)), el("dd", {}, renderValue(v))]));
+  }
+
+  // One prompt (an engine Expect) as inputs; submit(kind, data) posts the action.
+  // Data shapes: dice {dice:[ints]}, choice {choice} or {choices:[...]} when count>1,
+  // vote {vote:bool}, cards {cards:[names]}, confirm {}.
+  function renderPrompt(expect, submit, extra) {
+    const data = (more) => Object.assign({}, extra || {}, more);
+    const box = el("div", { class: "prompt" + (expect.secret ? " secret-prompt" : "") }, el("p", { class: "prompt-text" }, expect.prompt));
+    const send = (payload) => submit(expect.action, data(payload));
+    if (expect.kind === "dice") box.append(diceInput(expect.count, (dice) => send({ dice })));
+    else if (expect.kind === "choice") box.append(choiceInput(expect.options, expect.count || 1, send));
+    else if (expect.kind === "vote") {
+      box.append(el("div", { class: "row" },
+        el("button", { class: "big yes", onclick: () => send({ vote: true }) }, "Yes"),
+        el("button", { class: "big no", onclick: () => send({ vote: false }) }, "No")));
+    } else if (expect.kind === "cards") box.append(cardsInput(expect.count, (cards) => send({ cards })));
+    else box.append(el("button", { class: "big", onclick: () => send({}) }, "Next"));
+    return box;
+  }
+
+  // One tap per die face; the roll is sent when complete (or with Done when any count).
+  function diceInput(count, done) {
+    const rolled = [];
+    const shown = el("p", { class: "dice-shown" }, count ? `0 of ${count} dice` : "Tap each die's face");
+    const update = () => {
+      shown.textContent = rolled.length ? rolled.join(" + ") + (rolled.length > 1 ? ` = ${rolled.reduce((a, b) => a + b, 0)}` : "") : (count ? `0 of ${count} dice` : "Tap each die's face");
+      if (count && rolled.length === count) { done(rolled.slice()); rolled.length = 0; }
+    };
+    const faces = el("div", { class: "faces" });
+    for (let face = 1; face <= 6; face += 1) {
+      faces.append(el("button", { class: "face", "aria-label": `die showing ${face}`, onclick: () => { rolled.push(face); update(); } }, "⚀⚁⚂⚃⚄⚅"[face - 1]));
+    }
+    const controls = el("div", { class: "row" },
+      el("button", { class: "small", onclick: () => { rolled.length = 0; update(); } }, "Clear"),
+      count ? null : el("button", { class: "big", onclick: () => { if (rolled.length) { done(rolled.slice()); rolled.length = 0; update(); } } }, "Done"));
+    return el("div", {}, shown, faces, controls);
+  }
+
+  function choiceInput(options, count, send) {
+    if (count <= 1) return el("div", { class: "choices" }, options.map((o) => el("button", { class: "big", onclick: () => send({ choice: o }) }, o)));
+    const picked = new Set();
+    const submit = el("button", { class: "big", disabled: true }, `Choose ${count}`);
+    const buttons = options.map((o) => el("button", { class: "big toggle", "aria-pressed": "false", onclick: (ev) => {
+      if (picked.has(o)) picked.delete(o); else if (picked.size < count) picked.add(o);
+      ev.currentTarget.setAttribute("aria-pressed", picked.has(o) ? "true" : "false");
+      submit.disabled = picked.size !== count;
+    } }, o));
+    submit.addEventListener("click", () => send({ choices: options.filter((o) => picked.has(o)) }));
+    return el("div", { class: "choices" }, buttons, submit);
+  }
+
+  function cardsInput(count, done) {
+    const input = el("input", { type: "text", placeholder: "card names, separated by commas", autocomplete: "off" });
+    const send = el("button", { class: "big", onclick: () => {
+      const cards = input.value.split(",").map((s) => s.trim()).filter(Boolean);
+      if (cards.length && (!count || cards.length === count)) done(cards);
+      else say(`Enter ${count || "some"} card names`, true);
+    } }, "Send cards");
+    return el("div", {}, input, send);
+  }
+
+  // Hide anything secret when the page is restored from the back-forward cache.
+  function onRestore(handler) {
+    window.addEventListener("pageshow", (event) => { if (event.persisted) handler(); });
+  }
+
+  return { el, clear, api, say, live, pretty, renderValue, renderObject, renderPrompt, onRestore };
+})();

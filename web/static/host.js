@@ -1,0 +1,149 @@
+// The host's page: the public table only (never /api/me), the host's own prompts,
+// readings to confirm, seats to reset, undo, notices, lights, new game, teach a deck.
+"use strict";
+(() => {
+  const { el, clear, api, say, live, pretty, renderObject, renderPrompt } = Familiar;
+  let games = [];
+
+  async function post(path, body, done) {
+    const reply = await api(path, body);
+    say(reply.ok ? done : reply.data.error || "Not accepted.", !reply.ok);
+    return reply;
+  }
+
+  const act = (kind, data) => post("/api/host/act", { kind, data }, "Done.");
+
+  function seatRow(name, seat, claimed) {
+    return el("li", { class: "seat-row" },
+      el("span", { class: claimed ? "joined" : "waiting" }, `${name}: ${claimed ? "joined" : "not joined"}`),
+      claimed ? el("button", { class: "small", onclick: () => {
+        if (window.confirm(`Reset ${name}'s seat? Their phone stops working and they join again.`)) {
+          post("/api/host/reset", { seat }, `${name} can join again.`);
+        }
+      } }, "Reset") : null);
+  }
+
+  // Prompts for a seat are shown with that seat's name; the host may answer for them.
+  function prompt(expect, seats) {
+    if (expect.seat === null || expect.seat === undefined) return renderPrompt(expect, act);
+    const who = seats[expect.seat];
+    const box = renderPrompt(expect, act, { seat: expect.seat });
+    box.prepend(el("p", { class: "muted" }, `Waiting for ${who}; or enter it for them:`));
+    return box;
+  }
+
+  function drawTable(view) {
+    document.getElementById("title").textContent = view.game ? view.title + (view.over ? " (over)" : "") : "No game yet";
+    clear(document.getElementById("seats")).append(...view.seats.map((n, i) => seatRow(n, i, view.claimed[i])));
+    clear(document.getElementById("prompts")).append(...view.expects.map((e) => prompt(e, view.seats)));
+    clear(document.getElementById("view")).append(view.game ? renderObject(view.view) : el("p", { class: "muted" }, "Start a game below."));
+    clear(document.getElementById("notices")).append(...view.notices.slice().reverse().map((n) => el("li", {}, n)));
+  }
+
+  function drawBoard(board) {
+    clear(document.getElementById("problems")).append(...board.problems.map((p) => el("li", { class: "problem" }, p)),
+      ...Object.entries(board.parts).filter(([, s]) => s !== "ok").map(([part, s]) => el("li", { class: "problem" }, `${pretty(part)}: ${s}`)));
+    const tracks = Object.entries(board.tracks).map(([name, t]) => el("div", { class: "track" }, el("p", {}, pretty(name)),
+      el("div", { class: "leds" + (t.attention ? " attention" : "") }, t.lit.map((on) => el("span", { class: "led" + (on ? " on" : "") })))));
+    clear(document.getElementById("lights")).append(...(tracks.length ? tracks : [el("p", { class: "muted" }, `No lights (${board.status}).`)]));
+  }
+
+  function pendingReading(reading) {
+    const values = el("input", { type: "text", value: reading.values.join(", "), "aria-label": "values read" });
+    const parse = () => values.value.split(",").map((s) => s.trim()).filter(Boolean).map((s) => (reading.kind === "dice" ? Number(s) : s));
+    const resolve = (vals, done) => post(`/api/host/pending/${encodeURIComponent(reading.id)}`, { values: vals }, done).then(refresh);
+    return el("div", { class: "reading" },
+      el("img", { class: "photo", alt: "the photo of this reading", src: `/api/host/pending/${encodeURIComponent(reading.id)}/photo` }),
+      el("p", {}, `${pretty(reading.kind)} read as ${reading.values.join(", ")} (sure: ${Math.round(reading.confidence * 100)}%)`),
+      el("div", { class: "row" }, el("button", { class: "big yes", onclick: () => resolve(reading.values, "Confirmed.") }, "Right")),
+      el("label", {}, "Or correct it:", values),
+      el("div", { class: "row" },
+        el("button", { class: "big", onclick: () => resolve(parse(), "Corrected.") }, "Use these"),
+        el("button", { class: "small no", onclick: () => resolve(null, "Discarded.") }, "Discard")));
+  }
+
+  async function refresh() {
+    const [table, board, pending] = await Promise.all([api("/api/table"), api("/api/board"), api("/api/host/pending")]);
+    if (pending.status === 403) { window.location.reload(); return; }
+    if (table.ok) drawTable(table.data);
+    if (board.ok) drawBoard(board.data);
+    if (pending.ok) {
+      document.getElementById("pending-panel").hidden = !pending.data.pending.length;
+      clear(document.getElementById("pending")).append(...pending.data.pending.map(pendingReading));
+    }
+  }
+
+  // New game
+
+  function drawGameOptions() {
+    const game = games.find((g) => g.name === document.getElementById("game-select").value);
+    const holder = clear(document.getElementById("game-options"));
+    for (const [name, choices] of Object.entries((game && game.options) || {})) {
+      holder.append(el("label", {}, pretty(name),
+        el("select", { "data-option": name }, choices.map((c) => el("option", { value: JSON.stringify(c) }, String(c))))));
+    }
+  }
+
+  function typed(text) {
+    if (/^-?\d+$/.test(text)) return Number(text);
+    if (text === "true" || text === "false") return text === "true";
+    return text;
+  }
+
+  function options() {
+    const chosen = {};
+    for (const select of document.querySelectorAll("[data-option]")) chosen[select.dataset.option] = JSON.parse(select.value);
+    for (const line of document.getElementById("extra-options").value.split("\n")) {
+      const at = line.indexOf("=");
+      if (at > 0) chosen[line.slice(0, at).trim()] = typed(line.slice(at + 1).trim());
+    }
+    return chosen;
+  }
+
+  async function loadGames() {
+    const reply = await api("/api/host/games");
+    if (!reply.ok) return;
+    games = reply.data.games;
+    const select = clear(document.getElementById("game-select"));
+    select.append(...games.map((g) => el("option", { value: g.name }, `${g.title} (${g.min_seats}-${g.max_seats} players)`)));
+    drawGameOptions();
+  }
+
+  document.getElementById("game-select").addEventListener("change", drawGameOptions);
+  document.getElementById("new-game").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const seats = document.getElementById("seat-names").value.split("\n").map((s) => s.trim()).filter(Boolean);
+    act("table.new", { game: document.getElementById("game-select").value, seats, options: options() });
+  });
+  document.getElementById("undo").addEventListener("click", () => post("/api/host/undo", {}, "Undone."));
+
+  // Teach a deck
+
+  function teachRequest(commit) {
+    return {
+      catalog: document.getElementById("deck").value.trim(),
+      rows: Number(document.getElementById("rows").value),
+      cols: Number(document.getElementById("cols").value),
+      names: document.getElementById("card-names").value.split(/[\n,]/).map((s) => s.trim()).filter(Boolean),
+      commit,
+    };
+  }
+
+  async function teach(commit) {
+    const request = teachRequest(commit);
+    const reply = await post("/api/host/teach", request, commit ? `Saved ${request.names.length} cards.` : "Check each card, then save.");
+    const previews = clear(document.getElementById("teach-previews"));
+    document.getElementById("teach-save").disabled = !reply.ok || commit;
+    if (!reply.ok) return;
+    reply.data.previews.forEach((src, i) => previews.append(el("figure", {}, el("img", { src, alt: request.names[i] }), el("figcaption", {}, request.names[i]))));
+  }
+
+  document.getElementById("teach").addEventListener("submit", (event) => { event.preventDefault(); teach(false); });
+  document.getElementById("teach-save").addEventListener("click", () => teach(true));
+  document.getElementById("camera-box").addEventListener("toggle", (event) => {
+    if (event.currentTarget.open) document.getElementById("camera").src = `/api/host/camera?t=${Date.now()}`;
+  });
+
+  loadGames();
+  live(refresh);
+})();

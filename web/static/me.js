@@ -1,0 +1,76 @@
+// A player's page.  The private view is fetched after load and kept out of the DOM
+// except while revealed; it hides itself after a few seconds, when the phone turns
+// away from the page, and when the page comes back from history.
+"use strict";
+(() => {
+  const { el, clear, api, say, live, renderObject, renderPrompt } = Familiar;
+  const SHOW_MS = 6000;
+  const secret = document.getElementById("secret");
+  const reveal = document.getElementById("reveal");
+  let mine = null;
+  let hideTimer = null;
+
+  function hide() {
+    clearTimeout(hideTimer);
+    secret.hidden = true;
+    clear(document.getElementById("secret-view"));
+    clear(document.getElementById("secret-prompts"));
+    reveal.hidden = false;
+  }
+
+  function armHide() {
+    clearTimeout(hideTimer);
+    hideTimer = setTimeout(hide, SHOW_MS);
+  }
+
+  function show() {
+    if (!mine) return;
+    const secretPrompts = mine.expects.filter((e) => e.secret);
+    document.getElementById("secret-view").append(renderObject(mine.view));
+    document.getElementById("secret-prompts").append(...secretPrompts.map((e) => renderPrompt(e, act)));
+    secret.hidden = false;
+    reveal.hidden = true;
+    armHide();
+  }
+
+  async function act(kind, data) {
+    const reply = await api("/api/me/act", { kind, data });
+    say(reply.ok ? "Sent." : reply.data.error || "Not accepted.", !reply.ok);
+    hide();
+  }
+
+  function rejoin(why) {
+    mine = null;
+    hide();
+    document.getElementById("seat").hidden = true;
+    document.getElementById("rejoin").hidden = false;
+    document.getElementById("rejoin-why").textContent = why;
+    document.getElementById("name").textContent = "No seat";
+  }
+
+  async function refresh() {
+    const wasShown = !secret.hidden;
+    const [me, table] = await Promise.all([api("/api/me"), api("/api/table")]);
+    hide();
+    if (table.ok) {
+      document.getElementById("game").textContent = table.data.title || "No game";
+      clear(document.getElementById("table-view")).append(renderObject(table.data.view));
+    }
+    if (!me.ok) { rejoin(me.data.error || "This phone has no seat."); return; }
+    mine = me.data;
+    document.getElementById("rejoin").hidden = true;
+    document.getElementById("seat").hidden = false;
+    document.getElementById("name").textContent = mine.name;
+    const open = mine.expects.filter((e) => !e.secret);
+    clear(document.getElementById("prompts")).append(...open.map((e) => renderPrompt(e, act)));
+    if (wasShown) show();
+  }
+
+  reveal.addEventListener("click", show);
+  secret.addEventListener("pointerdown", armHide);
+  document.addEventListener("visibilitychange", () => { if (document.hidden) hide(); });
+  window.addEventListener("pagehide", hide);
+  window.addEventListener("blur", hide);
+  Familiar.onRestore(() => { mine = null; hide(); refresh(); });
+  live(refresh);
+})();
