@@ -1,0 +1,163 @@
+"""The systemd side: the unit verifies, it carries the hardening, install.sh's plan, sd_notify."""
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from device.notify import SystemdNotifier
+
+REPO = Path(__file__).resolve().parents[1]
+UNIT = REPO / "systemd" / "familiar.service"
+INSTALL = REPO / "systemd" / "install.sh"
+
+
+def directives(text: str) -> list[tuple[str, str]]:
+    """``Key=value`` pairs in file order (a unit may repeat a key, e.g. Environment)."""
+    pairs = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith(("#", ";", "[")):
+            key, _, value = line.partition("=")
+            pairs.append((key.strip(), value.strip()))
+    return pairs
+
+
+def verify(unit_text: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """``systemd-analyze verify`` on a copy whose ExecStart points at a real program (the
+    venv of /opt/familiar exists only on an installed Pi)."""
+    copy = tmp_path / "familiar.service"
+    copy.write_text(unit_text.replace("ExecStart=/opt/familiar/.venv/bin/familiar",
+                                      f"ExecStart={shutil.which('true')}"))
+    return subprocess.run(["systemd-analyze", "verify", str(copy)],
+                          capture_output=True, text=True, timeout=60)
+
+
+needs_systemd_analyze = pytest.mark.skipif(
+    shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
+
+
+@needs_systemd_analyze
+def test_unit_verifies_without_any_warning(tmp_path: Path) -> None:
+    result = verify(UNIT.read_text(), tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.strip() == "" and result.stdout.strip() == ""
+
+
+@needs_systemd_analyze
+def test_verify_does_catch_a_mistyped_unit(tmp_path: Path) -> None:
+    result = verify(UNIT.read_text().replace("WatchdogSec=", "WatchdogSecs="), tmp_path)
+    assert "Unknown key 'WatchdogSecs'" in result.stderr
+
+
+def test_unit_has_the_service_contract_and_hardening() -> None:
+    pairs = directives(UNIT.read_text())
+    found = dict(pairs)
+    expected = {
+        "Type": "notify", "WatchdogSec": "30", "NotifyAccess": "main",
+        "ExecStart": "/opt/familiar/.venv/bin/familiar run", "Restart": "on-failure",
+        "User": "familiar", "SupplementaryGroups": "gpio video audio",
+        "StateDirectory": "familiar", "ConfigurationDirectory": "familiar",
+        "WorkingDirectory": "/var/lib/familiar", "ProtectSystem": "strict",
+        "ProtectHome": "true", "PrivateTmp": "true", "NoNewPrivileges": "true",
+    }
+    assert {key: found.get(key) for key in expected} == expected
+    environment = [value for key, value in pairs if key == "Environment"]
+    assert "GPIOZERO_PIN_FACTORY=lgpio" in environment
+    assert "LG_WD=/var/lib/familiar" in environment
+    assert "PrivateDevices" not in found  # the box needs /dev/gpiochip*, cameras, /dev/snd
+
+
+def test_install_script_plan(tmp_path: Path) -> None:
+    env = {**os.environ, "FAMILIAR_DRY_RUN": "1", "CONFIG_DIR": str(tmp_path / "etc")}
+    result = subprocess.run(["sh", str(INSTALL)], capture_output=True, text=True,
+                            env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    plan = result.stdout
+    for step in (
+        "apt-get install -y -qq python3-venv espeak-ng alsa-utils",
+        "usermod --append --groups gpio,video,audio familiar",
+        "python3 -m venv --system-site-packages /opt/familiar/.venv",
+        "-m pip install -q /opt/familiar/src[pi]",
+        f"device/familiar.example.toml {tmp_path}/etc/familiar.toml",
+        "systemd/familiar.service /etc/systemd/system/familiar.service",
+        "systemctl enable familiar.service",
+    ):
+        assert step in plan, step
+    assert not (tmp_path / "etc").exists()  # a dry run changes nothing
+
+
+def test_install_script_keeps_an_existing_config(tmp_path: Path) -> None:
+    (tmp_path / "familiar.toml").write_text("[web]\nport = 9000\n")
+    env = {**os.environ, "FAMILIAR_DRY_RUN": "1", "CONFIG_DIR": str(tmp_path)}
+    result = subprocess.run(["sh", str(INSTALL)], capture_output=True, text=True,
+                            env=env, timeout=120)
+    assert f"keeping {tmp_path}/familiar.toml" in result.stdout
+    assert f"familiar.example.toml {tmp_path}/familiar.toml" not in result.stdout
+
+
+@pytest.fixture
+def notify_socket(monkeypatch) -> Iterator[socket.socket]:
+    """A datagram socket standing in for systemd's NOTIFY_SOCKET (short path: the limit is
+    108 bytes)."""
+    with tempfile.TemporaryDirectory(prefix="sd") as folder:
+        path = os.path.join(folder, "notify")
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        listener.bind(path)
+        listener.settimeout(5)
+        monkeypatch.setenv("NOTIFY_SOCKET", path)
+        yield listener
+        listener.close()
+
+
+def test_ready_watchdog_status_and_stopping_reach_the_socket(notify_socket) -> None:
+    notifier = SystemdNotifier()
+    assert notifier.available
+    notifier.ready()
+    assert notify_socket.recv(1024) == b"READY=1"
+    notifier.watchdog_ping()
+    assert notify_socket.recv(1024) == b"WATCHDOG=1"
+    notifier.status("waiting for\na roll")
+    assert notify_socket.recv(1024) == b"STATUS=waiting for a roll"
+    notifier.stopping()
+    assert notify_socket.recv(1024) == b"STOPPING=1"
+
+
+def test_abstract_notify_socket(monkeypatch) -> None:
+    name = f"familiar-test-{os.getpid()}"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind("\0" + name)
+    listener.settimeout(5)
+    try:
+        monkeypatch.setenv("NOTIFY_SOCKET", "@" + name)
+        SystemdNotifier().ready()
+        assert listener.recv(1024) == b"READY=1"
+    finally:
+        listener.close()
+
+
+def test_without_systemd_everything_is_a_no_op(monkeypatch) -> None:
+    monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
+    monkeypatch.delenv("WATCHDOG_USEC", raising=False)
+    notifier = SystemdNotifier()
+    assert not notifier.available
+    notifier.ready()
+    notifier.watchdog_ping()
+    notifier.status("x")
+    assert notifier.watchdog_period() is None
+
+
+def test_watchdog_period_is_for_this_process_only(monkeypatch) -> None:
+    monkeypatch.setenv("WATCHDOG_USEC", "30000000")
+    monkeypatch.setenv("WATCHDOG_PID", str(os.getpid()))
+    assert SystemdNotifier().watchdog_period() == 30.0
+    monkeypatch.setenv("WATCHDOG_PID", str(os.getpid() + 1))
+    assert SystemdNotifier().watchdog_period() is None
+    monkeypatch.delenv("WATCHDOG_PID")
+    assert SystemdNotifier().watchdog_period() == 30.0
