@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from engine.game import Game
 from engine.games.dice_reader import DiceReader
+from engine.games.unmask import Unmask
 
 
 def registry() -> dict[str, Game]:
     """Every game by its log name; adding a game is one entry here."""
-    games: list[Game] = [DiceReader()]
+    games: list[Game] = [DiceReader(), Unmask()]
     return {game.name: game for game in games}

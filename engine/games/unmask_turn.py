@@ -399,7 +399,8 @@ def end_encounter(state: UnmaskState) -> list[Effect]:
     """Step 11: hands, wands, the Phase check, then the next Leader (or the Department)."""
     effects = [_redraw_line(state)]
     if state.left_out is not None:
-        effects.append(Say(f"{state.names[state.left_out]} regains their wand; the Expelliarmus card goes back in the box."))
+        effects.append(Say(f"{state.names[state.left_out]} regains their wand but may not exchange a card; "
+                           "the Expelliarmus card goes back in the box."))
         state.left_out = None
     if _phase_complete(state) and state.phase == WAR:
         return effects + enter_final(state)

@@ -1,0 +1,165 @@
+"""Drivers shared by the Unmask tests: a scripted table, and a random legal-action picker.
+
+Not tests themselves; the test modules import these.  Everything goes through
+``engine.table.Table`` exactly as the box does, with an explicit seed per action, so
+every game here can be replayed from its log.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from engine.actions import Action
+from engine.effects import Effect, Say
+from engine.games.unmask import Unmask
+from engine.games.unmask_rules import DEATH_EATER, LOYALTY_CHART, NAMES_TO_SUBMIT, ORDER
+from engine.games.unmask_state import UnmaskState
+from engine.table import Entry, Table
+
+NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
+
+
+class Play:
+    """A table playing Unmask, keeping its log (with seeds) and everything said."""
+
+    def __init__(self, players: int, seed: int = 0, options: dict[str, Any] | None = None) -> None:
+        self.table = Table({"unmask": Unmask()})
+        self.rng = random.Random(seed)
+        self.entries: list[Entry] = []
+        self.said: list[str] = []
+        self.act("table.new", game="unmask", seats=NAMES[:players], options=options or {})
+
+    @property
+    def s(self) -> UnmaskState:
+        return self.table.current.state
+
+    def act(self, kind: str, by: int | None = None, **data: Any) -> list[Effect]:
+        """Apply one action (``by`` a seat, or the host) with a fresh logged seed."""
+        action = Action(kind, data, by)
+        seed = self.rng.randrange(1 << 32)
+        effects = self.table.apply(action, seed)
+        self.entries.append(Entry(len(self.entries), action, seed))
+        self.said += [e.text for e in effects if isinstance(e, Say)]
+        return effects
+
+    # --- scripted steps -----------------------------------------------------------------
+
+    def first_leader(self, leader: int) -> None:
+        """Everyone rolls; ``leader`` and the seat after tie first at 11, then ``leader`` wins."""
+        n = self.s.players
+        rival = (leader + 1) % n
+        for seat in range(n):
+            self.act("roll", dice=[5, 6] if seat in (leader, rival) else [1, 2])
+        for seat in self.s.contenders:
+            self.act("roll", dice=[6, 6] if seat == leader else [2, 3])
+
+    def encounter(self, success: bool, group: int = 2) -> None:
+        """A whole Encounter judged on the card total (target 5)."""
+        self.act("encounter", name="Test", group=group, check="cards_total", target=5)
+        self.gather()
+        self.act("reveal", cards=[{"dice": 3}, {"dice": 2 if success else 1}])
+
+    def gather(self) -> None:
+        """The Leader and the next available players, as many as the Encounter needs."""
+        s = self.s
+        need = min(s.encounter.group, s.players - (s.left_out is not None))
+        seats = [s.leader] + [x for x in range(s.players) if x not in (s.leader, s.left_out)][: need - 1]
+        self.act("group", seats=seats)
+
+    def token(self, name: str) -> None:
+        self.encounter(True)
+        self.act("token", token=name)
+
+    def battle(self, creature: str, win: bool) -> None:
+        """Success, the creature's token, then a Battle with 6 dice, won on the last roll or lost."""
+        self.token(creature)
+        kind = self.s.cfg.kind_needed(creature)
+        self.act("reveal", cards=[{"dice": 4}, {"dice": 5, "card": "Galleon"}])
+        assert self.s.dice == 6  # 9 dice on the cards, capped at six
+        rolls = self.s.cfg.battle_rolls
+        for _ in range(rolls - 1):
+            self.act("roll", dice=[1, 2, 3, 4, 5, 6])
+        last = [6] * kind + [1, 2, 3, 4, 5][: 6 - kind] if win else [1, 2, 3, 4, 5, 6]
+        self.act("roll", dice=last)
+
+    def final_vote(self, nominee: int, yes: bool) -> None:
+        """Nominate and have every seat vote, each on its own phone."""
+        self.act("nominate", by=self.s.nominator, seat=nominee)
+        for voter in range(self.s.players):
+            self.act("vote", by=voter, yes=yes)
+
+
+def chart_holds(s: UnmaskState) -> bool:
+    """Loyalty counts match the rulebook chart, before and after the Shift."""
+    if not s.loyalty:
+        return True
+    order1, de1, order2, de2 = LOYALTY_CHART[s.players]
+    first = Counter(d[0] for d in s.dealt)
+    if first != Counter({ORDER: order1, DEATH_EATER: de1}):
+        return False
+    if all(len(d) == 1 for d in s.dealt):
+        return s.loyalty == [d[0] for d in s.dealt] and Counter(s.phase2_deck) == Counter({ORDER: order2, DEATH_EATER: de2})
+    second = Counter(d[1] for d in s.dealt)
+    turned = [DEATH_EATER if DEATH_EATER in d else ORDER for d in s.dealt]
+    return second == Counter({ORDER: order2, DEATH_EATER: de2}) and s.loyalty == turned and not s.phase2_deck
+
+
+def random_action(s: UnmaskState, r: random.Random) -> Action:
+    """A legal action for the current step, chosen at random (and who acts, host or seat)."""
+    step, n = s.step, s.players
+
+    def by(seat: int | None) -> int | None:
+        return seat if r.random() < 0.5 else None
+
+    if s.expelliarmus is not None and step in ("encounter", "group") and r.random() < 0.2:
+        targets = [x for x in range(n) if x not in (s.expelliarmus, s.leader)]
+        effect = "leave_out" if r.random() < 0.5 else "skip"
+        return Action("expelliarmus", {"target": r.choice(targets), "effect": effect}, by(s.expelliarmus))
+    if step == "first_roll":
+        return Action("roll", {"dice": [r.randint(1, 6), r.randint(1, 6)]})
+    if step == "encounter":
+        check = r.choice(["cards_total", "of_a_kind", "dice_total", "host"])
+        target = {"cards_total": r.randint(1, 8), "of_a_kind": r.randint(2, 3), "dice_total": r.randint(4, 16)}.get(check)
+        data = {"group": r.randint(1, n), "check": check, "rolls": r.randint(1, 3)}
+        if target is not None:
+            data["target"] = target
+        return Action("encounter", data, by(s.leader))
+    if step == "group":
+        need = min(s.encounter.group, n - (s.left_out is not None))
+        pool = [x for x in range(n) if x not in (s.leader, s.left_out)]
+        data = {"seats": [s.leader] + r.sample(pool, need - 1)}
+        if s.left_out is not None and r.random() < 0.3:
+            data["short"] = True
+        return Action("group", data, by(s.leader))
+    if step == "pool":
+        pick = r.random()
+        if pick < 0.1:
+            return Action("curse", {"stops": r.random() < 0.5}, by(s.leader))
+        if pick < 0.2 and not s.swapped and not s.short:
+            return Action("swap", {}, by(s.leader))
+        cards = [{"dice": r.randint(0, 3), "curse": r.random() < 0.05} for _ in range(r.randint(0, 5))]
+        return Action("reveal", {"cards": cards}, by(s.leader))
+    if step == "roll":
+        if r.random() < 0.05:
+            return Action("result", {"success": r.random() < 0.5})
+        return Action("roll", {"dice": [r.randint(1, 6) for _ in range(s.dice)]}, by(s.leader))
+    if step == "result":
+        return Action("result", {"success": r.random() < 0.6})
+    if step == "token":
+        return Action("token", {"token": r.choice(sorted(set(s.pools[s.phase])))}, by(s.leader))
+    if step == "revelio":
+        others = [x for x in range(n) if x != s.revelio]
+        return Action("peek", {"seats": r.sample(others, r.randint(0, s.peeks_allowed))}, by(s.revelio))
+    if step == "nominate":
+        options = [x for x in range(n) if x != s.nominator and x not in s.nominated]
+        return Action("nominate", {"seat": r.choice(options)}, by(s.nominator))
+    if step == "vote":
+        voter = r.choice([x for x in range(n) if x not in s.votes])
+        yes = r.random() < 0.4
+        return Action("vote", {"yes": yes}, voter) if r.random() < 0.5 else Action("vote", {"seat": voter, "yes": yes})
+    if step == "accuse":
+        low, high = NAMES_TO_SUBMIT[n]
+        others = [x for x in range(n) if x != s.final_leader]
+        return Action("accuse", {"seats": r.sample(others, r.randint(low, high))}, by(s.final_leader))
+    raise AssertionError(f"no action for step {step}")
