@@ -102,14 +102,19 @@ def check_same_origin_write() -> None:
         raise ApiError(400, "send JSON with Content-Type: application/json")
 
 
+def _no_constants(name: str) -> None:
+    """NaN and Infinity are not JSON; Python would accept them and log them forever."""
+    raise ValueError(f"{name} is not allowed")
+
+
 def json_body() -> dict[str, Any]:
     """The request's JSON object; malformed or non-object bodies are a 400."""
     raw = request.get_data(cache=True)
     if not raw:
         return {}
     try:
-        body = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+        body = json.loads(raw, parse_constant=_no_constants)
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise ApiError(400, "the body is not valid JSON") from None
     if not isinstance(body, dict):
         raise ApiError(400, "the body must be a JSON object")
