@@ -11,7 +11,7 @@ import os
 import sdnotify
 
 
-class SystemdNotifier:
+class Notifier:
     """sd_notify messages for the unit in ``systemd/familiar.service``."""
 
     def __init__(self) -> None:

@@ -140,6 +140,12 @@ class Outputs:
             raise
         return cls(track, status)
 
+    @property
+    def pin_factory(self) -> Factory:
+        """The factory the pins really came from (gpiozero picks it when given None), so the
+        buttons can share it and a simulated box's pins can be driven."""
+        return self.track._bar.pin_factory
+
     def snapshot(self) -> dict[str, Any]:
         """Both lights as the virtual board shows them."""
         return {"track": self.track.snapshot(), "status": self.status.snapshot()}

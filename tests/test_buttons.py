@@ -13,6 +13,7 @@ from device.outputs import HardwareError, StatusLight
 from tests.conftest_device import mock_factory, wait_until  # noqa: F401 - fixture
 
 HOLD = 0.3
+GPIO = GpioConfig(hold_seconds=HOLD)  # confirm on BCM 26, undo on BCM 13
 
 
 class Recorder:
@@ -26,9 +27,9 @@ class Recorder:
 @pytest.fixture
 def pressed(mock_factory: MockFactory) -> Iterator[tuple[Buttons, Recorder]]:
     record = Recorder()
-    buttons = Buttons.from_config(
-        GpioConfig(hold_seconds=HOLD), on_confirm=record("confirm"), on_undo=record("undo"),
-        on_repeat=record("repeat"), pin_factory=mock_factory)
+    buttons = Buttons(GPIO, on_confirm=record("confirm"), on_confirm_hold=record("pair"),
+                      on_undo=record("undo"), on_undo_hold=record("repeat"),
+                      pin_factory=mock_factory)
     yield buttons, record
     buttons.close()
 
@@ -39,12 +40,11 @@ def tap(pin) -> None:
     pin.drive_high()
 
 
-def test_confirm_fires_on_press(pressed, mock_factory) -> None:
+def test_confirm_tap_fires_once_on_release(pressed, mock_factory) -> None:
     _, record = pressed
-    mock_factory.pin(26).drive_low()
+    tap(mock_factory.pin(26))
     assert wait_until(lambda: record.calls == ["confirm"])
-    mock_factory.pin(26).drive_high()
-    time.sleep(0.05)
+    time.sleep(HOLD + 0.1)
     assert record.calls == ["confirm"]
 
 
@@ -56,16 +56,39 @@ def test_short_undo_press_undoes_once(pressed, mock_factory) -> None:
     assert record.calls == ["undo"]
 
 
-def test_held_undo_repeats_and_does_not_undo_on_release(pressed, mock_factory) -> None:
+@pytest.mark.parametrize(("pin", "held", "tapped"), [(13, "repeat", "undo"), (26, "pair", "confirm")])
+def test_a_hold_fires_the_hold_action_and_nothing_on_release(pressed, mock_factory,
+                                                             pin, held, tapped) -> None:
     _, record = pressed
-    pin = mock_factory.pin(13)
-    pin.drive_low()
-    assert wait_until(lambda: record.calls == ["repeat"])
-    pin.drive_high()
+    button = mock_factory.pin(pin)
+    button.drive_low()
+    assert wait_until(lambda: record.calls == [held])
+    button.drive_high()
     time.sleep(0.1)
-    assert record.calls == ["repeat"]
-    tap(pin)  # the next short press is an undo again
-    assert wait_until(lambda: record.calls == ["repeat", "undo"])
+    assert record.calls == [held]
+    tap(button)  # the next short press is a tap again
+    assert wait_until(lambda: record.calls == [held, tapped])
+
+
+def test_confirm_without_a_hold_action_ignores_holds(mock_factory) -> None:
+    record = Recorder()
+    buttons = Buttons(GPIO, on_confirm=record("confirm"), on_undo=record("undo"),
+                      on_undo_hold=record("repeat"), pin_factory=mock_factory)
+    try:
+        buttons.simulate("confirm-hold")
+        buttons.simulate("confirm")
+        assert wait_until(lambda: record.calls == ["confirm"])
+    finally:
+        buttons.close()
+
+
+def test_simulated_presses_go_through_the_pins(pressed) -> None:
+    buttons, record = pressed
+    for name in ("confirm", "undo", "undo-hold", "confirm-hold"):
+        buttons.simulate(name)
+    assert wait_until(lambda: record.calls == ["confirm", "undo", "repeat", "pair"])
+    with pytest.raises(ValueError):
+        buttons.simulate("redo")
 
 
 def test_a_failing_handler_is_logged_and_the_button_keeps_working(mock_factory, caplog) -> None:
@@ -75,25 +98,25 @@ def test_a_failing_handler_is_logged_and_the_button_keeps_working(mock_factory, 
         calls.append("confirm")
         raise RuntimeError("engine said no")
 
-    buttons = Buttons(26, 13, on_confirm=broken, on_undo=lambda: None, on_repeat=lambda: None,
+    buttons = Buttons(GPIO, on_confirm=broken, on_undo=lambda: None, on_undo_hold=lambda: None,
                       pin_factory=mock_factory)
     try:
-        pin = mock_factory.pin(26)
-        tap(pin)
-        tap(pin)
+        tap(mock_factory.pin(26))
+        tap(mock_factory.pin(26))
         assert wait_until(lambda: len(calls) == 2)
         assert wait_until(lambda: "confirm button's handler failed" in caplog.text)
     finally:
         buttons.close()
 
 
-def test_a_taken_pin_raises_hardware_error(mock_factory) -> None:
+def test_a_taken_pin_raises_hardware_error_and_frees_the_other(mock_factory) -> None:
     blocker = StatusLight(13, pin_factory=mock_factory)
     try:
         with pytest.raises(HardwareError, match="cannot use GPIO pins 13"):
-            Buttons(26, 13, on_confirm=lambda: None, on_undo=lambda: None,
-                    on_repeat=lambda: None, pin_factory=mock_factory)
-        Buttons(26, 14, on_confirm=lambda: None, on_undo=lambda: None,
-                on_repeat=lambda: None, pin_factory=mock_factory).close()  # 26 was released
+            Buttons(GPIO, on_confirm=lambda: None, on_undo=lambda: None,
+                    on_undo_hold=lambda: None, pin_factory=mock_factory)
+        Buttons(GpioConfig(undo_pin=14), on_confirm=lambda: None, on_undo=lambda: None,
+                on_undo_hold=lambda: None, pin_factory=mock_factory).close()  # 26 was freed
     finally:
         blocker.close()
+

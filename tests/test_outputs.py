@@ -32,6 +32,10 @@ def test_show_lights_exactly_the_first_value_pins(outputs: Outputs, mock_factory
         "lit": [i < value for i in range(len(PINS))], "value": value, "attention": False}
 
 
+def test_outputs_report_the_factory_their_pins_came_from(outputs: Outputs, mock_factory) -> None:
+    assert outputs.pin_factory is mock_factory
+
+
 def test_show_goes_down_as_well_as_up(outputs: Outputs, mock_factory) -> None:
     outputs.track.show(6)
     outputs.track.show(2)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from device.notify import SystemdNotifier
+from device.notify import Notifier
 
 REPO = Path(__file__).resolve().parents[1]
 UNIT = REPO / "systemd" / "familiar.service"
@@ -117,7 +117,7 @@ def notify_socket(monkeypatch) -> Iterator[socket.socket]:
 
 
 def test_ready_watchdog_status_and_stopping_reach_the_socket(notify_socket) -> None:
-    notifier = SystemdNotifier()
+    notifier = Notifier()
     assert notifier.available
     notifier.ready()
     assert notify_socket.recv(1024) == b"READY=1"
@@ -136,7 +136,7 @@ def test_abstract_notify_socket(monkeypatch) -> None:
     listener.settimeout(5)
     try:
         monkeypatch.setenv("NOTIFY_SOCKET", "@" + name)
-        SystemdNotifier().ready()
+        Notifier().ready()
         assert listener.recv(1024) == b"READY=1"
     finally:
         listener.close()
@@ -145,7 +145,7 @@ def test_abstract_notify_socket(monkeypatch) -> None:
 def test_without_systemd_everything_is_a_no_op(monkeypatch) -> None:
     monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
     monkeypatch.delenv("WATCHDOG_USEC", raising=False)
-    notifier = SystemdNotifier()
+    notifier = Notifier()
     assert not notifier.available
     notifier.ready()
     notifier.watchdog_ping()
@@ -156,8 +156,8 @@ def test_without_systemd_everything_is_a_no_op(monkeypatch) -> None:
 def test_watchdog_period_is_for_this_process_only(monkeypatch) -> None:
     monkeypatch.setenv("WATCHDOG_USEC", "30000000")
     monkeypatch.setenv("WATCHDOG_PID", str(os.getpid()))
-    assert SystemdNotifier().watchdog_period() == 30.0
+    assert Notifier().watchdog_period() == 30.0
     monkeypatch.setenv("WATCHDOG_PID", str(os.getpid() + 1))
-    assert SystemdNotifier().watchdog_period() is None
+    assert Notifier().watchdog_period() is None
     monkeypatch.delenv("WATCHDOG_PID")
-    assert SystemdNotifier().watchdog_period() == 30.0
+    assert Notifier().watchdog_period() == 30.0
