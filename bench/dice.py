@@ -1,0 +1,184 @@
+"""Dice benchmark: accuracy, speed and memory of ``read_dice`` on the dice-tray test split.
+
+Prints and writes ``bench/results/dice.json``.  A labelled die counts as *found* by the
+nearest reported die whose centre lies within half the label box of the label's
+centre; found dice are *right*, *wrong* (a different value: the costly error) or
+*unsure* (value None, asked to a player).  Reported dice matching no label are
+*extra*.  A photo is *fully right* when every die is right and nothing is extra.
+Times exclude JPEG decoding and run on one core (``cv2.setNumThreads(1)``); peak
+memory is the resident set of a separate process that only reads the photos.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import cv2
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "results" / "dice.json"
+
+
+def data_dir() -> Path:
+    """The shared photo sets, beside the repo unless FAMILIAR_DATA says otherwise."""
+    return Path(os.environ.get("FAMILIAR_DATA", ROOT.parent / "shared" / "data"))
+
+
+@dataclass(frozen=True)
+class Label:
+    face: int
+    x: float
+    y: float
+    size: float
+
+
+def load_labels(tray: Path, split: str, only: set[str] | None = None) -> dict[str, list[Label]]:
+    """image name -> its labelled dice, for one split (optionally only some photos)."""
+    out: dict[str, list[Label]] = {}
+    with (tray / "labels.csv").open() as fh:
+        for row in csv.DictReader(fh):
+            if row["split"] != split or (only is not None and row["image"] not in only):
+                continue
+            x1, y1, x2, y2 = (float(row[k]) for k in ("x1", "y1", "x2", "y2"))
+            out.setdefault(row["image"], []).append(Label(int(row["face"]), (x1 + x2) / 2, (y1 + y2) / 2, max(x2 - x1, y2 - y1)))
+    return out
+
+
+@dataclass
+class Score:
+    """Tallies over many photos."""
+
+    dice: int = 0
+    right: int = 0
+    wrong: int = 0
+    unsure: int = 0
+    missed: int = 0
+    extra: int = 0
+    photos: int = 0
+    photos_right: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    def add(self, name: str, labels: list[Label], reported: list[tuple[object, float, float]]) -> None:
+        """Match one photo's reported (value, x, y) dice to its labels and tally."""
+        free = list(range(len(reported)))
+        ok = True
+        notes = []
+        for lab in sorted(labels, key=lambda l: l.size):
+            best = min(free, key=lambda i: math.hypot(reported[i][1] - lab.x, reported[i][2] - lab.y), default=None)
+            if best is None or math.hypot(reported[best][1] - lab.x, reported[best][2] - lab.y) > lab.size / 2:
+                self.missed += 1
+                ok = False
+                notes.append(f"missed {lab.face}@{lab.x:.0f},{lab.y:.0f}")
+                continue
+            free.remove(best)
+            value = reported[best][0]
+            if value == lab.face:
+                self.right += 1
+            elif value is None:
+                self.unsure += 1
+                ok = False
+                notes.append(f"unsure {lab.face}@{lab.x:.0f},{lab.y:.0f}")
+            else:
+                self.wrong += 1
+                ok = False
+                notes.append(f"wrong {value} for {lab.face}@{lab.x:.0f},{lab.y:.0f}")
+        self.extra += len(free)
+        notes += [f"extra {reported[i][0]}@{reported[i][1]:.0f},{reported[i][2]:.0f}" for i in free]
+        ok = ok and not free
+        self.dice += len(labels)
+        self.photos += 1
+        self.photos_right += ok
+        if not ok:
+            self.failures.append(f"{name}: " + "; ".join(notes))
+
+    def summary(self) -> dict[str, float | int]:
+        pct = lambda n, d: round(100.0 * n / d, 2) if d else 0.0  # noqa: E731
+        return {
+            "photos": self.photos, "dice": self.dice,
+            "read_right_pct": pct(self.right, self.dice), "wrong_value_pct": pct(self.wrong, self.dice),
+            "unsure_pct": pct(self.unsure, self.dice), "missed_pct": pct(self.missed, self.dice),
+            "right": self.right, "wrong": self.wrong, "unsure": self.unsure, "missed": self.missed,
+            "extra": self.extra, "photos_fully_right_pct": pct(self.photos_right, self.photos),
+        }
+
+
+def evaluate(tray: Path, split: str, only: set[str] | None = None) -> tuple[Score, list[float]]:
+    """Read every photo of a split; return the tallies and per-photo reading times (ms)."""
+    from vision.dice import read_dice
+
+    labels = load_labels(tray, split, only)
+    score, times = Score(), []
+    frames = {name: cv2.imread(str(tray / "images" / name)) for name in sorted(labels)}
+    read_dice(next(iter(frames.values())))  # load the nets outside the timing
+    for name, frame in frames.items():
+        start = time.perf_counter()
+        reading = read_dice(frame)
+        times.append((time.perf_counter() - start) * 1000.0)
+        score.add(name, labels[name], [(d.value, d.x, d.y) for d in reading.dice])
+    return score, times
+
+
+def peak_memory_mb(tray: Path, split: str) -> dict[str, float]:
+    """Peak resident memory of a fresh process that imports the reader and reads the split."""
+    code = (
+        "import resource,sys,cv2;cv2.setNumThreads(1);"
+        "from vision.dice import read_dice;"
+        "base=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss;"
+        "import bench.dice as b;"
+        f"labels=b.load_labels(__import__('pathlib').Path({str(tray)!r}),{split!r});"
+        f"[read_dice(cv2.imread({str(tray / 'images')!r}+'/'+n)) for n in labels];"
+        "print(base, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    base, peak = (int(v) / 1024.0 for v in out.stdout.split())
+    return {"peak_rss_mb": round(peak, 1), "after_imports_rss_mb": round(base, 1), "reader_mb": round(peak - base, 1)}
+
+
+def main() -> dict:
+    """Measure on the test split, print the figures and write bench/results/dice.json."""
+    cv2.setNumThreads(1)
+    tray = data_dir() / "dice-tray"
+    if not (tray / "labels.csv").exists():
+        print(f"dice: no data set at {tray}, skipped (set FAMILIAR_DATA)")
+        return {}
+    score, times = evaluate(tray, "test")
+    times.sort()
+    result = {
+        "split": "test", **score.summary(),
+        "median_ms": round(statistics.median(times), 2),
+        "p95_ms": round(times[min(len(times) - 1, math.ceil(0.95 * len(times)) - 1)], 2),
+        **peak_memory_mb(tray, "test"),
+        "cpu": _cpu_name(), "threads": 1,
+        "failures": score.failures,
+    }
+    for key, value in result.items():
+        if key != "failures":
+            print(f"  {key}: {value}")
+    for line in score.failures:
+        print(f"  not fully right: {line}")
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
+    return result
+
+
+def _cpu_name() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown"
+
+
+if __name__ == "__main__":
+    main()

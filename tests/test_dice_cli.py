@@ -1,0 +1,107 @@
+"""The ``familiar vision dice`` / ``teach-die`` contract other tools rely on."""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import struct
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.test_dice_support import empty_tray, paste
+from vision import dice_cli
+
+DATA = Path(__file__).resolve().parent / "data" / "dice"
+ROOT = Path(__file__).resolve().parents[1]
+PHOTO = DATA / "IMG_20191208_112246.jpg"
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    parser = argparse.ArgumentParser()
+    dice_cli.add_parsers(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    status = args.func(args)
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def png_header_only(path: Path, width: int, height: int) -> None:
+    """A PNG whose header claims a huge size (the pixels never need to exist)."""
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    chunk = struct.pack(">I", len(ihdr)) + b"IHDR" + ihdr + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr))
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk)
+
+
+def test_json_lines_per_image_with_errors_isolated(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "notes.jpg").write_text("not a photo")
+    (tmp_path / "empty.jpg").write_bytes(b"")
+    cv2.imwrite(str(tmp_path / "dot.png"), np.zeros((1, 1, 3), np.uint8))
+    png_header_only(tmp_path / "huge.png", 8660, 5774)  # 50 megapixels
+    images = [str(PHOTO), str(tmp_path / "missing.jpg"), str(tmp_path / "notes.jpg"), str(tmp_path / "empty.jpg"),
+              str(tmp_path / "dot.png"), str(tmp_path / "huge.png"), str(PHOTO)]
+    status, out, _ = run(["dice", "--json", *images], capsys)
+    records = [json.loads(line) for line in out.splitlines()]
+    assert status == 1
+    assert [r["image"] for r in records] == images
+    good = [records[0], records[-1]]
+    for r in good:
+        assert set(r) == {"image", "dice", "ms"}
+        assert r["ms"] > 0
+        for d in r["dice"]:
+            assert {"value", "x", "y", "confidence"} <= set(d)
+            assert isinstance(d["x"], float) and 0 <= d["confidence"] <= 1
+    expected = ("no such file", "not an image", "empty file", "too small", "megapixel limit")
+    for r, words in zip(records[1:-1], expected):
+        assert set(r) == {"image", "error"} and words in r["error"], r
+
+
+def test_values_match_the_labels(capsys: pytest.CaptureFixture[str]) -> None:
+    import csv
+
+    with (DATA / "labels.csv").open() as fh:
+        faces = sorted(int(r["face"]) for r in csv.DictReader(fh) if r["image"] == PHOTO.name)
+    status, out, _ = run(["dice", "--json", str(PHOTO)], capsys)
+    assert status == 0
+    assert sorted(d["value"] for d in json.loads(out)["dice"]) == faces
+
+
+def test_human_output(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(["dice", str(PHOTO)], capsys)
+    assert status == 0 and out.startswith(f"{PHOTO}: ") and " dice: " in out and " ms)" in out
+
+
+def test_teach_then_read_a_symbol_die(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tray = empty_tray()
+    for face in ("star", "ring", "bolt"):
+        paths = []
+        for k in range(2):
+            p = tmp_path / f"{face}{k}.png"
+            cv2.imwrite(str(p), paste(tray, face, 250 + 100 * k, 300, 42, 30 * k + 10))
+            paths.append(str(p))
+        status, out, err = run(["teach-die", "--die", "clue", "--face", face, "--state-dir", str(tmp_path / "state"), *paths], capsys)
+        assert status == 0, err
+    assert sorted(p.name for p in (tmp_path / "state" / "dice" / "clue").iterdir())[0] == "bolt-0.png"
+    roll = tmp_path / "roll.png"
+    cv2.imwrite(str(roll), paste(cv2.imread(str(PHOTO)), "ring", 560, 560, 40, 77))
+    status, out, _ = run(["dice", "--json", "--die", "clue", "--state-dir", str(tmp_path / "state"), str(roll)], capsys)
+    values = [d["value"] for d in json.loads(out)["dice"]]
+    assert status == 0 and "ring" in values and len(values) == 12
+
+
+def test_unknown_taught_die_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(["dice", "--die", "nope", "--state-dir", str(tmp_path), str(PHOTO)], capsys)
+    assert status == 2 and "no taught die" in err
+
+
+@pytest.mark.skipif(importlib.util.find_spec("vision.cards_cli") is None, reason="familiar entry point needs vision.cards_cli")
+def test_familiar_entry_point(tmp_path: Path) -> None:
+    out = subprocess.run([sys.executable, "-m", "device.cli", "vision", "dice", "--json", str(PHOTO)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["image"] == str(PHOTO)

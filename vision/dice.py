@@ -1,0 +1,206 @@
+"""Reading dice in one frame: find every die, read its top face, say when unsure.
+
+Two small networks trained on real tray photos (see ``vision/models/train_dice.py``)
+run with OpenCV's dnn module, so the box needs no deep-learning runtime:
+
+1. the detector looks at the frame shrunk to ~320 px and marks die centres as heatmap
+   peaks with the die size; peaks separate touching dice and nothing assumes a
+   particular table colour, so the same reader works on light and dark trays;
+2. the face classifier reads a 32x32 patch cut around each peak from the full
+   frame, scaled to the die (``vision.dice_patch``), so 12 px and 80 px dice look alike.
+
+A die whose face the classifier is not sure of gets ``value=None`` rather than a
+guess: the host page asks a player to confirm it, which costs one tap, whereas a
+wrong value silently changes the game.  Dice taught with ``vision.dice_taught`` are
+matched first, so symbol dice and pipped dice are read together in one roll.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+
+from vision.dice_patch import PATCH, cut_patch
+from vision.images import check_frame
+
+if TYPE_CHECKING:
+    from vision.dice_taught import TaughtDice
+
+MODELS = Path(__file__).resolve().parent / "models"
+DETECTOR_SIDE = 320
+"""The frame's longer side is shrunk to this for the detector: a 640 px photo halves,
+which keeps 12 px dice at 6 px (still a blob) and the detector under ~5 ms."""
+STRIDE = 4
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Decision thresholds, picked on held-out training photos (dice_models.json)."""
+
+    peak: float = 0.3        # detector heat above which a peak is a die candidate
+    not_die: float = 0.5     # classifier P(not a die) above which the candidate is dropped
+    sure: float = 0.9        # classifier P(face) below which the value is None
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die on the table: its top face (or None when unsure) and where it lies."""
+
+    value: int | str | None
+    x: float
+    y: float
+    corners: tuple[tuple[float, float], ...]
+    confidence: float
+
+    def to_json(self) -> dict[str, Any]:
+        """The die as the CLI and the web page publish it."""
+        return {
+            "value": self.value,
+            "x": round(self.x, 1),
+            "y": round(self.y, 1),
+            "corners": [[round(px, 1), round(py, 1)] for px, py in self.corners],
+            "confidence": round(self.confidence, 3),
+        }
+
+
+@dataclass(frozen=True)
+class DiceReading:
+    """Every die found in one frame, in reading order (top to bottom, left to right)."""
+
+    dice: tuple[Die, ...]
+
+    @property
+    def values(self) -> list[int | str]:
+        """The values that were read; unsure dice are left out (see ``unsure``)."""
+        return [d.value for d in self.dice if d.value is not None]
+
+    @property
+    def unsure(self) -> list[Die]:
+        """Dice found but not read with confidence: to be confirmed by a player."""
+        return [d for d in self.dice if d.value is None]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"dice": [d.to_json() for d in self.dice]}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A detector peak: centre and box side in frame pixels, and its heat."""
+
+    x: float
+    y: float
+    size: float
+    heat: float
+
+
+@lru_cache(maxsize=1)
+def _nets() -> tuple[cv2.dnn.Net, cv2.dnn.Net]:
+    """Load both ONNX nets once per process (a few hundred kB, ~10 ms)."""
+    det = cv2.dnn.readNetFromONNX(str(MODELS / "dice_detector.onnx"))
+    faces = cv2.dnn.readNetFromONNX(str(MODELS / "dice_faces.onnx"))
+    return det, faces
+
+
+@lru_cache(maxsize=1)
+def thresholds() -> Thresholds:
+    """The thresholds shipped with the models, or the defaults if none were picked."""
+    path = MODELS / "dice_models.json"
+    if not path.exists():
+        return Thresholds()
+    data = json.loads(path.read_text())
+    return Thresholds(**{k: float(v) for k, v in data.get("thresholds", {}).items()})
+
+
+def find_dice(frame: np.ndarray, peak: float | None = None) -> list[Candidate]:
+    """Die centres and sizes in a BGR frame, strongest first."""
+    peak = thresholds().peak if peak is None else peak
+    h, w = frame.shape[:2]
+    scale = min(1.0, DETECTOR_SIDE / max(h, w))
+    dh, dw = max(8, round(h * scale / 8) * 8), max(8, round(w * scale / 8) * 8)
+    small = cv2.resize(frame, (dw, dh), interpolation=cv2.INTER_AREA)
+    sx, sy = w / dw, h / dh
+    det, _ = _nets()
+    det.setInput(cv2.dnn.blobFromImage(small))
+    out = det.forward()[0]
+    heat = 1.0 / (1.0 + np.exp(-out[0]))
+    local_max = cv2.dilate(heat, np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero((heat >= local_max) & (heat >= peak))
+    found: list[Candidate] = []
+    for iy, ix in sorted(zip(ys.tolist(), xs.tolist()), key=lambda p: -heat[p[0], p[1]]):
+        gx, gy = _refine(heat, ix, iy)
+        size_px = math.exp(float(out[1, iy, ix])) * (sx + sy) / 2
+        c = Candidate((gx + 0.5) * STRIDE * sx, (gy + 0.5) * STRIDE * sy, size_px, float(heat[iy, ix]))
+        if all(math.hypot(c.x - o.x, c.y - o.y) > 0.5 * max(c.size, o.size) for o in found):
+            found.append(c)
+    return found
+
+
+def _refine(heat: np.ndarray, ix: int, iy: int) -> tuple[float, float]:
+    """Sub-cell peak position: the heat-weighted centroid of the 3x3 neighbourhood."""
+    y0, y1 = max(iy - 1, 0), min(iy + 2, heat.shape[0])
+    x0, x1 = max(ix - 1, 0), min(ix + 2, heat.shape[1])
+    win = heat[y0:y1, x0:x1]
+    gy, gx = np.mgrid[y0:y1, x0:x1]
+    total = float(win.sum())
+    return float((gx * win).sum() / total), float((gy * win).sum() / total)
+
+
+def classify_faces(frame: np.ndarray, found: list[Candidate]) -> np.ndarray:
+    """Class probabilities (not a die, 1..6) for each candidate, shape (n, 7)."""
+    if not found:
+        return np.zeros((0, 7), np.float32)
+    patches = [cut_patch(frame, c.x, c.y, c.size) for c in found]
+    _, faces = _nets()
+    faces.setInput(cv2.dnn.blobFromImages(patches))
+    logits = faces.forward().reshape(len(found), -1)
+    logits = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(logits)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def box_corners(c: Candidate) -> tuple[tuple[float, float], ...]:
+    """The die's box as four corners, clockwise from top-left."""
+    r = c.size / 2
+    return ((c.x - r, c.y - r), (c.x + r, c.y - r), (c.x + r, c.y + r), (c.x - r, c.y + r))
+
+
+def decide(c: Candidate, p: np.ndarray, t: Thresholds) -> Die | None:
+    """The pipped die a candidate is, given its class probabilities; None if no die.
+
+    The confidence is the face's share among the six faces, so that "is it a die"
+    and "which face" are judged apart: a faint die can still be read for sure.
+    """
+    if c.heat < t.peak or p[0] > t.not_die:
+        return None
+    face = int(np.argmax(p[1:])) + 1
+    conf = float(p[face] / max(1e-6, 1.0 - p[0]))
+    return Die(face if conf >= t.sure else None, c.x, c.y, box_corners(c), conf)
+
+
+def read_dice(frame: np.ndarray, taught: TaughtDice | None = None) -> DiceReading:
+    """Find and read every die in a BGR frame.
+
+    ``taught`` adds symbol dice taught with ``vision.dice_taught.teach_die``; a die
+    that matches one of them is read as that die's face name.
+    """
+    frame = check_frame(frame, "frame")
+    t = thresholds()
+    found = find_dice(frame, t.peak)
+    probs = classify_faces(frame, found)
+    dice: list[Die] = []
+    for c, p in zip(found, probs):
+        taught_face = taught.read(frame, c.x, c.y, c.size) if taught is not None else None
+        if taught_face is not None:
+            dice.append(Die(taught_face[0], c.x, c.y, box_corners(c), taught_face[1]))
+        else:
+            die = decide(c, p, t)
+            if die is not None:
+                dice.append(die)
+    dice.sort(key=lambda d: (round(d.y / 40), d.x))
+    return DiceReading(tuple(dice))

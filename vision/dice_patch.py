@@ -1,0 +1,62 @@
+"""Cutting a die out of a frame as a small square patch, the one way both training and
+reading do it.
+
+The face classifier and the taught-die matcher see every die at the same scale (the
+die box fills a fixed share of the patch) whatever its size in the frame, 12 px or
+80 px: that is what makes one small model read dice at any camera distance.  The
+training script imports this module so that the patches it learns from are cut
+exactly like the ones it will be shown at the table.
+"""
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+PATCH = 32
+"""Side of a face patch in pixels: a 6-pip face still has 3-4 px pips at this size."""
+
+MARGIN = 1.25
+"""The patch spans the die box times this, so a slightly off-centre box still holds
+the whole face and the classifier sees the die edge as context."""
+
+
+def patch_matrix(cx: float, cy: float, size: float, angle_deg: float = 0.0, out: int = PATCH) -> np.ndarray:
+    """Affine map from frame to patch: centre on (cx, cy), span size*MARGIN, rotate."""
+    span = max(size, 1.0) * MARGIN
+    scale = out / span
+    a = math.radians(angle_deg)
+    c, s = math.cos(a) * scale, math.sin(a) * scale
+    half = out / 2.0
+    # patch = R*S*(frame - centre) + half
+    return np.array([[c, s, half - c * cx - s * cy], [-s, c, half + s * cx - c * cy]], dtype=np.float32)
+
+
+def cut_patch(frame: np.ndarray, cx: float, cy: float, size: float, angle_deg: float = 0.0, out: int = PATCH) -> np.ndarray:
+    """The die at (cx, cy) of box side ``size`` as an out x out BGR patch.
+
+    Large dice are first shrunk with area averaging (a pyramid step) so that a single
+    bilinear warp does not alias pips away; small dice are enlarged bilinearly.
+    """
+    span = max(size, 1.0) * MARGIN
+    shrink = 1
+    while span / (shrink * 2) >= out * 1.5:
+        shrink *= 2
+    if shrink > 1:
+        # Cut a local window first so the pyramid step costs O(die), not O(frame).
+        r = int(span * 0.75) + 2
+        x0, y0 = max(int(cx) - r, 0), max(int(cy) - r, 0)
+        x1, y1 = min(int(cx) + r, frame.shape[1]), min(int(cy) + r, frame.shape[0])
+        window = frame[y0:y1, x0:x1]
+        if window.size:
+            small = cv2.resize(window, None, fx=1.0 / shrink, fy=1.0 / shrink, interpolation=cv2.INTER_AREA)
+            return cut_patch_direct(small, (cx - x0) / shrink, (cy - y0) / shrink, size / shrink, angle_deg, out)
+    return cut_patch_direct(frame, cx, cy, size, angle_deg, out)
+
+
+def cut_patch_direct(frame: np.ndarray, cx: float, cy: float, size: float, angle_deg: float, out: int) -> np.ndarray:
+    """One bilinear warp; the border repeats the edge so a die at the frame edge is not
+    framed by an artificial black bar the classifier never saw in training."""
+    m = patch_matrix(cx, cy, size, angle_deg, out)
+    return cv2.warpAffine(frame, m, (out, out), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)

@@ -1,0 +1,360 @@
+"""Train the two small dice networks and export them as ONNX for cv2.dnn.
+
+Reproducible: ``python vision/models/train_dice.py --data ../shared/data/dice-tray``
+run in a throwaway venv with CPU torch (``pip install torch==2.13.0 numpy
+opencv-python-headless onnx``).  torch is NOT a runtime dependency: the box runs the
+exported ONNX files with OpenCV alone.  Only the ``train`` split is used; 30 of its
+200 photos are held out to pick the confidence thresholds (written beside the models
+in ``dice_models.json``); the test split is never read here.
+
+Two networks, because finding dice and reading faces need different resolutions:
+* ``dice_detector.onnx``: a tiny fully convolutional centre-heatmap net (CenterNet
+  style) on the frame shrunk to ~320 px; it outputs, at stride 4, how likely each cell
+  is a die centre and the log of the die's box side.  Finding dice as heatmap peaks
+  separates touching dice and needs no background model.
+* ``dice_faces.onnx``: a small CNN on a 32x32 patch cut around each found die from the
+  full-resolution frame (``vision.dice_patch``), 7 classes: not-a-die, 1..6.
+
+Training views are made from the real photos with rotations, scale (dice 5-45 px in
+detector input, i.e. 10-90 px in a 640 frame), perspective up to ~45 degree tilt,
+colour (hue, channel order, inversion that turns light dice dark and the tray dark),
+blur, noise, JPEG and shadows, so that the nets learn dice and not this tray.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+from vision.dice_patch import PATCH, cut_patch  # noqa: E402
+
+DET_IN = 160  # training window of the detector (it is fully convolutional)
+STRIDE = 4
+HOLDOUT = 30
+
+
+# ----------------------------------------------------------------------------- data
+
+def load_split(data: Path) -> dict[str, list[tuple[int, float, float, float]]]:
+    """image name -> [(face, cx, cy, size)] for the train split only."""
+    out: dict[str, list] = {}
+    with (data / "labels.csv").open() as fh:
+        for row in csv.DictReader(fh):
+            if row["split"] != "train":
+                continue
+            x1, y1, x2, y2 = (float(row[k]) for k in ("x1", "y1", "x2", "y2"))
+            out.setdefault(row["image"], []).append(
+                (int(row["face"]), (x1 + x2) / 2, (y1 + y2) / 2, max(x2 - x1, y2 - y1)))
+    return out
+
+
+def colour_jitter(img: np.ndarray, rng: random.Random) -> np.ndarray:
+    """Change dice and table colours and light the way other tables and cameras do."""
+    img = img.astype(np.float32)
+    if rng.random() < 0.5:
+        img = img[:, :, rng.sample(range(3), 3)]
+    if rng.random() < 0.5:
+        hsv = cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_BGR2HSV).astype(np.float32)
+        hsv[..., 0] = (hsv[..., 0] + rng.uniform(0, 180)) % 180
+        hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(0.3, 1.6), 0, 255)
+        img = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR).astype(np.float32)
+    if rng.random() < 0.15:
+        g = img.mean(axis=2, keepdims=True)
+        img = np.repeat(g, 3, axis=2)
+    if rng.random() < 0.2:
+        img = 255.0 - img
+    img = img * np.array([rng.uniform(0.75, 1.25) for _ in range(3)], np.float32)  # white balance
+    img = (img - 128) * rng.uniform(0.6, 1.3) + 128 + rng.uniform(-50, 40)
+    img = np.clip(img, 0, 255)
+    if rng.random() < 0.5:
+        img = 255.0 * (img / 255.0) ** rng.uniform(0.6, 1.6)
+    return img
+
+
+def shadow(img: np.ndarray, rng: random.Random) -> np.ndarray:
+    """A soft dark blob or edge, like a hand or the box rim shading the tray."""
+    h, w = img.shape[:2]
+    mask = np.zeros((h, w), np.float32)
+    pts = np.array([[rng.uniform(-w, 2 * w), rng.uniform(-h, 2 * h)] for _ in range(rng.randint(3, 6))], np.int32)
+    cv2.fillConvexPoly(mask, cv2.convexHull(pts), 1.0)
+    k = int(max(h, w) * rng.uniform(0.05, 0.3)) | 1
+    mask = cv2.GaussianBlur(mask, (k, k), 0)
+    return img * (1 - mask[..., None] * rng.uniform(0.3, 0.65))
+
+
+def degrade(img: np.ndarray, rng: random.Random) -> np.ndarray:
+    """Blur, sensor noise and JPEG, as a cheap or badly focused camera gives."""
+    if rng.random() < 0.4:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.3))
+    if rng.random() < 0.4:
+        img = img + np.random.normal(0, rng.uniform(2, 10), img.shape).astype(np.float32)
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    if rng.random() < 0.4:
+        ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(25, 90)])
+        img = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+    return img
+
+
+def random_homography(cx: float, cy: float, scale: float, out: int, rng: random.Random) -> np.ndarray:
+    """Frame -> window: rotate and scale about (cx, cy), then tilt up to ~45 degrees."""
+    a = rng.uniform(0, 2 * math.pi)
+    c, s = math.cos(a) * scale, math.sin(a) * scale
+    m = np.array([[c, -s, out / 2 - c * cx + s * cy], [s, c, out / 2 - s * cx - c * cy], [0, 0, 1]], np.float64)
+    if rng.random() < 0.5:
+        tilt = rng.uniform(0, 0.0025) * (DET_IN / out)
+        b = rng.uniform(0, 2 * math.pi)
+        p = np.array([[1, 0, 0], [0, 1, 0], [tilt * math.cos(b), tilt * math.sin(b), 1]], np.float64)
+        t = np.array([[1, 0, -out / 2], [0, 1, -out / 2], [0, 0, 1]], np.float64)
+        m = np.linalg.inv(t) @ p @ t @ m
+    return m
+
+
+def warp_point(m: np.ndarray, x: float, y: float) -> tuple[float, float]:
+    v = m @ np.array([x, y, 1.0])
+    return v[0] / v[2], v[1] / v[2]
+
+
+def detector_sample(img: np.ndarray, dice: list, rng: random.Random) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A window for the detector with its centre heatmap and log-size target."""
+    med = float(np.median([d[3] for d in dice]))
+    scale = rng.uniform(5.0, 45.0) / med if rng.random() < 0.8 else rng.uniform(12.0, 30.0) / med
+    if rng.random() < 0.7:
+        _, cx, cy, _ = rng.choice(dice)
+        cx += rng.uniform(-DET_IN / 2, DET_IN / 2) / scale
+        cy += rng.uniform(-DET_IN / 2, DET_IN / 2) / scale
+    else:
+        cx, cy = rng.uniform(0, img.shape[1]), rng.uniform(0, img.shape[0])
+    m = random_homography(cx, cy, scale, DET_IN, rng)
+    # Warp with area-like quality: pre-shrink big reductions so dice do not alias.
+    src, pre = img, 1.0
+    while scale / pre < 0.5:
+        src = cv2.pyrDown(src)
+        pre /= 2
+    # src pixels -> frame pixels -> window
+    m_src = m @ np.diag([1 / pre, 1 / pre, 1.0])
+    win = cv2.warpPerspective(src, m_src, (DET_IN, DET_IN), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    win = colour_jitter(win, rng)
+    if rng.random() < 0.3:
+        win = shadow(win, rng)
+    win = degrade(win, rng)
+    g = DET_IN // STRIDE
+    heat = np.zeros((g, g), np.float32)
+    size = np.zeros((g, g), np.float32)
+    mask = np.zeros((g, g), np.float32)
+    ys, xs = np.mgrid[0:g, 0:g].astype(np.float32)
+    for _, dx, dy, ds in dice:
+        px, py = warp_point(m, dx, dy)
+        if not (0 <= px < DET_IN and 0 <= py < DET_IN):
+            continue
+        corners = [warp_point(m, dx + ex * ds / 2, dy + ey * ds / 2) for ex, ey in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        side = math.sqrt(abs(cv2.contourArea(np.array(corners, np.float32))))
+        gx, gy = px / STRIDE - 0.5, py / STRIDE - 0.5
+        sigma = max(0.6, side / STRIDE / 6)
+        heat = np.maximum(heat, np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * sigma ** 2)))
+        ix, iy = int(round(gx)), int(round(gy))
+        for oy in (-1, 0, 1):
+            for ox in (-1, 0, 1):
+                if 0 <= ix + ox < g and 0 <= iy + oy < g:
+                    size[iy + oy, ix + ox] = math.log(max(side, 1.0))
+                    mask[iy + oy, ix + ox] = 1.0
+    return win, np.stack([heat, size, mask])
+
+
+def face_sample(img: np.ndarray, dice: list, rng: random.Random) -> tuple[np.ndarray, int]:
+    """A 32x32 patch around a die (class = face) or around no die (class 0)."""
+    if rng.random() < 0.15:
+        _, _, _, ref = rng.choice(dice)
+        for _ in range(20):
+            if rng.random() < 0.5:
+                _, dx, dy, ds = rng.choice(dice)
+                a, r = rng.uniform(0, 2 * math.pi), rng.uniform(0.75, 1.3) * ds
+                cx, cy = dx + r * math.cos(a), dy + r * math.sin(a)
+            else:
+                cx, cy = rng.uniform(0, img.shape[1]), rng.uniform(0, img.shape[0])
+            if all(math.hypot(cx - dx, cy - dy) > 0.7 * ds for _, dx, dy, ds in dice):
+                break
+        face, size = 0, ref * rng.uniform(0.7, 1.4)
+    else:
+        face, cx, cy, ds = rng.choice(dice)
+        cx += rng.uniform(-0.12, 0.12) * ds
+        cy += rng.uniform(-0.12, 0.12) * ds
+        size = ds * rng.uniform(0.85, 1.2)
+    patch = cut_patch(img, cx, cy, size, rng.uniform(0, 360))
+    if rng.random() < 0.3:  # dice as small as 12 px
+        small = rng.randint(10, 22)
+        patch = cv2.resize(cv2.resize(patch, (small, small), interpolation=cv2.INTER_AREA), (PATCH, PATCH))
+    if rng.random() < 0.3:  # tilt: foreshorten along a random direction
+        a = rng.uniform(0, 180)
+        r = cv2.getRotationMatrix2D((PATCH / 2, PATCH / 2), a, 1.0)
+        r3 = np.vstack([r, [0, 0, 1]])
+        sq = np.diag([1.0, rng.uniform(0.72, 1.0), 1.0])
+        t = np.array([[1, 0, -PATCH / 2], [0, 1, -PATCH / 2], [0, 0, 1]], float)
+        mm = np.linalg.inv(r3) @ np.linalg.inv(t) @ sq @ t @ r3
+        patch = cv2.warpPerspective(patch, mm, (PATCH, PATCH), borderMode=cv2.BORDER_REPLICATE)
+    patch = colour_jitter(patch, rng)
+    if rng.random() < 0.2:
+        patch = shadow(patch, rng)
+    return degrade(patch, rng), face
+
+
+# ----------------------------------------------------------------------------- nets
+
+def cbr(i: int, o: int, s: int = 1, d: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(i, o, 3, s, padding=d, dilation=d, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True))
+
+
+class Detector(nn.Module):
+    """~320 px frame -> (centre logit, log size) at stride 4; receptive field > 60 px."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.s2 = cbr(3, 12, 2)
+        self.s4 = nn.Sequential(cbr(12, 20, 2), cbr(20, 20))
+        self.s8 = nn.Sequential(cbr(20, 40, 2), cbr(40, 40), cbr(40, 40, d=2), cbr(40, 40, d=4))
+        self.up = nn.Sequential(nn.Conv2d(40, 20, 1, bias=False), nn.BatchNorm2d(20), nn.ReLU(inplace=True))
+        self.fuse = cbr(20, 20)
+        self.head = nn.Conv2d(20, 2, 1)
+        self.head.bias.data[0] = -4.0
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = x / 255.0 - 0.5
+        a = self.s4(self.s2(x))
+        b = self.s8(a)
+        b = F.interpolate(self.up(b), scale_factor=2.0, mode="nearest")
+        return self.head(self.fuse(a + b))
+
+
+class Faces(nn.Module):
+    """32x32 patch -> 7 logits (not a die, 1..6)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.f = nn.Sequential(
+            cbr(3, 16), cbr(16, 16), nn.MaxPool2d(2),
+            cbr(16, 32), cbr(32, 32), nn.MaxPool2d(2),
+            cbr(32, 64), cbr(64, 64), nn.MaxPool2d(2),
+            cbr(64, 64), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, 7))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.f(x / 255.0 - 0.5)
+
+
+def focal_loss(logit: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss on the centre heatmap."""
+    p = torch.sigmoid(logit).clamp(1e-4, 1 - 1e-4)
+    pos = heat.ge(0.99).float()
+    neg = 1 - pos
+    pl = -torch.log(p) * (1 - p) ** 2 * pos
+    nl = -torch.log(1 - p) * p ** 2 * (1 - heat) ** 4 * neg
+    return (pl.sum() + nl.sum()) / pos.sum().clamp(min=1)
+
+
+def to_tensor(batch: list[np.ndarray]) -> torch.Tensor:
+    return torch.from_numpy(np.stack(batch).transpose(0, 3, 1, 2).astype(np.float32))
+
+
+# ----------------------------------------------------------------------------- training
+
+def train_detector(images: dict, names: list[str], steps: int, rng: random.Random) -> Detector:
+    net = Detector()
+    opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    t0 = time.time()
+    for step in range(steps):
+        xs, ys = [], []
+        for _ in range(16):
+            n = rng.choice(names)
+            x, y = detector_sample(images[n][0], images[n][1], rng)
+            xs.append(x)
+            ys.append(y)
+        x, y = to_tensor(xs), torch.from_numpy(np.stack(ys))
+        out = net(x)
+        lh = focal_loss(out[:, 0], y[:, 0])
+        ls = (F.l1_loss(out[:, 1], y[:, 1], reduction="none") * y[:, 2]).sum() / y[:, 2].sum().clamp(min=1)
+        loss = lh + ls
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 100 == 0:
+            print(f"det {step} heat {lh.item():.3f} size {ls.item():.3f} {time.time() - t0:.0f}s", flush=True)
+    return net.eval()
+
+
+def train_faces(images: dict, names: list[str], steps: int, rng: random.Random) -> Faces:
+    net = Faces()
+    opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    t0 = time.time()
+    for step in range(steps):
+        xs, ys = [], []
+        for _ in range(64):
+            n = rng.choice(names)
+            x, y = face_sample(images[n][0], images[n][1], rng)
+            xs.append(x)
+            ys.append(y)
+        out = net(to_tensor(xs))
+        loss = F.cross_entropy(out, torch.tensor(ys), label_smoothing=0.05)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 100 == 0:
+            acc = (out.argmax(1) == torch.tensor(ys)).float().mean().item()
+            print(f"faces {step} loss {loss.item():.3f} acc {acc:.3f} {time.time() - t0:.0f}s", flush=True)
+    return net.eval()
+
+
+def export(net: nn.Module, shape: tuple[int, ...], path: Path) -> None:
+    """ONNX with a fixed opset cv2.dnn reads; batch (and detector size) left dynamic."""
+    dummy = torch.zeros(shape)
+    dyn = {"x": {0: "n", 2: "h", 3: "w"}} if isinstance(net, Detector) else {"x": {0: "n"}}
+    torch.onnx.export(net, dummy, str(path), input_names=["x"], output_names=["y"], opset_version=13,
+                      dynamic_axes=dyn, dynamo=False)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "dice-tray")
+    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent)
+    ap.add_argument("--det-steps", type=int, default=2500)
+    ap.add_argument("--face-steps", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--only", choices=("det", "faces", "both"), default="both")
+    args = ap.parse_args()
+    torch.set_num_threads(1)  # deterministic and kind to a shared machine
+    torch.manual_seed(args.seed)
+    np.random.seed(args.seed)
+    rng = random.Random(args.seed)
+    labels = load_split(args.data)
+    names = sorted(labels)
+    random.Random(args.seed).shuffle(names)
+    fit = sorted(names[HOLDOUT:])
+    print(f"{len(fit)} training photos, {HOLDOUT} held out for thresholds: {sorted(names[:HOLDOUT])[:3]}...")
+    images = {n: (cv2.imread(str(args.data / "images" / n)), labels[n]) for n in fit}
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "dice_holdout.json").write_text(json.dumps(sorted(names[:HOLDOUT]), indent=0) + "\n")
+    if args.only in ("det", "both"):
+        det = train_detector(images, fit, args.det_steps, rng)
+        export(det, (1, 3, 320, 320), args.out / "dice_detector.onnx")
+    if args.only in ("faces", "both"):
+        faces = train_faces(images, fit, args.face_steps, rng)
+        export(faces, (1, 3, PATCH, PATCH), args.out / "dice_faces.onnx")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
