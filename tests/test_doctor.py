@@ -1,0 +1,159 @@
+"""``familiar doctor`` on a simulated box in a temporary state folder: real checks, real fixes."""
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import socket
+import sys
+from pathlib import Path
+
+import pytest
+
+from device import doctor
+from device.config import AudioConfig, BoxConfig, CameraConfig, Config, GpioConfig, WebConfig
+from device.doctor import CheckResult, run_doctor
+from device.outputs import StatusLight
+
+PHOTOS = Path(__file__).resolve().parent / "data" / "tray"
+
+
+def simulated(tmp_path: Path, **sections) -> Config:
+    base = Config(box=BoxConfig(simulate=True, state_dir=tmp_path),
+                  camera=CameraConfig(source=f"replay:{PHOTOS}"),
+                  web=WebConfig(host="127.0.0.1", port=free_port()))
+    return dataclasses.replace(base, **sections)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_simulated_pins_are_claimed_and_released(tmp_path: Path) -> None:
+    result = doctor.check_gpio(simulated(tmp_path))
+    assert result == CheckResult("gpio", "ok",
+                                 "11 pins claimed on simulated pins (box.simulate = true)")
+
+
+def test_real_gpio_missing_fails_with_the_reason_and_a_fix(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+    config = dataclasses.replace(simulated(tmp_path), box=BoxConfig(state_dir=tmp_path))
+    result = doctor.check_gpio(config)
+    assert result.status == "fail"
+    assert result.detail.startswith("cannot use GPIO pins 4, 27, 22")
+    assert result.fix
+
+
+def test_speech_is_synthesised_and_measured(tmp_path: Path) -> None:
+    result = doctor.check_tts(simulated(tmp_path))
+    assert result.status == "ok", result
+    assert "at 22050 Hz" in result.detail
+
+
+def test_an_unknown_voice_fails_the_speech_check(tmp_path: Path) -> None:
+    result = doctor.check_tts(simulated(tmp_path, audio=AudioConfig(voice="xx-nope")))
+    assert result.status == "fail"
+    assert "unknown voice 'xx-nope'" in result.detail and "espeak-ng --voices" in result.fix
+
+
+def test_disk_ok_in_a_writable_state_folder(tmp_path: Path) -> None:
+    result = doctor.check_disk(simulated(tmp_path))
+    assert result.status in ("ok", "warn") and "is writable" in result.detail
+
+
+def test_disk_fails_for_a_missing_or_blocked_state_folder(tmp_path: Path) -> None:
+    missing = doctor.check_disk(simulated(tmp_path / "absent"))
+    assert missing.status == "fail" and "does not exist" in missing.detail
+    blocked = tmp_path / "file"
+    blocked.write_text("a file where the folder should be")
+    assert doctor.check_disk(simulated(blocked)).status == "fail"
+
+
+def test_a_busy_web_port_fails_and_a_free_one_passes(tmp_path: Path) -> None:
+    config = simulated(tmp_path)
+    with socket.socket() as squatter:
+        squatter.bind((config.web.host, config.web.port))
+        squatter.listen()
+        busy = doctor.check_web_port(config)
+    assert busy.status == "fail" and f":{config.web.port}" in busy.detail
+    assert "web.port" in busy.fix
+    assert doctor.check_web_port(config).status == "ok"
+
+
+def test_no_sound_card_is_a_warning_when_simulating_and_a_failure_on_a_box(
+        tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(doctor, "find_sound_card", lambda: None)
+    assert doctor.check_audio(simulated(tmp_path)).status == "warn"
+    real = dataclasses.replace(simulated(tmp_path), box=BoxConfig(state_dir=tmp_path))
+    assert doctor.check_audio(real).status == "fail"
+
+
+@pytest.mark.skipif(shutil.which("aplay") is None, reason="alsa-utils is not installed")
+def test_a_wrong_audio_device_fails_with_aplay_s_message(tmp_path: Path) -> None:
+    result = doctor.check_audio(simulated(tmp_path, audio=AudioConfig(device="no_such_device")))
+    assert result.status == "fail"
+    assert result.detail.startswith("cannot play audio on no_such_device")
+    assert "aplay -L" in result.fix
+
+
+def test_camera_replay_of_the_bundled_photos(tmp_path: Path) -> None:
+    result = doctor.check_camera(simulated(tmp_path))
+    assert result.status == "ok", result
+    assert "640x640" in result.detail
+
+
+def test_a_missing_camera_folder_fails_with_a_fix(tmp_path: Path) -> None:
+    config = simulated(tmp_path, camera=CameraConfig(source=f"replay:{tmp_path / 'none'}"))
+    result = doctor.check_camera(config)
+    assert result.status == "fail" and "camera.source" in result.fix
+
+
+def test_camera_code_missing_is_reported_not_raised(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "vision.camera", None)  # makes the import fail
+    result = doctor.check_camera(simulated(tmp_path))
+    assert result.status == "fail" and "cannot be loaded" in result.detail
+
+
+def test_report_lists_every_check_and_exits_1_on_a_failure(tmp_path: Path, capsys) -> None:
+    config = simulated(tmp_path)
+    with socket.socket() as squatter:
+        squatter.bind((config.web.host, config.web.port))
+        squatter.listen()
+        status = run_doctor(config, (doctor.check_gpio, doctor.check_disk, doctor.check_web_port))
+    out = capsys.readouterr().out.splitlines()
+    assert status == 1
+    assert out[0].startswith("[ ok ] gpio: ")
+    assert out[1].startswith("[ ok ] disk: ") or out[1].startswith("[warn] disk: ")
+    assert any(line.startswith("[FAIL] web: cannot listen on 127.0.0.1") for line in out)
+    assert any(line.startswith("       fix: find what uses it") for line in out)
+    assert out[-1] == "1 check(s) failed"
+
+
+def test_report_exits_0_when_nothing_fails(tmp_path: Path, capsys) -> None:
+    status = run_doctor(simulated(tmp_path), (doctor.check_gpio, doctor.check_tts))
+    assert status == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "all checks passed"
+
+
+def test_full_doctor_on_a_simulated_box(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.setattr(doctor, "find_sound_card", lambda: None)  # never play on the host
+    status = run_doctor(simulated(tmp_path))
+    out = capsys.readouterr().out
+    for name in ("camera", "gpio", "audio", "speech", "disk", "web"):
+        assert f"] {name}: " in out
+    assert status == 0, out  # the missing speaker is only a warning when simulating
+
+
+def test_doctor_gpio_sees_a_pin_map_conflict_with_a_running_box(tmp_path: Path, monkeypatch) -> None:
+    """Two boxes on one factory: the doctor's claim fails like on a Pi whose service runs."""
+    from device import outputs as outputs_module
+    factory = outputs_module.make_pin_factory(True)
+    monkeypatch.setattr(doctor, "make_pin_factory", lambda simulate: factory)
+    running = StatusLight(GpioConfig().status_pin, pin_factory=factory)
+    try:
+        result = doctor.check_gpio(simulated(tmp_path))
+    finally:
+        running.close()
+    assert result.status == "fail" and "cannot use GPIO pins 12" in result.detail
+    assert "systemctl stop familiar" in result.fix
