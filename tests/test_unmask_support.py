@@ -134,16 +134,17 @@ def random_action(s: UnmaskState, r: random.Random) -> Action:
         return Action("group", data, by(s.leader))
     if step == "pool":
         pick = r.random()
-        if pick < 0.1:
+        if pick < 0.05:
             return Action("curse", {"stops": r.random() < 0.5}, by(s.leader))
-        if pick < 0.2 and not s.swapped and not s.short:
+        if pick < 0.15 and not s.swapped and not s.short:
             return Action("swap", {}, by(s.leader))
-        cards = [{"dice": r.randint(0, 3), "curse": r.random() < 0.05} for _ in range(r.randint(0, 5))]
+        cards = [{"dice": r.randint(0, 3), "curse": r.random() < 0.05} for _ in range(r.randint(1, 5))]
         return Action("reveal", {"cards": cards}, by(s.leader))
     if step == "roll":
         if r.random() < 0.05:
             return Action("result", {"success": r.random() < 0.5})
-        return Action("roll", {"dice": [r.randint(1, 6) for _ in range(s.dice)]}, by(s.leader))
+        lucky = r.random() < 0.4  # sixes all round: walks then get through Battles and Phases
+        return Action("roll", {"dice": [6 if lucky else r.randint(1, 6) for _ in range(s.dice)]}, by(s.leader))
     if step == "result":
         return Action("result", {"success": r.random() < 0.6})
     if step == "token":
