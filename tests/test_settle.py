@@ -1,0 +1,245 @@
+"""The settle detector on frame sequences composed from real tray photos.
+
+Real dice, cut from a labelled photo, tumble onto the same tray emptied by inpainting,
+an arm reaches in and rests over them, one die is re-rolled, the light flickers and
+drifts, all dice are taken away. The detector must hand out exactly one frame per roll,
+none during motion, none for noise, flicker or a hand that came and went.
+"""
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.camera_replay import draw_arm
+from vision.settle import SettleDetector
+
+TRAY = Path(__file__).parent / "data" / "tray"
+PHOTO = "IMG_20191208_111904.jpg"  # 9 dice of many colours on the white tray
+
+
+@dataclass
+class Die:
+    crop: np.ndarray
+    x: int  # top-left corner in the photo
+    y: int
+
+
+@dataclass
+class Scene:
+    photo: np.ndarray
+    empty: np.ndarray
+    dice: list[Die]
+
+
+def _boxes(name: str) -> list[tuple[int, int, int, int]]:
+    with (TRAY / "labels.csv").open() as fh:
+        return [
+            (int(r["x1"]), int(r["y1"]), int(r["x2"]), int(r["y2"]))
+            for r in csv.DictReader(fh)
+            if r["image"] == name
+        ]
+
+
+@pytest.fixture(scope="module")
+def scene() -> Scene:
+    """The real photo, the same tray with its dice inpainted away, and each die's crop."""
+    photo = cv2.imread(str(TRAY / PHOTO))
+    mask = np.zeros(photo.shape[:2], np.uint8)
+    dice = []
+    for x1, y1, x2, y2 in _boxes(PHOTO):
+        x1, y1, x2, y2 = x1 - 3, y1 - 3, x2 + 3, y2 + 3
+        mask[y1:y2, x1:x2] = 255
+        dice.append(Die(photo[y1:y2, x1:x2].copy(), x1, y1))
+    empty = cv2.inpaint(photo, cv2.dilate(mask, np.ones((5, 5), np.uint8)), 7, cv2.INPAINT_TELEA)
+    return Scene(photo, empty, dice)
+
+
+def paste(background: np.ndarray, dice: list[tuple[np.ndarray, float, float]]) -> np.ndarray:
+    """Copy of ``background`` with each (crop, x, y) pasted, clipped to the frame."""
+    frame = background.copy()
+    h, w = frame.shape[:2]
+    for crop, x, y in dice:
+        x0, y0 = int(round(x)), int(round(y))
+        ch, cw = crop.shape[:2]
+        xa, ya, xb, yb = max(x0, 0), max(y0, 0), min(x0 + cw, w), min(y0 + ch, h)
+        if xa < xb and ya < yb:
+            frame[ya:yb, xa:xb] = crop[ya - y0 : yb - y0, xa - x0 : xb - x0]
+    return frame
+
+
+class Camera:
+    """Sensor noise and exposure flicker on top of composed frames, like a real webcam."""
+
+    def __init__(self, seed: int = 1, noise: float = 3.0, flicker: float = 0.0) -> None:
+        self.rng = np.random.default_rng(seed)
+        fields = [self.rng.normal(0.0, noise, (640, 640, 3)) for _ in range(7)]
+        # saturating uint8 add and subtract of the two halves of the noise: fast, like cv2 would
+        self.noise = [(np.clip(f, 0, 255).astype(np.uint8), np.clip(-f, 0, 255).astype(np.uint8)) for f in fields]
+        self.flicker = flicker
+        self.count = 0
+
+    def shoot(self, frame: np.ndarray, gain: float = 1.0) -> np.ndarray:
+        self.count += 1
+        gain *= 1.0 + self.rng.uniform(-self.flicker, self.flicker)
+        up, down = self.noise[self.count % len(self.noise)]
+        return cv2.convertScaleAbs(cv2.subtract(cv2.add(frame, up), down), alpha=gain)
+
+
+def tumble(scene: Scene, background: np.ndarray, frames: int, seed: int) -> Iterator[np.ndarray]:
+    """Every die flies in from off-centre, spinning, and slows to rest at its place in the photo.
+
+    An arm (the thrower's hand) is in view for the first third of the roll.
+    """
+    rng = np.random.default_rng(seed)
+    starts = [(rng.uniform(-200, 200), rng.uniform(-200, 200)) for _ in scene.dice]
+    for k in range(frames):
+        t = (k + 1) / frames
+        left = (1.0 - t) ** 2
+        moving = [
+            (np.rot90(d.crop, k % 4), d.x + dx * left, d.y + dy * left) for d, (dx, dy) in zip(scene.dice, starts)
+        ]
+        frame = paste(background, moving)
+        if t < 1 / 3:
+            draw_arm(frame, t * 3.0, side=0)
+        yield frame
+
+
+def feed_all(detector: SettleDetector, frames: list[np.ndarray]) -> list[int]:
+    """Indices of the frames the detector handed out (checking it returns the very frame)."""
+    out = []
+    for i, frame in enumerate(frames):
+        result = detector.feed(frame)
+        if result is not None:
+            assert result is frame
+            out.append(i)
+    return out
+
+
+def seconds(fps: float, s: float) -> int:
+    return max(1, round(fps * s))
+
+
+@pytest.mark.parametrize("fps", [10, 30])
+def test_one_frame_per_roll_through_a_whole_game_turn(scene: Scene, fps: int) -> None:
+    cam = Camera(seed=fps, noise=3.0, flicker=0.06)
+    frames: list[np.ndarray] = []
+    windows: list[tuple[int, int]] = []  # where each expected hand-out may happen
+
+    def hold(image: np.ndarray, s: float, expect: bool, gain: float = 1.0) -> None:
+        start = len(frames)
+        frames.extend(cam.shoot(image, gain) for _ in range(seconds(fps, s)))
+        if expect:
+            windows.append((start, len(frames)))
+
+    # 1. Switched on over an empty tray: the first still scene is read once.
+    hold(scene.empty, 2.0, expect=True)
+    # 2. A roll: arm throws, dice tumble, settle on the real photo; flicker throughout.
+    frames.extend(cam.shoot(f) for f in tumble(scene, scene.empty, seconds(fps, 1.2), seed=fps))
+    hold(scene.photo, 2.5, expect=True)
+    # 3. A hand reaches in, rests over the dice for a second, leaves: nothing changed.
+    for k in range(seconds(fps, 0.6)):
+        frame = scene.photo.copy()
+        draw_arm(frame, 0.5 * (k + 1) / seconds(fps, 0.6), side=1)
+        frames.append(cam.shoot(frame))
+    resting = scene.photo.copy()
+    draw_arm(resting, 0.5, side=1)
+    hold(resting, 1.5, expect=False)
+    for k in range(seconds(fps, 0.6)):
+        frame = scene.photo.copy()
+        draw_arm(frame, 0.5 + 0.5 * (k + 1) / seconds(fps, 0.6), side=1)
+        frames.append(cam.shoot(frame))
+    hold(scene.photo, 2.0, expect=False)
+    # 4. Partial re-roll: one die leaves its place and rolls 150 px away; the rest stay.
+    rerolled = scene.dice[0]
+    others = [(d.crop, d.x, d.y) for d in scene.dice[1:]]
+    without = paste(scene.empty, others)
+    steps = seconds(fps, 0.8)
+    for k in range(steps):
+        t = (k + 1) / steps
+        frames.append(cam.shoot(paste(without, [(np.rot90(rerolled.crop, k % 4), rerolled.x + 150 * t, rerolled.y + 60 * math.sin(math.pi * t))])))
+    after_reroll = paste(without, [(np.rot90(rerolled.crop, steps % 4), rerolled.x + 150, rerolled.y)])
+    hold(after_reroll, 2.5, expect=True)
+    # 5. Slow light change, no roll: over eight seconds a lamp fades on one side (a 30 %
+    # gradient across the tray) while the whole room gets 30 % darker.
+    ramp = seconds(fps, 8.0)
+    gradient = np.linspace(1.0, 0.7, after_reroll.shape[1], dtype=np.float32)[None, :, None]
+    for k in range(ramp):
+        t = (k + 1) / ramp
+        lit = (after_reroll * (1.0 - t + t * gradient)).astype(np.uint8)
+        frames.append(cam.shoot(lit, gain=1.0 - 0.3 * t))
+    hold(lit, 1.0, expect=False, gain=0.7)
+    # 6. All dice taken away by hand: read once (an empty tray is a reading too).
+    for k in range(seconds(fps, 0.8)):
+        frame = (scene.empty * gradient).astype(np.uint8)
+        draw_arm(frame, (k + 1) / seconds(fps, 0.8), side=2)
+        frames.append(cam.shoot(frame, gain=0.7))
+    hold((scene.empty * gradient).astype(np.uint8), 2.0, expect=True, gain=0.7)
+
+    detector = SettleDetector(fps=fps)
+    handed = feed_all(detector, frames)
+
+    assert len(handed) == len(windows), f"handed out {handed}, expected one in each of {windows}"
+    settle = detector.settle_frames
+    for index, (start, end) in zip(handed, windows):
+        assert start + settle - 1 <= index < end, f"frame {index} handed out outside the still window {start}-{end}"
+    assert detector.state == "still"
+
+
+def test_noise_and_flicker_alone_never_make_a_reading(scene: Scene) -> None:
+    cam = Camera(seed=3, noise=5.0, flicker=0.12)
+    detector = SettleDetector(fps=15, report_first=False)
+    handed = feed_all(detector, [cam.shoot(scene.photo) for _ in range(150)])
+    assert handed == []
+    assert detector.state == "still"
+
+
+def test_reset_reads_the_same_still_tray_again(scene: Scene) -> None:
+    cam = Camera(seed=4)
+    detector = SettleDetector(fps=10)
+    assert len(feed_all(detector, [cam.shoot(scene.photo) for _ in range(20)])) == 1
+    detector.reset()
+    assert detector.state == "moving"
+    assert len(feed_all(detector, [cam.shoot(scene.photo) for _ in range(20)])) == 1
+
+
+def test_state_is_moving_while_dice_tumble(scene: Scene) -> None:
+    cam = Camera(seed=5)
+    detector = SettleDetector(fps=10)
+    feed_all(detector, [cam.shoot(scene.empty) for _ in range(20)])
+    assert detector.state == "still"
+    states = []
+    for frame in tumble(scene, scene.empty, 10, seed=5):
+        detector.feed(cam.shoot(frame))
+        states.append(detector.state)
+    assert states == ["moving"] * len(states)
+
+
+def test_an_arm_left_resting_is_accepted_after_the_occlusion_timeout(scene: Scene) -> None:
+    """A large still change at the border is waited out as an arm, then accepted if it stays
+    (so a moved tray or a new lamp cannot block the box for ever)."""
+    cam = Camera(seed=6)
+    detector = SettleDetector(fps=10, occluded_timeout_s=2.0)
+    resting = scene.photo.copy()
+    draw_arm(resting, 0.5, side=3)
+    frames = [cam.shoot(scene.photo) for _ in range(15)] + [cam.shoot(resting) for _ in range(50)]
+    handed = feed_all(detector, frames)
+    assert len(handed) == 2 and handed[0] < 15
+    assert handed[1] == 15 + detector.settle_frames + detector.occluded_frames
+    assert detector.state == "still"
+
+
+def test_a_die_added_far_from_the_border_is_a_change(scene: Scene) -> None:
+    """One small die placed in the middle of a still tray (no arm seen) is read."""
+    cam = Camera(seed=7)
+    detector = SettleDetector(fps=15, report_first=False)
+    die = min(scene.dice, key=lambda d: d.crop.shape[0])
+    added = paste(scene.photo, [(die.crop, 300, 420)])
+    frames = [cam.shoot(scene.photo) for _ in range(20)] + [cam.shoot(added) for _ in range(20)]
+    assert feed_all(detector, frames) == [20 + detector.settle_frames]

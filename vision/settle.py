@@ -1,0 +1,163 @@
+"""Turning the camera's frame stream into one frame per roll.
+
+The dice reader must see each roll exactly once: not while dice tumble, not while a
+hand is over the tray, and not again while the same dice just lie there. The detector
+works on small copies of the frames, with each colour channel divided by its median
+so that auto-exposure flicker and lamps dimming do not look like change:
+
+- *still*: the scene has not changed for ``settle_s`` compared with an anchor frame
+  taken when the motion stopped. Comparing with a fixed anchor, not only the previous
+  frame, also catches a die creeping slowly to rest at any frame rate.
+- *changed*: the still scene differs from the last frame handed out (the reference),
+  by at least one die's worth of pixels. A partial re-roll of one die is a change; a
+  hand that waved over the tray and left is not.
+- *occluded*: a large change touching the image border is an arm reaching in, not
+  dice; the detector waits for it to leave. If it stays (the tray or camera was moved,
+  a lamp went on) it is accepted as the new scene after ``occluded_timeout_s``.
+
+Per-pixel change thresholds adapt to the measured camera noise, and while the tray is
+still and unchanged the reference follows slow light changes.
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+import cv2
+import numpy as np
+
+State = Literal["moving", "still"]
+
+GREY_MID = 128.0
+MAD_TO_SIGMA = 1.4826
+"""Median absolute deviation times this estimates a Gaussian noise's sigma."""
+
+
+class SettleDetector:
+    """Feed every camera frame; get back the frame once per settled change of the tray.
+
+    Parameters are in seconds at the camera's ``fps`` (defaults suit 10-30 fps) or in
+    pixels of a ``work_width`` wide copy (frames are shrunk by a whole factor to at least
+    that width, and pixel counts scaled to match):
+
+    - ``settle_s``: how long the tray must be still before its frame is handed out;
+    - ``occluded_timeout_s``: how long a large change touching the border (an arm) is
+      waited out before being accepted as the new scene;
+    - ``min_area``: changed work pixels that count as a change (a 12 px die at 640 px
+      covers ~23);
+    - ``min_level``: the smallest grey-level difference (after brightness
+      normalisation, 0-255) counted as changed, raised automatically on noisy cameras;
+    - ``occluder_fraction``: a changed region touching the border and covering this
+      share of the image is taken for an arm;
+    - ``report_first``: hand out the first still scene after start or ``reset`` (so the
+      box reads what is already in the tray), instead of only taking it as reference.
+    """
+
+    def __init__(
+        self,
+        fps: float = 15.0,
+        settle_s: float = 0.6,
+        occluded_timeout_s: float = 5.0,
+        work_width: int = 256,
+        min_area: int = 16,
+        min_level: float = 20.0,
+        noise_k: float = 6.0,
+        occluder_fraction: float = 0.04,
+        drift_rate: float = 0.05,
+        report_first: bool = True,
+    ) -> None:
+        self.settle_frames = max(2, round(settle_s * fps))
+        self.occluded_frames = max(1, round(occluded_timeout_s * fps))
+        self.work_width = work_width
+        self.min_area = min_area
+        self.min_level = min_level
+        self.noise_k = noise_k
+        self.occluder_fraction = occluder_fraction
+        self.drift_rate = drift_rate
+        self.report_first = report_first
+        self._kernel = np.ones((2, 2), np.uint8)
+        self._min_pixels = float(min_area)
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the reference and any motion: the next still scene is handed out again
+        (if ``report_first``), e.g. after the host undid the last reading."""
+        self._anchor: np.ndarray | None = None
+        self._reference: np.ndarray | None = None
+        self._still_count = 0
+        self._occluded_count = 0
+        self._state: State = "moving"
+
+    @property
+    def state(self) -> State:
+        """``"still"`` once the tray has settled and no arm is in view, else ``"moving"``."""
+        return self._state
+
+    def feed(self, frame: np.ndarray) -> np.ndarray | None:
+        """Take the next camera frame; return it if it is the settled frame of a new roll."""
+        small = self._prepare(frame)
+        if self._anchor is None or self._anchor.shape != small.shape:
+            self.reset()
+            self._anchor = small
+            self._min_pixels = self.min_area * (small.shape[1] / self.work_width) ** 2
+            return None
+        if cv2.countNonZero(self._changed_mask(self._anchor, small)) >= self._min_pixels:
+            self._anchor = small
+            self._still_count = 0
+            self._state = "moving"
+            return None
+        self._still_count += 1
+        if self._still_count < self.settle_frames:
+            return None
+        return frame if self._settled(small) else None
+
+    def _settled(self, small: np.ndarray) -> bool:
+        """Decide about a still scene: True exactly when it is a new one to hand out."""
+        if self._reference is None:
+            self._reference = small.copy()
+            self._state = "still"
+            return self.report_first
+        changed = self._changed_mask(self._reference, small)
+        if cv2.countNonZero(changed) < self._min_pixels:
+            cv2.accumulateWeighted(small, self._reference, self.drift_rate)
+            self._occluded_count = 0
+            self._state = "still"
+            return False
+        arm_sized = _largest_border_region(changed) >= self.occluder_fraction * changed.size
+        if arm_sized and self._occluded_count < self.occluded_frames:
+            self._occluded_count += 1
+            self._state = "moving"
+            return False
+        self._reference = small.copy()  # the drift update works in place; never share it
+        self._occluded_count = 0
+        self._state = "still"
+        return True
+
+    def _prepare(self, frame: np.ndarray) -> np.ndarray:
+        """Small, smoothed colour copy with each channel's median brought to mid-grey.
+
+        Per-channel normalisation cancels exposure flicker and white-balance drift alike.
+        Colour is kept because a hand differs from a white tray more in hue than in grey.
+        """
+        factor = max(1, frame.shape[1] // self.work_width)  # whole factors: INTER_AREA is 10x faster
+        small = cv2.resize(frame, None, fx=1.0 / factor, fy=1.0 / factor, interpolation=cv2.INTER_AREA)
+        if small.ndim == 2:
+            small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
+        small = cv2.GaussianBlur(small, (3, 3), 0).astype(np.float32)
+        medians = np.median(small[::4, ::4].reshape(-1, 3), axis=0)
+        return small * (GREY_MID / np.maximum(medians, 1.0)).astype(np.float32)
+
+    def _changed_mask(self, before: np.ndarray, after: np.ndarray) -> np.ndarray:
+        """Pixels that changed between two work frames by more than noise can explain."""
+        blue, green, red = cv2.split(cv2.absdiff(before, after))
+        diff = cv2.max(cv2.max(blue, green), red)
+        noise = MAD_TO_SIGMA * float(np.median(diff[::4, ::4]))
+        mask = (diff > max(self.min_level, self.noise_k * noise)).astype(np.uint8)
+        return cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
+
+
+def _largest_border_region(mask: np.ndarray) -> int:
+    """Area of the largest changed region touching the image edge (where arms come from)."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    edges = np.concatenate((labels[0], labels[-1], labels[:, 0], labels[:, -1]))
+    touching = [int(stats[label, cv2.CC_STAT_AREA]) for label in np.unique(edges) if label > 0]
+    return max(touching, default=0)
