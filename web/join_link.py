@@ -54,4 +54,4 @@ def join_url(host_url: str, public_url: str | None = None) -> str:
 
 def qr_svg(url: str) -> str:
     """An inline SVG QR code, dark on light with its quiet zone (phones need both)."""
-    return segno.make(url, error="m").svg_inline(scale=6, dark="#000", light="#fff", border=4)
+    return segno.make(url, error="m").svg_inline(scale=6, dark="#000", light="#fff", border=4, omitsize=True)

@@ -2,14 +2,7 @@
 // second so blinking and breathing show; the simulated buttons when there are any.
 "use strict";
 (() => {
-  const { el, clear, api, say, pretty } = Familiar;
-
-  function lights(tracks) {
-    return Object.entries(tracks).map(([name, track]) => el("div", { class: "track" },
-      el("p", {}, pretty(name)),
-      el("div", { class: "leds" + (track.attention ? " attention" : "") },
-        track.lit.map((on, i) => el("span", { class: "led" + (on ? " on" : ""), title: `${i + 1}` })))));
-  }
+  const { el, clear, api, say, leds } = Familiar;
 
   async function refresh() {
     const reply = await api("/api/board");
@@ -21,7 +14,7 @@
     const status = document.getElementById("status-light");
     status.className = `led status ${board.status}`;
     document.getElementById("status-text").textContent = board.status;
-    clear(document.getElementById("tracks")).append(...lights(board.tracks));
+    clear(document.getElementById("tracks")).append(...Object.entries(board.tracks).map(([name, track]) => leds(name, track)));
     clear(document.getElementById("spoken")).append(...board.spoken.slice().reverse().map((line) => el("li", {}, line)));
     clear(document.getElementById("parts")).append(Familiar.renderObject(board.parts));
     clear(document.getElementById("problems")).append(...board.problems.map((p) => el("li", {}, p)));

@@ -14,7 +14,7 @@ const Familiar = (() => {
       else if (key === "text") node.textContent = value;
       else node.setAttribute(key, value === true ? "" : value);
     }
-    for (const child of children.flat()) {
+    for (const child of children.flat(Infinity)) {
       if (child === null || child === undefined || child === false) continue;
       node.append(child instanceof Node ? child : document.createTextNode(String(child)));
     }
@@ -43,12 +43,23 @@ const Familiar = (() => {
     }
   }
 
+  let sayTimer = null;
   function say(message, isError) {
     const bar = document.getElementById("message");
     if (!bar) return;
     bar.textContent = message || "";
     bar.className = isError ? "message error" : "message";
     bar.hidden = !message;
+    clearTimeout(sayTimer);
+    sayTimer = setTimeout(() => { bar.hidden = true; }, isError ? 8000 : 4000);
+  }
+
+  // A track of lights as lit; the current space (the last lit) can blink for attention.
+  function leds(name, track) {
+    const current = track.lit.lastIndexOf(true);
+    return el("div", { class: "track" }, el("p", {}, pretty(name)),
+      el("div", { class: "leds" + (track.attention ? " attention" : "") },
+        track.lit.map((on, i) => el("span", { class: "led" + (on ? " on" : "") + (i === current ? " current" : ""), title: `${i + 1}` }))));
   }
 
   // Live updates: server-sent events carrying only the table's version; if the
@@ -167,5 +178,5 @@ const Familiar = (() => {
     window.addEventListener("pageshow", (event) => { if (event.persisted) handler(); });
   }
 
-  return { el, clear, api, say, live, pretty, renderValue, renderObject, renderPrompt, onRestore };
+  return { el, clear, api, say, leds, live, pretty, renderValue, renderObject, renderPrompt, onRestore };
 })();

@@ -43,8 +43,7 @@
   function drawBoard(board) {
     clear(document.getElementById("problems")).append(...board.problems.map((p) => el("li", { class: "problem" }, p)),
       ...Object.entries(board.parts).filter(([, s]) => s !== "ok").map(([part, s]) => el("li", { class: "problem" }, `${pretty(part)}: ${s}`)));
-    const tracks = Object.entries(board.tracks).map(([name, t]) => el("div", { class: "track" }, el("p", {}, pretty(name)),
-      el("div", { class: "leds" + (t.attention ? " attention" : "") }, t.lit.map((on) => el("span", { class: "led" + (on ? " on" : "") })))));
+    const tracks = Object.entries(board.tracks).map(([name, track]) => Familiar.leds(name, track));
     clear(document.getElementById("lights")).append(...(tracks.length ? tracks : [el("p", { class: "muted" }, `No lights (${board.status}).`)]));
   }
 

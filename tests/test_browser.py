@@ -1,0 +1,169 @@
+"""Real phones, as far as a test can get: Debian's chromium driven by Playwright against
+the app served by waitress.  Two phones join; each sees its own secret and never the
+other's; the host's page never holds a secret, in its DOM or anything it downloads."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from web.serve import serve
+from web_helpers import make_app
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+WAIT_MS = 10_000
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (make test installs it with apt)"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    expect.set_options(timeout=WAIT_MS)
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def served(tmp_path):
+    app, service = make_app(tmp_path)
+    server = serve(app, "127.0.0.1", 0)
+    yield f"http://127.0.0.1:{server.port}", service
+    server.stop()
+
+
+class HostWatch:
+    """The host's browser, remembering every response its page received."""
+
+    def __init__(self, browser, base: str) -> None:
+        self.context = browser.new_context(**PHONE)
+        self.page = self.context.new_page()
+        self.responses = []
+        self.page.on("response", lambda response: self.responses.append(response))
+        self.page.goto(base + "/host")
+
+    def downloaded(self) -> str:
+        """Every body the host page received, except the endless event stream (checked in test_web)."""
+        texts = []
+        for response in self.responses:
+            if "event-stream" in (response.headers.get("content-type") or ""):
+                continue
+            try:
+                texts.append(response.body().decode("utf-8", "replace"))
+            except Exception:  # a response still streaming when the page moved on
+                continue
+        return "\n".join(texts)
+
+    def start(self, game: str, seats: list[str]) -> None:
+        page = self.page
+        expect(page.locator("#game-select option[value=%r]" % game)).to_have_count(1)
+        page.select_option("#game-select", game)
+        page.fill("#seat-names", "\n".join(seats))
+        page.click("#new-game button[type=submit]")
+
+
+def join(browser, base: str, name: str):
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(base + "/")
+    page.get_by_role("button", name=name, exact=True).click()
+    page.wait_for_url(re.compile(r"/me$"), timeout=WAIT_MS)
+    expect(page.locator("#name")).to_have_text(name)
+    return page
+
+
+def reveal(page) -> str:
+    page.click("#reveal")
+    page.wait_for_selector("#secret:not([hidden])", timeout=WAIT_MS)
+    return page.inner_text("#secret-view")
+
+
+def test_two_phones_see_only_their_own_secret(browser, served):
+    base, service = served
+    host = HostWatch(browser, base)
+    host.start("secrets", ["Ann", "Bob", "Cy"])
+    expect(host.page.locator("#title")).to_have_text("Secret words")
+    words = service.table.current.state.words
+
+    ann, bob = join(browser, base, "Ann"), join(browser, base, "Bob")
+    assert words[0] not in ann.content()  # nothing secret until tapped
+    ann_sees, bob_sees = reveal(ann), reveal(bob)
+    assert words[0] in ann_sees and words[1] not in ann_sees and words[2] not in ann_sees
+    assert words[1] in bob_sees and words[0] not in bob_sees
+    assert words[0] not in bob.content() and words[1] not in ann.content()
+    ann.screenshot(path="/tmp/familiar-phone.png", full_page=True)
+
+    # Ann's secret prompt (pick someone to peek at) is hers alone.
+    ann.get_by_role("button", name="Cy", exact=True).click()
+    expect(ann.locator("#message")).to_have_text("Sent.")
+    assert service.table.current.state.peeked == "Cy"
+    assert "Pick a seat" not in bob.content() and "Pick a seat" not in host.page.content()
+
+    # A live update arrives without a reload: Bob votes on his phone, the host and Ann see it.
+    bob.locator("#prompts").get_by_role("button", name="Yes").click()
+    expect(host.page.locator("#view")).to_contain_text(re.compile(r"Votes cast\s*1"))
+    expect(ann.locator("#table-view")).to_contain_text(re.compile(r"Votes cast\s*1"))
+
+    # The secret hides itself again after a few seconds.
+    ann.wait_for_selector("#secret", state="hidden", timeout=WAIT_MS)
+    assert words[0] not in ann.content()
+
+    # A reset seat turns the old page into "join again", with no secret left in it.
+    host.page.once("dialog", lambda dialog: dialog.accept())
+    host.page.locator(".seat-row", has_text="Bob").get_by_role("button", name="Reset").click()
+    bob.wait_for_selector("#rejoin:not([hidden])", timeout=WAIT_MS)
+    assert words[1] not in bob.content()
+    bob.click("#rejoin a")
+    bob.wait_for_url(re.compile(r"/$"), timeout=WAIT_MS)
+
+    host.page.screenshot(path="/tmp/familiar-host.png", full_page=True)
+    host_text = host.page.inner_text("body") + host.downloaded()
+    assert all(word not in host_text for word in words)
+    assert "api/me" not in " ".join(r.url for r in host.responses)
+
+
+def test_unmask_loyalties_reach_only_their_own_phones(browser, served):
+    """The flagship game: the host taps the first-Leader rolls, loyalties go to phones only."""
+    base, service = served
+    service.table.games = {**service.table.games, **_unmask()}
+    host = HostWatch(browser, base)
+    host.start("unmask", ["Ann", "Bob", "Cy", "Di"])
+    ann, bob = join(browser, base, "Ann"), join(browser, base, "Bob")
+    for first, second in ([1, 1], [1, 2], [2, 2], [2, 3]):  # distinct totals: no re-roll
+        dice = host.page.locator("#prompts .faces").first
+        dice.get_by_role("button", name=f"die showing {first}").click()
+        dice.get_by_role("button", name=f"die showing {second}").click()
+        expect(host.page.locator("#message")).to_have_text("Done.")
+        host.page.evaluate("document.getElementById('message').textContent = ''")
+    loyalties = [service.private_view(seat)["view"]["loyalty_name"] for seat in range(4)]
+    assert all(loyalties)
+    ann_sees, bob_sees = reveal(ann), reveal(bob)
+    assert loyalties[0] in ann_sees and loyalties[1] in bob_sees
+    bob.screenshot(path="/tmp/familiar-phone-unmask.png", full_page=True)
+    host_text = host.page.inner_text("body") + host.downloaded()
+    for secret in ("Order of the Phoenix", "death_eater", "loyalty_name"):
+        assert secret not in host_text
+    host.page.screenshot(path="/tmp/familiar-host-unmask.png", full_page=True)
+
+
+def _unmask() -> dict:
+    from engine.games import registry
+
+    games = registry()
+    if "unmask" not in games:
+        pytest.skip("engine.games.unmask is not registered yet")
+    return {"unmask": games["unmask"]}
