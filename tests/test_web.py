@@ -341,3 +341,27 @@ def test_json_errors_for_unknown_api_paths_and_methods(table):
     assert host.get("/api/nothing").json["error"]
     assert host.get("/api/host/undo").status_code == 405 and host.get("/api/host/undo").json["error"]
     assert json.loads(host.delete("/api/table").data)["error"]
+
+
+@pytest.mark.parametrize(
+    "host,allowed",
+    [("evil.example.com", False), ("192.168.1.4:8080", True), ("familiar.local", True), ("familiar", True),
+     ("[::1]:8080", True), ("familiar.test:8080", True), ("familiar.local.evil.com", False)],
+)
+def test_only_the_box_own_names_are_answered(tmp_path, host, allowed):
+    """DNS rebinding: a public domain pointed at the box must not reach it as "same origin"."""
+    app, service = make_app(tmp_path)
+    client = app.test_client()
+    for path in ("/", "/api/table"):
+        reply = client.get(path, headers={"Host": host})
+        assert (reply.status_code == 200) is allowed, (host, path)
+    claimed = client.get("/host", headers={"Host": host})
+    assert (claimed.status_code == 200) is allowed and service.store.has_host() is allowed
+
+
+def test_host_is_claimed_only_by_a_page_opened_on_purpose(tmp_path):
+    app, service = make_app(tmp_path)
+    embedded = app.test_client().get("/host", headers={"Sec-Fetch-Dest": "image", "Sec-Fetch-Site": "cross-site"})
+    assert embedded.status_code == 403 and not service.store.has_host()
+    opened = app.test_client().get("/host", headers={"Sec-Fetch-Dest": "document", "Sec-Fetch-Site": "none"})
+    assert opened.status_code == 200 and service.store.has_host()

@@ -16,7 +16,7 @@ from werkzeug.exceptions import HTTPException
 from web.api import api
 from web.box import Box, NoHardware
 from web.pages import pages
-from web.security import ApiError, check_same_origin_write, secure_headers
+from web.security import ApiError, check_host, check_same_origin_write, secure_headers
 
 MAX_BODY = 64 * 1024  # the largest honest request (a deck's names) is a few kB
 
@@ -32,7 +32,9 @@ class WebState:
     stopping: threading.Event = field(default_factory=threading.Event)
 
 
-def _api_error(exc: ApiError) -> tuple[Response, int]:
+def _api_error(exc: ApiError) -> tuple[Response, int] | tuple[str, int]:
+    if not request.path.startswith("/api/"):
+        return exc.message, exc.status
     return jsonify(error=exc.message, **exc.extra), exc.status
 
 
@@ -54,7 +56,8 @@ def _crash(exc: Exception) -> tuple[Response | str, int]:
     return "The box hit an internal error. Reload the page.", 500
 
 
-def _guard_writes() -> None:
+def _guard_requests() -> None:
+    check_host(current_app.extensions["familiar"].public_url)
     if request.path.startswith("/api/"):
         check_same_origin_write()
 
@@ -67,7 +70,7 @@ def create_app(service: Any, box: Box | None = None, *, public_url: str | None =
     app.extensions["familiar"] = WebState(service, box or NoHardware(), public_url or None, simulated)
     app.register_blueprint(pages)
     app.register_blueprint(api)
-    app.before_request(_guard_writes)
+    app.before_request(_guard_requests)
     app.after_request(secure_headers)
     app.register_error_handler(ApiError, _api_error)
     app.register_error_handler(HTTPException, _http_error)

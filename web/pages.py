@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, make_response, render_template, request
 
 from web.join_link import join_url, qr_svg
-from web.security import HOST_COOKIE, is_host, service, set_token_cookie
+from web.security import HOST_COOKIE, is_host, service, set_token_cookie, top_level_visit
 
 pages = Blueprint("pages", __name__)
 
@@ -29,6 +29,8 @@ def host() -> Response:
     the box's confirm button pressed (pairing) before they may take over."""
     token = None
     if not is_host():
+        if not top_level_visit():
+            return make_response(render_template("host_locked.html"), 403)
         try:
             token = service().claim_host()
         except PermissionError:

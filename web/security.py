@@ -9,6 +9,7 @@ origin (a plain HTML form on another site cannot send ``application/json``).
 from __future__ import annotations
 
 import functools
+import ipaddress
 import json
 from collections.abc import Callable
 from typing import Any
@@ -21,6 +22,7 @@ HOST_COOKIE = "familiar_host"
 COOKIE_MAX_AGE = 180 * 24 * 3600  # a season of game nights; the game's start resets seats anyway
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 SAME_SITE_FETCH = {"same-origin", "none"}  # "none": typed in the address bar or a bookmark
+LOCAL_SUFFIXES = (".local", ".lan", ".home", ".internal", ".home.arpa", ".localdomain")
 
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -86,6 +88,36 @@ def seat_only(view: Callable[..., Any]) -> Callable[..., Any]:
         return view(seat, *args, **kwargs)
 
     return wrapper
+
+
+def trusted_host(host: str, public_url: str | None) -> bool:
+    """Is ``host`` (the Host header, without port) a name this box may be reached by?
+
+    A page on the internet can re-point its own domain at the box's LAN address (DNS
+    rebinding) and then talk to the box as "same origin"; refusing public domain names
+    stops that.  The box answers to IP addresses, local names (``familiar.local``,
+    ``familiar``) and the configured public URL's host.
+    """
+    host = host.rstrip(".").lower()
+    if public_url and host == (urlsplit(public_url).hostname or "").lower():
+        return True
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+        return True
+    except ValueError:
+        return "." not in host or host.endswith(LOCAL_SUFFIXES)
+
+
+def check_host(public_url: str | None) -> None:
+    if not trusted_host(urlsplit("//" + request.host).hostname or "", public_url):
+        raise ApiError(400, "this box answers only to its own address; set web.public_url to use this name")
+
+
+def top_level_visit() -> bool:
+    """A page opened by the person (typed, scanned, tapped), not loaded by another page."""
+    return request.headers.get("Sec-Fetch-Dest", "document") == "document" and request.headers.get(
+        "Sec-Fetch-Site", "none"
+    ) in SAME_SITE_FETCH
 
 
 def check_same_origin_write() -> None:
