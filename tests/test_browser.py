@@ -122,6 +122,13 @@ def test_two_phones_see_only_their_own_secret(browser, served):
     ann.wait_for_selector("#secret", state="hidden", timeout=WAIT_MS)
     assert words[0] not in ann.content()
 
+    # Leaving and coming back (history, back-forward cache) shows no secret until tapped.
+    reveal(ann)
+    ann.goto(base + "/")
+    ann.go_back()
+    expect(ann.locator("#name")).to_have_text("Ann")
+    assert ann.locator("#secret").is_hidden() and words[0] not in ann.content()
+
     # A reset seat turns the old page into "join again", with no secret left in it.
     host.page.once("dialog", lambda dialog: dialog.accept())
     host.page.locator(".seat-row", has_text="Bob").get_by_role("button", name="Reset").click()

@@ -135,11 +135,15 @@ const Familiar = (() => {
   // One tap per die face; the roll is sent when complete (or with Done when any count).
   function diceInput(count, done) {
     const rolled = [];
-    const shown = el("p", { class: "dice-shown" }, count ? `0 of ${count} dice` : "Tap each die's face");
+    const shown = el("p", { class: "dice-shown" });
+    const label = () => (rolled.length
+      ? rolled.join(" + ") + (rolled.length > 1 ? ` = ${rolled.reduce((a, b) => a + b, 0)}` : "")
+      : (count ? `0 of ${count} dice` : "Tap each die's face"));
     const update = () => {
-      shown.textContent = rolled.length ? rolled.join(" + ") + (rolled.length > 1 ? ` = ${rolled.reduce((a, b) => a + b, 0)}` : "") : (count ? `0 of ${count} dice` : "Tap each die's face");
       if (count && rolled.length === count) { done(rolled.slice()); rolled.length = 0; }
+      shown.textContent = label();
     };
+    update();
     const faces = el("div", { class: "faces" });
     for (let face = 1; face <= 6; face += 1) {
       faces.append(el("button", { class: "face", "aria-label": `die showing ${face}`, onclick: () => { rolled.push(face); update(); } }, "⚀⚁⚂⚃⚄⚅"[face - 1]));
@@ -173,10 +177,19 @@ const Familiar = (() => {
     return el("div", {}, input, send);
   }
 
+  // Redraw a holder only when what it shows changed, so a live update (someone joins)
+  // does not wipe dice half-entered in a prompt.
+  function redraw(holder, data, build) {
+    const key = JSON.stringify(data);
+    if (holder.dataset.drawn === key) return;
+    holder.dataset.drawn = key;
+    clear(holder).append(...build());
+  }
+
   // Hide anything secret when the page is restored from the back-forward cache.
   function onRestore(handler) {
     window.addEventListener("pageshow", (event) => { if (event.persisted) handler(); });
   }
 
-  return { el, clear, api, say, leds, live, pretty, renderValue, renderObject, renderPrompt, onRestore };
+  return { el, clear, redraw, api, say, leds, live, pretty, renderValue, renderObject, renderPrompt, onRestore };
 })();

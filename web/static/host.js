@@ -35,7 +35,7 @@
   function drawTable(view) {
     document.getElementById("title").textContent = view.game ? view.title + (view.over ? " (over)" : "") : "No game yet";
     clear(document.getElementById("seats")).append(...view.seats.map((n, i) => seatRow(n, i, view.claimed[i])));
-    clear(document.getElementById("prompts")).append(...view.expects.map((e) => prompt(e, view.seats)));
+    Familiar.redraw(document.getElementById("prompts"), [view.expects, view.seats], () => view.expects.map((e) => prompt(e, view.seats)));
     clear(document.getElementById("view")).append(view.game ? renderObject(view.view) : el("p", { class: "muted" }, "Start a game below."));
     clear(document.getElementById("notices")).append(...view.notices.slice().reverse().map((n) => el("li", {}, n)));
   }

@@ -62,7 +62,7 @@
     document.getElementById("seat").hidden = false;
     document.getElementById("name").textContent = mine.name;
     const open = mine.expects.filter((e) => !e.secret);
-    clear(document.getElementById("prompts")).append(...open.map((e) => renderPrompt(e, act)));
+    Familiar.redraw(document.getElementById("prompts"), open, () => open.map((e) => renderPrompt(e, act)));
     if (wasShown) show();
   }
 
