@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.camera_replay import draw_arm
+from vision.camera_replay import SensorNoise, draw_arm
 from vision.settle import SettleDetector
 
 TRAY = Path(__file__).parent / "data" / "tray"
@@ -79,17 +79,12 @@ class Camera:
 
     def __init__(self, seed: int = 1, noise: float = 3.0, flicker: float = 0.0) -> None:
         self.rng = np.random.default_rng(seed)
-        fields = [self.rng.normal(0.0, noise, (640, 640, 3)) for _ in range(7)]
-        # saturating uint8 add and subtract of the two halves of the noise: fast, like cv2 would
-        self.noise = [(np.clip(f, 0, 255).astype(np.uint8), np.clip(-f, 0, 255).astype(np.uint8)) for f in fields]
+        self.noise = SensorNoise(noise, self.rng)
         self.flicker = flicker
-        self.count = 0
 
     def shoot(self, frame: np.ndarray, gain: float = 1.0) -> np.ndarray:
-        self.count += 1
         gain *= 1.0 + self.rng.uniform(-self.flicker, self.flicker)
-        up, down = self.noise[self.count % len(self.noise)]
-        return cv2.convertScaleAbs(cv2.subtract(cv2.add(frame, up), down), alpha=gain)
+        return cv2.convertScaleAbs(self.noise(frame), alpha=gain)
 
 
 def tumble(scene: Scene, background: np.ndarray, frames: int, seed: int) -> Iterator[np.ndarray]:

@@ -11,8 +11,8 @@ so that auto-exposure flicker and lamps dimming do not look like change:
 - *changed*: the still scene differs from the last frame handed out (the reference),
   by at least one die's worth of pixels. A partial re-roll of one die is a change; a
   hand that waved over the tray and left is not.
-- *occluded*: a large change touching the image border is an arm reaching in, not
-  dice; the detector waits for it to leave. If it stays (the tray or camera was moved,
+- *occluded*: a large, thick change reaching in from the image border (but not most of
+  the view) is an arm, not dice; the detector waits for it to leave. If it stays (the tray or camera was moved,
   a lamp went on) it is accepted as the new scene after ``occluded_timeout_s``.
 
 Per-pixel change thresholds adapt to the measured camera noise, and while the tray is
@@ -20,6 +20,7 @@ still and unchanged the reference follows slow light changes.
 """
 from __future__ import annotations
 
+from collections import deque
 from typing import Literal
 
 import cv2
@@ -30,6 +31,11 @@ State = Literal["moving", "still"]
 GREY_MID = 128.0
 MAD_TO_SIGMA = 1.4826
 """Median absolute deviation times this estimates a Gaussian noise's sigma."""
+NOISE_WINDOW_S = 10.0
+NOISE_QUANTILE = 25
+"""The camera noise is the low quartile of the frame-to-anchor median differences seen
+over the last ten seconds: the tray is still most of the time, and any frame whose
+median pixel changed (an arm over half the view, a new photo) is never the low quartile."""
 
 
 class SettleDetector:
@@ -46,8 +52,11 @@ class SettleDetector:
       covers ~23);
     - ``min_level``: the smallest grey-level difference (after brightness
       normalisation, 0-255) counted as changed, raised automatically on noisy cameras;
-    - ``occluder_fraction``: a changed region touching the border and covering this
-      share of the image is taken for an arm;
+    - ``arm_width``, ``arm_fraction``: a changed region touching the border, thicker
+      than ``arm_width`` of the image width (dice are thinner) and whose thick part
+      covers ``arm_fraction`` of the image, is taken for an arm;
+    - ``scene_fraction``: when this share of the view changed, it is not an arm but a
+      new scene (camera or tray moved, another photo replayed): read at once;
     - ``report_first``: hand out the first still scene after start or ``reset`` (so the
       box reads what is already in the tray), instead of only taking it as reference.
     """
@@ -61,7 +70,9 @@ class SettleDetector:
         min_area: int = 16,
         min_level: float = 20.0,
         noise_k: float = 6.0,
-        occluder_fraction: float = 0.04,
+        arm_width: float = 0.06,
+        arm_fraction: float = 0.01,
+        scene_fraction: float = 0.5,
         drift_rate: float = 0.05,
         report_first: bool = True,
     ) -> None:
@@ -71,11 +82,14 @@ class SettleDetector:
         self.min_area = min_area
         self.min_level = min_level
         self.noise_k = noise_k
-        self.occluder_fraction = occluder_fraction
+        self.arm_width = arm_width
+        self.arm_fraction = arm_fraction
+        self.scene_fraction = scene_fraction
         self.drift_rate = drift_rate
         self.report_first = report_first
         self._kernel = np.ones((2, 2), np.uint8)
         self._min_pixels = float(min_area)
+        self._noise_samples: deque[float] = deque(maxlen=max(10, round(NOISE_WINDOW_S * fps)))
         self.reset()
 
     def reset(self) -> None:
@@ -100,7 +114,7 @@ class SettleDetector:
             self._anchor = small
             self._min_pixels = self.min_area * (small.shape[1] / self.work_width) ** 2
             return None
-        if cv2.countNonZero(self._changed_mask(self._anchor, small)) >= self._min_pixels:
+        if cv2.countNonZero(self._changed_mask(self._anchor, small, learn_noise=True)) >= self._min_pixels:
             self._anchor = small
             self._still_count = 0
             self._state = "moving"
@@ -117,13 +131,17 @@ class SettleDetector:
             self._state = "still"
             return self.report_first
         changed = self._changed_mask(self._reference, small)
-        if cv2.countNonZero(changed) < self._min_pixels:
+        changed_pixels = cv2.countNonZero(changed)
+        if changed_pixels < self._min_pixels:
             cv2.accumulateWeighted(small, self._reference, self.drift_rate)
             self._occluded_count = 0
             self._state = "still"
             return False
-        arm_sized = _largest_border_region(changed) >= self.occluder_fraction * changed.size
-        if arm_sized and self._occluded_count < self.occluded_frames:
+        if (
+            changed_pixels < self.scene_fraction * changed.size
+            and self._occluded_count < self.occluded_frames
+            and self._arm_in_view(changed)
+        ):
             self._occluded_count += 1
             self._state = "moving"
             return False
@@ -146,17 +164,35 @@ class SettleDetector:
         medians = np.median(small[::4, ::4].reshape(-1, 3), axis=0)
         return small * (GREY_MID / np.maximum(medians, 1.0)).astype(np.float32)
 
-    def _changed_mask(self, before: np.ndarray, after: np.ndarray) -> np.ndarray:
-        """Pixels that changed between two work frames by more than noise can explain."""
+    def _arm_in_view(self, changed: np.ndarray) -> bool:
+        """Whether the change includes a thick region reaching in from the border: an arm.
+
+        Eroding by an arm's minimum thickness removes dice, dice pairs and the thin edge
+        lines a slightly moved tray leaves, so those are read at once, not waited out.
+        """
+        size = max(3, round(self.arm_width * changed.shape[1]))
+        core = cv2.erode(changed, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
+        return _largest_border_region(core) >= self.arm_fraction * changed.size
+
+    def _changed_mask(self, before: np.ndarray, after: np.ndarray, learn_noise: bool = False) -> np.ndarray:
+        """Pixels that changed between two work frames by more than camera noise explains."""
         blue, green, red = cv2.split(cv2.absdiff(before, after))
         diff = cv2.max(cv2.max(blue, green), red)
-        noise = MAD_TO_SIGMA * float(np.median(diff[::4, ::4]))
-        mask = (diff > max(self.min_level, self.noise_k * noise)).astype(np.uint8)
+        if learn_noise:
+            self._noise_samples.append(float(np.median(diff[::4, ::4])))
+        mask = (diff > self._level()).astype(np.uint8)
         return cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
+
+    def _level(self) -> float:
+        """Grey-level change that counts: ``min_level``, or more on a noisy camera."""
+        if not self._noise_samples:
+            return self.min_level
+        noise = MAD_TO_SIGMA * float(np.percentile(self._noise_samples, NOISE_QUANTILE))
+        return max(self.min_level, self.noise_k * noise)
 
 
 def _largest_border_region(mask: np.ndarray) -> int:
-    """Area of the largest changed region touching the image edge (where arms come from)."""
+    """Area of the largest region of ``mask`` touching the image edge (where arms come from)."""
     _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     edges = np.concatenate((labels[0], labels[-1], labels[:, 0], labels[:, -1]))
     touching = [int(stats[label, cv2.CC_STAT_AREA]) for label in np.unique(edges) if label > 0]

@@ -1,0 +1,85 @@
+"""Opening the box's camera from one configuration string, and checking it works.
+
+Sources (``camera.source`` in familiar.toml):
+
+- ``"picamera2"``: the Raspberry Pi camera on the ribbon connector;
+- ``"usb:0"`` or ``"usb:/dev/video2"``: a USB webcam by index or device path;
+- ``"replay:<folder, photo or video>"``: recorded frames, for the demo and tests;
+- ``"auto"``: the Pi camera if picamera2 is installed and a camera is attached, else the
+  first USB webcam that delivers frames.
+
+Every backend is a :class:`Camera`; every failure is a :class:`CameraError` whose message
+tells the person at the table what to do.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from vision.camera_base import NO_CAMERA_HINT, Camera, CameraError, ReplayFinished
+from vision.camera_opencv import OpenCVCamera, open_first_usb_camera, usb_camera_devices
+from vision.camera_picamera2 import Picamera2Camera, csi_cameras, import_picamera2
+from vision.camera_replay import ReplayCamera
+
+__all__ = [
+    "Camera",
+    "CameraError",
+    "OpenCVCamera",
+    "Picamera2Camera",
+    "ReplayCamera",
+    "ReplayFinished",
+    "check_camera",
+    "open_camera",
+    "usb_camera_devices",
+]
+
+SOURCE_FORMS = '"auto", "picamera2", "usb:0", "usb:/dev/video2" or "replay:<folder or video>"'
+
+
+def open_camera(source: str, width: int = 1280, height: int = 720, fps: float = 15.0) -> Camera:
+    """Open the camera named by ``source`` (see the module docstring), or raise CameraError."""
+    kind, _, arg = source.strip().partition(":")
+    kind = kind.lower()
+    if kind == "auto" and not arg:
+        return _open_auto(width, height, fps)
+    if kind == "picamera2" and not arg:
+        return Picamera2Camera(width, height, fps)
+    if kind == "usb" and arg:
+        return OpenCVCamera(int(arg) if arg.isdigit() else arg, width, height, fps)
+    if kind == "replay" and arg:
+        return ReplayCamera(arg, fps=fps)
+    raise CameraError(f"unknown camera source {source!r}: use {SOURCE_FORMS} (camera.source in /etc/familiar/familiar.toml)")
+
+
+def _open_auto(width: int, height: int, fps: float) -> Camera:
+    """The Pi camera when one is attached, else the first working USB webcam."""
+    try:
+        if csi_cameras(import_picamera2()):
+            return Picamera2Camera(width, height, fps)
+    except CameraError:
+        pass  # no picamera2 or no ribbon camera: a USB webcam may still be there
+    try:
+        return open_first_usb_camera(width, height, fps)
+    except CameraError as exc:
+        raise CameraError(f"no camera found: {NO_CAMERA_HINT}") from exc
+
+
+def check_camera(source: str, width: int = 1280, height: int = 720) -> tuple[bool, str]:
+    """For ``familiar doctor``: open the camera, grab one frame, report size and brightness.
+
+    Returns (ok, one line for a person). A frame that is nearly black or white counts as a
+    failure: the lens cap is on, the light is off, or the camera points at a lamp.
+    """
+    try:
+        with open_camera(source, width, height) as camera:
+            frame = camera.read()
+            description = camera.description
+    except CameraError as exc:
+        return False, f"camera {source!r}: {exc}"
+    h, w = frame.shape[:2]
+    brightness = float(np.mean(frame))
+    line = f"{description}: got a {w}x{h} frame, mean brightness {brightness:.0f}/255"
+    if brightness < 12:
+        return False, f"{line}: almost black, take off the lens cap or turn on the light"
+    if brightness > 245:
+        return False, f"{line}: almost white, the camera is overexposed or facing a lamp"
+    return True, line

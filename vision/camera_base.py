@@ -1,0 +1,70 @@
+"""The one camera interface every frame source implements, and its error.
+
+The daemon, the demo and ``familiar doctor`` only ever talk to a :class:`Camera`, so a
+Pi camera, a USB webcam and a replayed folder of photos are interchangeable.
+"""
+from __future__ import annotations
+
+import abc
+from types import TracebackType
+
+import numpy as np
+
+from vision.images import ImageError, check_frame
+
+NO_CAMERA_HINT = (
+    "connect the camera ribbon / a USB webcam, or set camera.source in /etc/familiar/familiar.toml"
+)
+"""Said with every 'no camera' error, because the person reading it is at the table, not in the code."""
+
+
+class CameraError(RuntimeError):
+    """A camera that cannot be opened or stopped delivering frames; the message says what to do."""
+
+
+class ReplayFinished(CameraError):
+    """A non-looping replay reached its end: the source is exhausted, not broken."""
+
+
+class Camera(abc.ABC):
+    """A source of BGR uint8 frames.
+
+    ``read()`` blocks until the next frame and raises :class:`CameraError` when the camera
+    is gone, so callers have exactly one failure path to handle.
+    """
+
+    description: str = "camera"
+
+    @abc.abstractmethod
+    def read(self) -> np.ndarray:
+        """Return the next frame as an H x W x 3 BGR uint8 array."""
+
+    @abc.abstractmethod
+    def close(self) -> None:
+        """Release the device; safe to call twice."""
+
+    def __enter__(self) -> Camera:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.description}>"
+
+
+def as_bgr(frame: np.ndarray | None, source: str) -> np.ndarray:
+    """Check a captured frame and convert grey/BGRA to BGR, as a CameraError if unusable.
+
+    Reuses the still-image checks so a frame from any backend obeys the same rules as a
+    photo given to the CLI.
+    """
+    try:
+        return np.ascontiguousarray(check_frame(frame, source))
+    except ImageError as exc:
+        raise CameraError(f"{source} delivered an unusable frame: {exc}") from exc
