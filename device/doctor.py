@@ -6,9 +6,7 @@ that merely *looks* present is the usual way a box fails at the table.
 """
 from __future__ import annotations
 
-import contextlib
 import grp
-import io
 import os
 import shutil
 import socket
@@ -156,14 +154,13 @@ def _write_silence(path: Path, seconds: float) -> None:
 
 def check_tts(config: Config) -> CheckResult:
     """Synthesises a line with the configured voice and measures the WAV it produced."""
-    fix = "sudo apt install espeak-ng (pyttsx3 needs libespeak-ng1)"
+    fix = "sudo apt install espeak-ng"
     if shutil.which("espeak-ng") is None:
         return CheckResult("speech", "fail", "espeak-ng is not installed", fix)
     with tempfile.TemporaryDirectory(prefix="familiar-doctor-") as folder:
         path = Path(folder) / "line.wav"
         try:
-            with contextlib.redirect_stdout(io.StringIO()):  # pyttsx3 prints "Audio saved to"
-                warnings = synthesize("Familiar is checking its voice.", path, config.audio)
+            warnings = synthesize("Familiar is checking its voice.", path, config.audio)
             stats = measure_wav(path)
         except SpeechError as error:
             return CheckResult("speech", "fail", str(error), fix)

@@ -1,19 +1,23 @@
 """The box's voice: lines are spoken one at a time, in order, on a thread of their own.
 
-``say()`` only queues, so speech never blocks the engine. Each line is synthesised by
-pyttsx3 (its espeak driver, i.e. libespeak-ng) into a WAV file with ``save_to_file`` +
-``runAndWait``; the WAV is then played with ``aplay`` on the configured ALSA device and/or
-kept in ``wav_dir``. Why not pyttsx3's own ``say()``: with pyttsx3 2.99 the espeak driver
-plays through ``os.system("aplay FILE")``, which ignores the configured ALSA device and
-hides failures, and once ``save_to_file`` was used its driver keeps the file name and
-later ``say()`` calls write that file instead of speaking. ``save_to_file`` itself proved
-reliable here: 30 successive ``runAndWait`` calls on a worker thread, each WAV identical
-in length to ``espeak-ng -w`` output, so no ``espeak-ng`` subprocess fallback is needed.
+``say()`` only queues, so speech never blocks the engine. Each line is synthesised into a
+WAV file by ``espeak-ng -w``, then played with ``aplay`` on the configured ALSA device
+and/or kept in ``wav_dir``. Playing a finished file (rather than streaming) is what makes
+one line end before the next begins, and lets every line also exist as a WAV.
 
-libespeak-ng is initialised once per process and pyttsx3 routes its audio callback to the
-most recently created driver, so one shared engine is used under a lock. A failure (no
-TTS library, a bad voice, a missing speaker) is logged and reported through ``problems``
-and ``on_problem``, never raised to the caller: the game goes on.
+Why not pyttsx3, the design card's package: pyttsx3 2.99's espeak driver was tried first
+and measured here. Its ``runAndWait()`` returns before ``save_to_file`` has written the
+file (on a fresh engine the WAV appeared about 10 ms *after* the call returned), and
+property changes land one utterance late: asking for rates 100, 300, 100, 300, 160, 450,
+80 in turn gave WAVs of 10.6, 10.7, 10.7, 10.8, 10.8, 2.3 and 0.0 s for one sentence,
+where ``espeak-ng -w`` gives 10.6 s at 100 and 3.3 s at 300. Its ``say()`` plays through
+``os.system("aplay FILE")``, which ignores the configured ALSA device and hides errors.
+So, as the design allows when pyttsx3 cannot write files reliably, the narrator runs
+espeak-ng itself: a subprocess per line is synchronous, has a timeout, cannot wedge the
+narrator thread inside a ctypes callback, and reports errors on stderr.
+
+A failure (espeak-ng missing, an unknown voice, a missing speaker) is logged and reported
+through ``problems`` and ``on_problem``, never raised to the caller: the game goes on.
 """
 from __future__ import annotations
 
@@ -29,7 +33,6 @@ import wave
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -41,10 +44,8 @@ KEPT_WAVS = 500          # newest WAV copies kept in wav_dir; older ones are del
 KEPT_PROBLEMS = 50
 PLAY_MARGIN_SECONDS = 10  # aplay gets the clip's length plus this before it is given up
 
-_ENGINE_LOCK = threading.Lock()
-_engine: Any = None
-_voices: dict[str, str] | None = None
-DEFAULT_VOICE = "en"  # espeak-ng resolves it to its English voice on every version
+SYNTH_TIMEOUT_SECONDS = 60  # espeak-ng needs well under a second for a long line
+DEFAULT_VOICE = "en"  # espeak-ng's English voice, present in every espeak-ng install
 
 
 class SpeechError(RuntimeError):
@@ -73,60 +74,46 @@ def measure_wav(path: Path) -> WavStats:
 
 def synthesize(text: str, path: Path, audio: AudioConfig) -> list[str]:
     """Writes ``text`` as speech to the WAV file ``path`` with the configured voice, rate and
-    volume. Returns warnings (e.g. an unknown voice: espeak-ng's default voice is used);
+    volume. Returns warnings (an unknown voice: espeak-ng's English voice is used instead);
     raises :class:`SpeechError` when no audio could be written."""
-    warnings: list[str] = []
-
-    def on_error(name: Any = None, exception: Exception | None = None, **_: Any) -> None:
-        warnings.append(f"{type(exception).__name__}: {exception}")
-
-    try:  # pyttsx3 fails on a missing folder inside a ctypes callback, where it is lost
+    try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        path.unlink(missing_ok=True)  # so a stale file can never pass for new speech
     except OSError as error:
         raise SpeechError(f"cannot write {path}: {error}") from error
-    with _ENGINE_LOCK:
-        try:
-            engine = _shared_engine()
-            token = engine.connect("error", on_error)
-            try:
-                voice = _voice_id(engine, audio.voice)
-                if voice is None:
-                    warnings.append(f"unknown voice {audio.voice!r} (see: espeak-ng --voices); "
-                                    f"using {DEFAULT_VOICE!r}")
-                engine.setProperty("voice", voice or DEFAULT_VOICE)
-                engine.setProperty("rate", audio.rate)
-                engine.setProperty("volume", audio.volume)
-                engine.save_to_file(text, str(path))
-                engine.runAndWait()
-            finally:
-                engine.disconnect(token)
-        except Exception as error:  # noqa: BLE001 - ImportError, OSError, RuntimeError alike
-            raise SpeechError(f"text-to-speech failed: {type(error).__name__}: {error}") from error
+    warnings: list[str] = []
+    try:
+        _espeak(text, path, audio.voice, audio)
+    except _UnknownVoice:
+        warnings.append(f"unknown voice {audio.voice!r} (see: espeak-ng --voices); "
+                        f"using {DEFAULT_VOICE!r}")
+        _espeak(text, path, DEFAULT_VOICE, audio)
     if not path.exists() or path.stat().st_size <= 44:  # 44 bytes = a WAV header, no audio
-        raise SpeechError(f"text-to-speech wrote no audio ({'; '.join(warnings) or 'no error'})")
+        raise SpeechError(f"espeak-ng wrote no audio to {path}")
     return warnings
 
 
-def _shared_engine() -> Any:
-    """The process's one pyttsx3 espeak engine (call with ``_ENGINE_LOCK`` held)."""
-    global _engine
-    if _engine is None:
-        import pyttsx3  # imported here: a box without libespeak-ng still runs, silently
-        _engine = pyttsx3.init("espeak")
-    return _engine
+class _UnknownVoice(SpeechError):
+    """espeak-ng has no voice by that name."""
 
 
-def _voice_id(engine: Any, wanted: str) -> str | None:
-    """espeak-ng's identifier (e.g. ``gmw/en``) for a configured voice given as an identifier,
-    a language code (``en-gb``, which SetVoiceByName itself rejects) or a name.
-    None when espeak-ng has no such voice."""
-    global _voices
-    if _voices is None:
-        _voices = {}
-        for voice in engine.getProperty("voices"):
-            for key in [voice.name, *(voice.languages or []), voice.id]:  # the id wins
-                _voices[str(key).lower()] = voice.id
-    return _voices.get(wanted.lower())
+def _espeak(text: str, path: Path, voice: str, audio: AudioConfig) -> None:
+    """One ``espeak-ng -w`` run. The text goes in on stdin (``--stdin``), so a line starting
+    with "-" can never be taken for an option; amplitude 100 is espeak-ng's default level."""
+    command = ["espeak-ng", "-v", voice, "-s", str(audio.rate),
+               "-a", str(round(audio.volume * 100)), "-b", "1", "--stdin", "-w", str(path)]
+    try:
+        done = subprocess.run(command, input=text, capture_output=True, text=True,
+                              timeout=SYNTH_TIMEOUT_SECONDS)
+    except FileNotFoundError as error:
+        raise SpeechError("espeak-ng is not installed") from error
+    except subprocess.TimeoutExpired as error:
+        raise SpeechError(f"espeak-ng took over {SYNTH_TIMEOUT_SECONDS} s") from error
+    if done.returncode != 0:
+        message = done.stderr.strip() or f"exit status {done.returncode}"
+        if "voice does not exist" in message:
+            raise _UnknownVoice(message)
+        raise SpeechError(f"espeak-ng failed: {message}")
 
 
 def find_sound_card() -> str | None:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from gpiozero import Device
 
 from device import doctor
 from device.config import AudioConfig, BoxConfig, CameraConfig, Config, GpioConfig, WebConfig
@@ -37,6 +38,7 @@ def test_simulated_pins_are_claimed_and_released(tmp_path: Path) -> None:
 
 
 def test_real_gpio_missing_fails_with_the_reason_and_a_fix(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(Device, "pin_factory", None)  # gpiozero picks a factory afresh
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
     config = dataclasses.replace(simulated(tmp_path), box=BoxConfig(state_dir=tmp_path))
     result = doctor.check_gpio(config)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -47,18 +48,27 @@ def test_lines_become_real_speech_in_order(quiet: Narrator) -> None:
     assert quiet.problems == []
 
 
-def test_rate_and_volume_are_applied(tmp_path: Path) -> None:
-    slow, fast, soft = tmp_path / "slow.wav", tmp_path / "fast.wav", tmp_path / "soft.wav"
-    synthesize(LONG, slow, AudioConfig(rate=100))
-    synthesize(LONG, fast, AudioConfig(rate=300))
-    synthesize(LONG, soft, AudioConfig(volume=0.2))
-    assert measure_wav(slow).seconds > 2 * measure_wav(fast).seconds
-    loud = measure_wav(slow).rms
-    assert SILENCE_RMS / 4 < measure_wav(soft).rms < loud * 0.5
+def test_rate_and_volume_apply_to_each_line_at_once(tmp_path: Path) -> None:
+    """Alternating settings: each WAV follows its own call (pyttsx3 2.99 lagged one behind)."""
+    seconds = []
+    for n, rate in enumerate((100, 300, 100, 300)):
+        synthesize(LONG, tmp_path / f"{n}.wav", AudioConfig(rate=rate))
+        seconds.append(measure_wav(tmp_path / f"{n}.wav").seconds)
+    assert seconds[0] > 2 * seconds[1] and seconds[2] > 2 * seconds[3]
+    assert abs(seconds[0] - seconds[2]) < 0.1 and abs(seconds[1] - seconds[3]) < 0.1
+    synthesize(LONG, tmp_path / "soft.wav", AudioConfig(volume=0.2))
+    synthesize(LONG, tmp_path / "loud.wav", AudioConfig(volume=1.0))
+    soft, loud = measure_wav(tmp_path / "soft.wav").rms, measure_wav(tmp_path / "loud.wav").rms
+    assert SILENCE_RMS / 4 < soft < loud * 0.5
 
 
-def test_voice_given_as_language_code_identifier_or_name(tmp_path: Path) -> None:
-    for voice in ("en-gb", "en-us", "gmw/en", "English (America)"):
+def test_text_is_never_taken_for_an_option(tmp_path: Path) -> None:
+    synthesize("-w /tmp/elsewhere.wav --help", tmp_path / "x.wav", AudioConfig())
+    assert measure_wav(tmp_path / "x.wav").seconds > 1.0
+
+
+def test_voice_given_as_language_code_or_identifier(tmp_path: Path) -> None:
+    for voice in ("en-gb", "en-us", "gmw/en", "en"):
         assert synthesize(SHORT, tmp_path / "v.wav", AudioConfig(voice=voice)) == [], voice
 
 
@@ -84,13 +94,22 @@ def test_repeat_says_the_last_line_again(quiet: Narrator) -> None:
     assert len(spoken_files(quiet)) == 3
 
 
-def test_say_returns_while_speech_is_busy(quiet: Narrator) -> None:
-    with narrator_module._ENGINE_LOCK:  # the TTS engine is held: nothing can be spoken
-        for n in range(5):
-            quiet.say(f"line {n}")
-        assert not quiet.wait_idle(0.2)
+def test_say_returns_while_speech_is_busy(quiet: Narrator, monkeypatch) -> None:
+    gate = threading.Event()
+    real = narrator_module.synthesize
+
+    def held(text: str, path: Path, audio: AudioConfig) -> list[str]:
+        gate.wait(30)  # speech is stuck until the test opens the gate
+        return real(text, path, audio)
+
+    monkeypatch.setattr(narrator_module, "synthesize", held)
+    for n in range(5):
+        quiet.say(f"line {n}")  # returns although nothing can be spoken yet
+    assert not quiet.wait_idle(0.2)
+    gate.set()
     assert quiet.wait_idle(60)
     assert quiet.history == [f"line {n}" for n in range(5)]
+    assert len(spoken_files(quiet)) == 5
 
 
 def test_blank_lines_are_ignored_and_whitespace_is_folded(quiet: Narrator) -> None:

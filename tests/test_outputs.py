@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from device.config import GpioConfig
@@ -99,6 +100,7 @@ def test_snapshot_reads_the_real_pin_level(outputs: Outputs, mock_factory) -> No
 
 
 def test_no_gpio_raises_a_clear_hardware_error(monkeypatch) -> None:
+    monkeypatch.setattr(Device, "pin_factory", None)  # gpiozero picks a factory afresh
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
     with pytest.raises(HardwareError) as caught:
         Outputs.from_config(GpioConfig())
