@@ -79,7 +79,7 @@ def accuse(play: Play, outcome: str) -> None:
     order = [x for x in range(s.players) if s.loyalty[x] == ORDER and x != s.final_leader]
     low, _ = NAMES_TO_SUBMIT[s.players]
     names = {"perfect": eaters, "partial": eaters + order[:1], "death_eaters": order[:low]}[outcome]
-    play.act("accuse", by=s.final_leader, seats=names)
+    play.act("accuse", by=s.final_leader, choices=names)
     assert play.s.outcome == outcome and play.table.public_view()["over"]
     assert play.table.public_view()["view"]["loyalties"] == s.loyalty
 
@@ -88,7 +88,7 @@ def finish(play: Play, outcome: str) -> None:
     s = play.s
     if s.step == "revelio":
         target = next(x for x in range(s.players) if x != s.revelio)
-        play.act("peek", by=s.revelio, seats=[target])
+        play.act("peek", by=s.revelio, choice=target)
         assert play.table.private_view(s.revelio)["view"]["peeks"][0]["loyalty"] == s.loyalty[target]
     order = [x for x in range(s.players) if s.loyalty[x] == ORDER]
     wanted = next(x for x in order if x != s.left_of(s.nominator))
@@ -118,7 +118,7 @@ def test_five_players_end_on_the_track_with_a_partial_victory() -> None:
     for _ in range(3):
         play.encounter(False)
     assert play.s.snake == 3 and play.s.leader == 0
-    play.act("expelliarmus", by=1, target=2, effect="leave_out")
+    play.act("leave_out", by=1, choice="Cat")
     play.encounter(False, group=5)  # snake to 4; Cat sat out, so the group is the other four
     assert "Cat regains their wand but may not exchange a card; the Expelliarmus card goes back in the box." in play.said
     assert play.s.snake == 4 and play.s.left_out is None and play.s.leader == 1

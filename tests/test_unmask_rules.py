@@ -128,12 +128,10 @@ def test_group_must_include_the_leader_and_match_the_card() -> None:
     play.act("encounter", group=3, check="host")
     for seats, message in (([1, 2, 3], "includes the Leader"), ([0, 1], "exactly 3"), ([0, 1, 1], "twice"), ([0, 1, 9], "seat number")):
         with pytest.raises(IllegalAction, match=message):
-            play.act("group", seats=seats)
+            play.act("group", choices=seats)
     with pytest.raises(IllegalAction, match="Ann"):
-        play.act("group", by=1, seats=[0, 1, 2])
-    with pytest.raises(IllegalAction, match="Expelliarmus"):
-        play.act("group", seats=[0, 1, 2], short=True)
-    play.act("group", by=0, seats=["Ann", "bob", 2])
+        play.act("group", by=1, choices=[0, 1, 2])
+    play.act("group", by=0, choices=["Ann", "bob", 2])
     assert play.s.group == [0, 1, 2]
 
 
@@ -143,7 +141,7 @@ def test_card_total_encounters_are_not_capped_but_rolls_are() -> None:
     play.gather()
     play.act("reveal", cards=[{"dice": 5}, {"dice": 4}])
     assert play.s.step == "token" and play.s.snake == 0
-    play.act("token", token="dementor")
+    play.act("token", choice="dementor")
     play.act("reveal", cards=[{"dice": 5}, {"dice": 4}])
     assert play.s.dice == 6 and play.table.expects()[0].count == 6
     with pytest.raises(IllegalAction, match="expected 6 dice"):
@@ -170,19 +168,19 @@ def test_curses_and_the_single_swap() -> None:
     play = started()
     play.act("encounter", group=2, check="host")
     play.gather()
-    play.act("curse", stops=False)
+    play.act("curse", choice="resolved")
     play.act("swap")
     with pytest.raises(IllegalAction, match="at most one"):
         play.act("swap")
     play.act("reveal", cards=[{"dice": 3, "curse": True}, {"dice": 1}])
     assert play.s.card_dice == 1 and play.s.step == "result"
     with pytest.raises(IllegalAction, match="host"):
-        play.act("result", by=0, success=True)
-    play.act("result", success=False)
+        play.act("result", by=0, choice="success")
+    play.act("result", choice="failure")
     assert play.s.snake == 1
     play.act("encounter", group=2, check="cards_total", target=1)
     play.gather()
-    play.act("curse", stops=True)  # an Avada Kedavra: the Encounter fails at once
+    play.act("curse", choice="stops")  # an Avada Kedavra: the Encounter fails at once
     assert play.s.snake == 2 and play.s.leader == 2
 
 
@@ -190,31 +188,56 @@ def test_expelliarmus_leave_out_forbids_the_swap_and_skip_skips_a_turn() -> None
     play = started()
     play.token("expelliarmus")
     assert play.s.expelliarmus == 0 and play.s.leader == 1
+    assert {e["action"] for e in play.table.private_view(0)["expects"]} == {"skip_turn", "leave_out"}
     with pytest.raises(IllegalAction, match="only Ann"):
-        play.act("expelliarmus", by=2, target=3, effect="skip")
+        play.act("skip_turn", by=2, choice=3)
     with pytest.raises(IllegalAction, match="another player"):
-        play.act("expelliarmus", by=0, target=0, effect="skip")
+        play.act("skip_turn", by=0, choice="Ann")
     with pytest.raises(IllegalAction, match="Leader's turn"):
-        play.act("expelliarmus", target=1, effect="skip")
-    play.act("expelliarmus", by=0, target=3, effect="leave_out")
-    assert play.s.expelliarmus is None
+        play.act("skip_turn", choice=1)
+    play.act("leave_out", by=0, choice="Dan")
+    assert play.s.expelliarmus is None and play.s.left_out == 3
     with pytest.raises(IllegalAction, match="no one holds"):
-        play.act("expelliarmus", target=4, effect="skip")
+        play.act("skip_turn", choice=4)
     play.act("encounter", group=5, check="host")
     with pytest.raises(IllegalAction, match="left out"):
-        play.act("group", seats=[1, 0, 2, 3])
-    play.act("group", seats=[1, 0, 2, 4], short=True)
+        play.act("group", choices=[1, 0, 2, 3])
+    play.act("group", choices=[1, 0, 2, 4])
+    play.act("short")
     with pytest.raises(IllegalAction, match="no swap"):
         play.act("swap")
-    play.act("result", success=False)
+    play.act("result", choice="failure")
     assert play.s.left_out is None and play.s.leader == 2
+    with pytest.raises(IllegalAction, match="Expelliarmus left a player out"):
+        play.encounter(True)
+        play.act("token", choice="dementor")
+        play.act("short")
 
     skip = started(seed=5)
     skip.token("expelliarmus")
-    skip.act("expelliarmus", target=2, effect="skip")
+    skip.act("skip_turn", choice="Cat")
     skip.encounter(True)
-    skip.act("token", token="redraw")
+    skip.act("token", choice="redraw")
     assert skip.s.leader == 3 and "Expelliarmus: Cat's turn is skipped, and they regain their wand." in skip.said
+
+
+def test_the_host_taps_an_encounter_in_and_types_the_cards() -> None:
+    play = started()
+    assert play.table.expects()[0].options == ("2", "3", "4", "5")
+    play.act("encounter", by=0, choice="3")
+    with pytest.raises(IllegalAction, match="directive now"):
+        play.act("target", choice="4")
+    play.act("directive", choice="dice of a kind")
+    assert play.table.expects()[0].action == "target" and play.s.step == "encounter"
+    play.act("target", choice="3")
+    play.act("rolls", choice="2")
+    assert play.s.step == "group" and play.said[-1].startswith("Encounter: the Encounter. Roll 3 of a kind, in up to 2 rolls.")
+    play.act("group", choices=["Ann", "Bob", "Cat"])
+    with pytest.raises(IllegalAction, match="dice value or 'curse'"):
+        play.act("reveal", cards=["two"])
+    play.act("reveal", cards=["2", "curse", "3"])
+    assert play.s.card_dice == 5 and play.s.dice == 5
+    assert play.table.expects()[0].count == 5
 
 
 def test_fourth_space_penalty_lasts_one_encounter_and_its_battle() -> None:
@@ -236,7 +259,7 @@ def test_tokens_a_lost_creature_returns_and_a_filled_space_discards() -> None:
                "spaces": {"beginning": ["dementor", "inferius"], "war": ["giant"]}}
     play = started(options=options)
     with pytest.raises(IllegalAction, match="token"):
-        play.act("token", token="dementor")
+        play.act("token", choice="dementor")
     play.battle("dementor", False)
     assert play.s.pools["beginning"].count("dementor") == 2 and play.s.snake == 1
     play.battle("dementor", True)
@@ -245,22 +268,22 @@ def test_tokens_a_lost_creature_returns_and_a_filled_space_discards() -> None:
     assert "has no empty space left and is discarded" in " ".join(play.said)
     with pytest.raises(IllegalAction, match="face-down tokens of The Beginning are: inferius"):
         play.encounter(True)
-        play.act("token", token="giant")
+        play.act("token", choice="giant")
 
 
 def test_talk_mode_is_the_hosts_and_is_reminded_each_turn() -> None:
     play = started(options={"talk": "works"})
     assert any(line.startswith("Table Talk: The Works") for line in play.said[-2:])
     with pytest.raises(IllegalAction, match="host"):
-        play.act("talk", by=1, mode="basics")
-    play.act("talk", mode="essentials")
+        play.act("talk", by=1, choice="basics")
+    play.act("talk", choice="essentials")
     play.encounter(False)
     assert play.said[-1].startswith("Table Talk: The Essentials")
 
 
 def test_out_of_step_and_unknown_actions_are_refused() -> None:
     play = started()
-    for kind, data in (("token", {"token": "redraw"}), ("vote", {"yes": True}), ("peek", {"seats": []}), ("fly", {})):
+    for kind, data in (("token", {"choice": "redraw"}), ("vote", {"vote": True}), ("peek", {}), ("directive", {"choice": "dice total"}), ("fly", {})):
         with pytest.raises(IllegalAction):
             play.act(kind, **data)
 
@@ -280,10 +303,10 @@ def test_revelio_peeks_only_the_holder_sees() -> None:
     assert all(e["action"] != "peek" or not e["secret"] for e in short.table.public_view()["expects"])
     for bad, message in (([1, 2, 3], "at most 2"), ([0], "yourself")):
         with pytest.raises(IllegalAction, match=message):
-            short.act("peek", by=0, seats=bad)
+            short.act("peek", by=0, choices=bad)
     with pytest.raises(IllegalAction, match="only Ann"):
-        short.act("peek", by=1, seats=[2])
-    short.act("peek", by=0, seats=[1, 3])
+        short.act("peek", by=1, choice=2)
+    short.act("peek", by=0, choices=["Bob", 3])
     assert [p["seat"] for p in short.table.private_view(0)["view"]["peeks"]] == [1, 3]
     assert all(not short.table.private_view(x)["view"]["peeks"] for x in range(1, 5))
     assert short.s.step == "nominate" and short.said[-2] == "Revelio has been cast."
@@ -293,42 +316,42 @@ def test_nomination_vote_succession_and_names() -> None:
     play = at_department()
     s = play.s
     if s.step == "revelio":
-        play.act("peek", seats=[])
+        play.act("peek")
     first = play.s.nominator
     with pytest.raises(IllegalAction, match="yourself"):
-        play.act("nominate", seat=first)
-    play.act("nominate", seat=(first + 2) % 5)
+        play.act("nominate", choice=first)
+    play.act("nominate", choice=(first + 2) % 5)
     with pytest.raises(IllegalAction, match="own vote"):
-        play.act("vote", by=1, seat=2, yes=True)
+        play.act("vote", by=1, seat=2, vote=True)
     for voter in range(5):
-        play.act("vote", by=voter, yes=voter < 2)  # 2 yes, 3 no
+        play.act("vote", by=voter, vote=voter < 2)  # 2 yes, 3 no
     assert play.s.step == "nominate" and play.s.nominator == (first + 1) % 5
     with pytest.raises(IllegalAction, match="already nominated"):
-        play.act("nominate", seat=(first + 2) % 5)
-    play.act("nominate", seat=first)
+        play.act("nominate", choice=(first + 2) % 5)
+    play.act("nominate", choice=first)
     for voter in range(4):
-        play.act("vote", seat=voter, yes=True)
+        play.act("vote", seat=voter, vote=True)
     assert play.s.step == "vote" and play.table.public_view()["view"]["voted"] == [0, 1, 2, 3]
-    play.act("vote", seat=4, yes=False)
+    play.act("vote", seat=4, vote=False)
     assert play.s.final_leader == first and play.s.last_vote["no"] == [4]
     with pytest.raises(IllegalAction, match="cannot choose themselves"):
-        play.act("accuse", seats=[first])
+        play.act("accuse", choices=[first])
     with pytest.raises(IllegalAction, match="1 or 2 names"):
-        play.act("accuse", seats=[(first + 1) % 5, (first + 2) % 5, (first + 3) % 5])
+        play.act("accuse", choices=[(first + 1) % 5, (first + 2) % 5, (first + 3) % 5])
     assert play.table.public_view()["view"]["loyalties"] is None
-    play.act("accuse", seats=[(first + 1) % 5])
+    play.act("accuse", choices=[(first + 1) % 5])
     assert play.table.public_view()["over"] and play.table.public_view()["view"]["loyalties"] == play.s.loyalty
 
 
 def test_a_tied_vote_fails_and_exhausted_nominations_start_over() -> None:
     play = at_department(players=4)
     if play.s.step == "revelio":
-        play.act("peek", seats=[])
+        play.act("peek")
     n0 = play.s.nominator
     for nominee in (n0 + 1, n0 + 2, n0):  # each nominator in turn, to their left
-        play.act("nominate", seat=nominee % 4)
+        play.act("nominate", choice=nominee % 4)
         for voter in range(4):
-            play.act("vote", seat=voter, yes=voter % 2 == 0)  # 2 to 2: a tie fails
+            play.act("vote", seat=voter, vote=voter % 2 == 0)  # 2 to 2: a tie fails
         assert play.s.step == "nominate"
     # Only the fourth nominator was never nominated: rather than deadlock, the list starts over.
     assert play.s.nominator == (n0 + 3) % 4 and play.s.nominated == []

@@ -65,11 +65,11 @@ class Play:
         s = self.s
         need = min(s.encounter.group, s.players - (s.left_out is not None))
         seats = [s.leader] + [x for x in range(s.players) if x not in (s.leader, s.left_out)][: need - 1]
-        self.act("group", seats=seats)
+        self.act("group", choices=seats)
 
     def token(self, name: str) -> None:
         self.encounter(True)
-        self.act("token", token=name)
+        self.act("token", choice=name)
 
     def battle(self, creature: str, win: bool) -> None:
         """Success, the creature's token, then a Battle with 6 dice, won on the last roll or lost."""
@@ -85,9 +85,9 @@ class Play:
 
     def final_vote(self, nominee: int, yes: bool) -> None:
         """Nominate and have every seat vote, each on its own phone."""
-        self.act("nominate", by=self.s.nominator, seat=nominee)
+        self.act("nominate", by=self.s.nominator, choice=nominee)
         for voter in range(self.s.players):
-            self.act("vote", by=voter, yes=yes)
+            self.act("vote", by=voter, vote=yes)
 
 
 def chart_holds(s: UnmaskState) -> bool:
@@ -114,53 +114,70 @@ def random_action(s: UnmaskState, r: random.Random) -> Action:
 
     if s.expelliarmus is not None and step in ("encounter", "group") and r.random() < 0.2:
         targets = [x for x in range(n) if x not in (s.expelliarmus, s.leader)]
-        effect = "leave_out" if r.random() < 0.5 else "skip"
-        return Action("expelliarmus", {"target": r.choice(targets), "effect": effect}, by(s.expelliarmus))
+        return Action(r.choice(["skip_turn", "leave_out"]), {"choice": r.choice(targets)}, by(s.expelliarmus))
     if step == "first_roll":
         return Action("roll", {"dice": [r.randint(1, 6), r.randint(1, 6)]})
     if step == "encounter":
-        check = r.choice(["cards_total", "of_a_kind", "dice_total", "host"])
-        target = {"cards_total": r.randint(1, 8), "of_a_kind": r.randint(2, 3), "dice_total": r.randint(4, 16)}.get(check)
-        data = {"group": r.randint(1, n), "check": check, "rolls": r.randint(1, 3)}
-        if target is not None:
-            data["target"] = target
-        return Action("encounter", data, by(s.leader))
+        return _encounter_action(s, r, by(s.leader))
     if step == "group":
         need = min(s.encounter.group, n - (s.left_out is not None))
         pool = [x for x in range(n) if x not in (s.leader, s.left_out)]
-        data = {"seats": [s.leader] + r.sample(pool, need - 1)}
-        if s.left_out is not None and r.random() < 0.3:
-            data["short"] = True
-        return Action("group", data, by(s.leader))
+        return Action("group", {"choices": [s.leader] + r.sample(pool, need - 1)}, by(s.leader))
     if step == "pool":
         pick = r.random()
         if pick < 0.05:
-            return Action("curse", {"stops": r.random() < 0.5}, by(s.leader))
+            return Action("curse", {"choice": r.choice(["resolved", "stops"])}, by(s.leader))
         if pick < 0.15 and not s.swapped and not s.short:
-            return Action("swap", {}, by(s.leader))
-        cards = [{"dice": r.randint(0, 3), "curse": r.random() < 0.05} for _ in range(r.randint(1, 5))]
+            return Action("short" if s.left_out is not None and r.random() < 0.5 else "swap", {}, by(s.leader))
+        cards = [_random_card(r) for _ in range(r.randint(1, 5))]
         return Action("reveal", {"cards": cards}, by(s.leader))
     if step == "roll":
         if r.random() < 0.05:
-            return Action("result", {"success": r.random() < 0.5})
+            return Action("result", {"choice": r.choice(["success", "failure"])})
         lucky = r.random() < 0.4  # sixes all round: walks then get through Battles and Phases
         return Action("roll", {"dice": [6 if lucky else r.randint(1, 6) for _ in range(s.dice)]}, by(s.leader))
     if step == "result":
-        return Action("result", {"success": r.random() < 0.6})
+        return Action("result", {"choice": "success" if r.random() < 0.6 else "failure"})
     if step == "token":
-        return Action("token", {"token": r.choice(sorted(set(s.pools[s.phase])))}, by(s.leader))
+        return Action("token", {"choice": r.choice(sorted(set(s.pools[s.phase])))}, by(s.leader))
     if step == "revelio":
         others = [x for x in range(n) if x != s.revelio]
-        return Action("peek", {"seats": r.sample(others, r.randint(0, s.peeks_allowed))}, by(s.revelio))
+        return Action("peek", {"choices": r.sample(others, r.randint(0, s.peeks_allowed))}, by(s.revelio))
     if step == "nominate":
         options = [x for x in range(n) if x != s.nominator and x not in s.nominated]
-        return Action("nominate", {"seat": r.choice(options)}, by(s.nominator))
+        return Action("nominate", {"choice": s.names[r.choice(options)]}, by(s.nominator))
     if step == "vote":
         voter = r.choice([x for x in range(n) if x not in s.votes])
-        yes = r.random() < 0.4
-        return Action("vote", {"yes": yes}, voter) if r.random() < 0.5 else Action("vote", {"seat": voter, "yes": yes})
+        vote = r.random() < 0.4
+        return Action("vote", {"vote": vote}, voter) if r.random() < 0.5 else Action("vote", {"seat": voter, "vote": vote})
     if step == "accuse":
         low, high = NAMES_TO_SUBMIT[n]
         others = [x for x in range(n) if x != s.final_leader]
-        return Action("accuse", {"seats": r.sample(others, r.randint(low, high))}, by(s.final_leader))
+        return Action("accuse", {"choices": r.sample(others, r.randint(low, high))}, by(s.final_leader))
     raise AssertionError(f"no action for step {step}")
+
+
+def _encounter_action(s: UnmaskState, r: random.Random, who: int | None) -> Action:
+    """The Encounter as a whole card (a taught deck) or tapped in one detail at a time."""
+    targets = {"cards_total": (1, 8), "of_a_kind": (2, 3), "dice_total": (4, 16)}
+    if s.encounter is None:
+        if r.random() < 0.5:
+            return Action("encounter", {"choice": str(r.randint(1, s.players))}, who)
+        check = r.choice(["cards_total", "of_a_kind", "dice_total", "host"])
+        data: dict[str, Any] = {"group": r.randint(1, s.players), "check": check, "rolls": r.randint(1, 3)}
+        if check in targets:
+            data["target"] = r.randint(*targets[check])
+        return Action("encounter", data, who)
+    if s.encounter.check is None:
+        return Action("directive", {"choice": r.choice(["card total", "dice of a kind", "dice total", "host judges"])}, who)
+    if s.encounter.check in targets and s.encounter.target is None:
+        return Action("target", {"choice": str(r.randint(*targets[s.encounter.check]))}, who)
+    return Action("rolls", {"choice": r.randint(1, 3)}, who)
+
+
+def _random_card(r: random.Random) -> Any:
+    """A revealed card as a taught deck reports it, or as the host types it."""
+    if r.random() < 0.05:
+        return "curse" if r.random() < 0.5 else {"card": "Avada Kedavra", "curse": True}
+    dice = r.randint(0, 3)
+    return str(dice) if r.random() < 0.5 else {"card": f"card {dice}", "dice": dice}

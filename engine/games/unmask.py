@@ -5,32 +5,40 @@ box deals the Loyalty cards to phones, keeps the state, reads dice and revealed 
 shows the Threat Track and narrates.  This module is the ``Game`` the table core
 calls: dispatch of actions, the views (the only place secrets leave) and the prompts.
 
-Actions (``seat=None`` is the host, who may enter anything for the table):
+Actions, in the shapes the host page and the phones send (``choice`` for one option,
+``choices`` for several, ``vote`` for thumbs, ``dice`` and ``cards`` as read).  ``seat=None``
+is the host, who may enter anything for the table (adding ``"seat"`` to a vote it enters
+for a player); a seat may only answer its own prompts.  Players may be given by seat
+number or by name.
 
-=============  ===========================================  ==============================
-kind           data                                         who (besides the host)
-=============  ===========================================  ==============================
-roll           {"dice": [1-6, ...]}  first-Leader roll (2)   the roller / the Leader
-               or the Leader's roll (whole tray, kept dice
-               included)
-encounter      {"group": n, "check": "cards_total" |         the Leader
-               "of_a_kind" | "dice_total" | "host",
-               "target": n, "rolls": n?, "name": str?}
-group          {"seats": [seat|name...], "short": bool?}    the Leader
-curse          {"stops": bool}                              the Leader
-swap           {}                                           the Leader
-reveal         {"cards": [{"card": str?, "dice": 0-9,       the Leader
-               "curse": bool?}, ...]}
-result         {"success": bool}   (override)               host only
-token          {"token": "dementor" | "expelliarmus" ...}   the Leader
-expelliarmus   {"target": seat, "effect": "skip" |          the Expelliarmus holder
-               "leave_out"}
-peek           {"seats": [seat...]} (0..allowed)            the Revelio holder
-nominate       {"seat": seat}                               the nominating Leader
-vote           {"yes": bool} (+ "seat" when the host)       each voter
-accuse         {"seats": [seat...]}                         the final Leader
-talk           {"mode": "basics" | "essentials" | "works"}  host only
-=============  ===========================================  ==============================
+============  ===============================================  ===========================
+kind          data                                             who (besides the host)
+============  ===============================================  ===========================
+roll          {"dice": [1-6, ...]}: a first-Leader roll (2),   the roller / the Leader
+              or the Leader's whole tray, kept dice included
+encounter     {"choice": group size} then directive, target,   the Leader
+              rolls below; or a whole card from a taught deck
+              {"group", "check", "target"?, "rolls"?, "name"?}
+directive     {"choice": "card total" | "dice of a kind" |     the Leader
+              "dice total" | "host judges"}
+target        {"choice": n}  (total needed, or dice alike)     the Leader
+rolls         {"choice": n}  (rolls the card allows)           the Leader
+group         {"choices": [players]}  (Leader included)        the Leader
+short         {}  (Expelliarmus made a Location unmeetable)    the Leader
+curse         {"choice": "resolved" | "stops"}                 the Leader
+swap          {}                                               the Leader
+reveal        {"cards": [{"card"?, "dice": 0-9, "curse"?}      the Leader
+              | "2" | "curse", ...]}
+result        {"choice": "success" | "failure"}  (override)    host only
+token         {"choice": "dementor" | "expelliarmus" | ...}    the Leader
+skip_turn     {"choice": player}                               the Expelliarmus holder
+leave_out     {"choice": player}                               the Expelliarmus holder
+peek          {"choices": [players]} | {"choice": p} | {}      the Revelio holder
+nominate      {"choice": player}                               the nominating Leader
+vote          {"vote": bool}  (+ "seat" from the host)         each voter
+accuse        {"choices": [players]} | {"choice": p}           the final Leader
+talk          {"choice": "basics" | "essentials" | "works"}    host only
+============  ===============================================  ===========================
 """
 from __future__ import annotations
 
@@ -87,13 +95,18 @@ def _plain(fn: Callable[[UnmaskState, Action], list[Effect]]) -> Handler:
 HANDLERS: dict[str, Handler] = {
     "roll": _roll,
     "encounter": _plain(turn.enter_encounter),
+    "directive": _plain(turn.encounter_detail),
+    "target": _plain(turn.encounter_detail),
+    "rolls": _plain(turn.encounter_detail),
     "group": _plain(turn.gather_group),
+    "short": _plain(turn.short_handed),
     "curse": _plain(turn.curse),
     "swap": _plain(turn.swap),
     "reveal": _plain(turn.reveal),
     "result": _plain(turn.host_result),
     "token": _plain(turn.choose_token),
-    "expelliarmus": _plain(turn.cast_expelliarmus),
+    "skip_turn": _plain(turn.cast_expelliarmus),
+    "leave_out": _plain(turn.cast_expelliarmus),
     "peek": _plain(final.peek),
     "nominate": _plain(final.nominate),
     "vote": _plain(final.vote),
@@ -126,6 +139,7 @@ class Unmask:
     title = "Harry Potter: Unmask the Death Eaters"
     min_seats = 4
     max_seats = 8
+    option_choices = {"talk": list(TALK_MODES)}
 
     def new(self, seats: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> tuple[UnmaskState, list[Effect]]:
         if len(seats) not in LOYALTY_CHART:
@@ -209,8 +223,10 @@ class Unmask:
         out = prompts(state) if prompts else []
         if state.expelliarmus is not None and state.step in (ENCOUNTER, GROUP):
             holder = state.expelliarmus
-            others = tuple(n for s, n in enumerate(state.names) if s not in (holder, state.leader))
-            out.append(Expect("choice", "expelliarmus", f"{state.names[holder]} may cast Expelliarmus: skip a turn or leave a player out (optional)",
+            others = _others(state, holder, state.leader)
+            out.append(Expect("choice", "skip_turn", f"{state.names[holder]}: Expelliarmus, skip a player's next turn (optional)",
+                              seat=holder, count=1, options=others))
+            out.append(Expect("choice", "leave_out", f"{state.names[holder]}: Expelliarmus, leave a player out of this Encounter (optional)",
                               seat=holder, count=1, options=others))
         return out
 
@@ -231,8 +247,21 @@ def _expect_first_roll(state: UnmaskState) -> list[Expect]:
 
 
 def _expect_encounter(state: UnmaskState) -> list[Expect]:
-    return [Expect("choice", "encounter", f"{state.names[state.leader]}: reveal an Encounter; enter its group size and directive",
-                   count=1, options=turn.CHECKS)]
+    """The Encounter card, tapped in a detail at a time (a taught deck sends it whole)."""
+    missing = turn.encounter_missing(state)
+    leader = state.names[state.leader]
+    if missing == "encounter":
+        sizes = tuple(str(n) for n in range(2, state.players + 1))
+        return [Expect("choice", "encounter", f"{leader}: reveal an Encounter. How many players in its group, Leader included?",
+                       count=1, options=sizes)]
+    if missing == "directive":
+        return [Expect("choice", "directive", "How is this Encounter won?", count=1, options=tuple(turn.DIRECTIVES))]
+    if missing == "target":
+        check = state.encounter.check
+        low, high = turn.TARGET_OPTIONS[check]
+        asked = {"cards_total": "What card total is needed?", "of_a_kind": "How many dice alike?", "dice_total": "What dice total is needed?"}
+        return [Expect("choice", "target", asked[check], count=1, options=tuple(str(n) for n in range(low, high + 1)))]
+    return [Expect("choice", "rolls", "How many rolls does the card allow?", count=1, options=tuple(str(n) for n in range(1, 6)))]
 
 
 def _expect_group(state: UnmaskState) -> list[Expect]:
@@ -244,10 +273,12 @@ def _expect_group(state: UnmaskState) -> list[Expect]:
 
 def _expect_pool(state: UnmaskState) -> list[Expect]:
     what = "Battle" if state.context == "battle" else "Encounter"
-    out = [Expect("cards", "reveal", f"Reveal the {what} cards (dice values, Curses)"),
-           Expect("choice", "curse", "A Curse in the pool? Resolved, or it stops the group", count=1, options=("resolved", "stops"))]
+    out = [Expect("cards", "reveal", f"Reveal the {what} cards: each card's dice value, or 'curse'"),
+           Expect("choice", "curse", "A Curse in the pool: resolved, or it stops the group?", count=1, options=turn.CURSE_OPTIONS)]
     if not state.swapped and not state.short:
         out.append(Expect("confirm", "swap", "Leader: swap one card (optional)"))
+        if state.left_out is not None:
+            out.append(Expect("confirm", "short", "Expelliarmus left a Location requirement unmet (no swap then)"))
     return out
 
 
@@ -259,7 +290,7 @@ def _expect_roll(state: UnmaskState) -> list[Expect]:
 
 
 def _expect_result(state: UnmaskState) -> list[Expect]:
-    return [Expect("choice", "result", "Did the group meet the directive?", count=1, options=("success", "failure"))]
+    return [Expect("choice", "result", "Did the group meet the directive?", count=1, options=turn.RESULT_OPTIONS)]
 
 
 def _expect_token(state: UnmaskState) -> list[Expect]:
@@ -268,12 +299,13 @@ def _expect_token(state: UnmaskState) -> list[Expect]:
 
 
 def _expect_revelio(state: UnmaskState) -> list[Expect]:
-    holder = state.revelio
-    return [
-        Expect("choice", "peek", f"Revelio: choose up to {state.peeks_allowed} players whose Loyalty you will see",
-               seat=holder, count=state.peeks_allowed, options=_others(state, holder), secret=True),
-        Expect("confirm", "peek", f"Waiting for {state.names[holder]} to cast Revelio on their phone (host: confirm only to skip the peek)"),
-    ]
+    """The holder's secret choice (one or two players, or no one); the host may only skip it."""
+    holder, others = state.revelio, _others(state, state.revelio)
+    out = [Expect("choice", "peek", f"Revelio: look at the Loyalty of {n} {'player' if n == 1 else 'players'}",
+                  seat=holder, count=n, options=others, secret=True) for n in range(1, state.peeks_allowed + 1)]
+    out.append(Expect("confirm", "peek", "Revelio: look at no one", seat=holder, secret=True))
+    out.append(Expect("confirm", "peek", f"Waiting for {state.names[holder]} to cast Revelio on their phone (host: confirm only to skip the peek)"))
+    return out
 
 
 def _expect_nominate(state: UnmaskState) -> list[Expect]:
@@ -289,10 +321,10 @@ def _expect_vote(state: UnmaskState) -> list[Expect]:
 
 
 def _expect_accuse(state: UnmaskState) -> list[Expect]:
-    low, high = NAMES_TO_SUBMIT[state.players]
+    """One prompt per number of names the chart allows (the final Leader picks one)."""
     who = state.final_leader
-    return [Expect("choice", "accuse", f"{state.names[who]}: submit {low} or {high} names", seat=who, count=high,
-                   options=_others(state, who))]
+    return [Expect("choice", "accuse", f"{state.names[who]}: submit {n} names to the Department", seat=who, count=n,
+                   options=_others(state, who)) for n in NAMES_TO_SUBMIT[state.players]]
 
 
 _PROMPTS: dict[str, Callable[[UnmaskState], list[Expect]]] = {

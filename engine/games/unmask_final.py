@@ -18,10 +18,10 @@ from engine.games.unmask_state import (
     UnmaskState,
     bool_arg,
     names_of,
+    picked_seats,
     require_actor,
     require_step,
     seat_arg,
-    seats_arg,
 )
 
 
@@ -43,12 +43,13 @@ def enter_final(state: UnmaskState) -> list[Effect]:
 
 
 def peek(state: UnmaskState, action: Action) -> list[Effect]:
-    """The Revelio holder looks at up to the allowed number of Loyalty cards, privately.
+    """The Revelio holder looks at up to the allowed number of Loyalty cards, privately
+    (``{"choices": [...]}``, ``{"choice": p}``, or ``{}`` to look at no one).
 
     The spoken line is the same whoever and however many were chosen, so nothing leaks."""
     require_step(state, action, REVELIO_STEP)
     require_actor(state, action, state.revelio, "Revelio")
-    seats = seats_arg(state, action.data.get("seats", []))
+    seats = picked_seats(state, action)
     if len(seats) > state.peeks_allowed:
         raise IllegalAction(f"Revelio shows at most {state.peeks_allowed} Loyalty cards here")
     if state.revelio in seats:
@@ -79,7 +80,7 @@ def begin_nomination(state: UnmaskState) -> list[Effect]:
 def nominate(state: UnmaskState, action: Action) -> list[Effect]:
     require_step(state, action, NOMINATE)
     require_actor(state, action, state.nominator, "nominating")
-    nominee = seat_arg(state, action.data.get("seat"))
+    nominee = seat_arg(state, action.data.get("choice"), "choice")
     if nominee == state.nominator:
         raise IllegalAction("you cannot nominate yourself: nominate another player")
     if nominee in state.nominated:
@@ -93,7 +94,8 @@ def nominate(state: UnmaskState, action: Action) -> list[Effect]:
 
 
 def vote(state: UnmaskState, action: Action) -> list[Effect]:
-    """One seat's vote (its own, or entered by the host with ``seat``); the tally when all are in."""
+    """One seat's vote ``{"vote": bool}`` (its own, or entered by the host with ``seat``);
+    the tally when all are in.  Votes stay hidden until then, like thumbs held in fists."""
     require_step(state, action, VOTE)
     if action.seat is None:
         voter = seat_arg(state, action.data.get("seat"))
@@ -101,7 +103,7 @@ def vote(state: UnmaskState, action: Action) -> list[Effect]:
         voter = action.seat
         if "seat" in action.data and seat_arg(state, action.data["seat"]) != voter:
             raise IllegalAction("you can only cast your own vote")
-    state.votes[voter] = bool_arg(action.data.get("yes"), "yes")
+    state.votes[voter] = bool_arg(action.data.get("vote"), "vote")
     if len(state.votes) < state.players:
         return []
     return _tally(state)
@@ -127,7 +129,7 @@ def accuse(state: UnmaskState, action: Action) -> list[Effect]:
     """The final Leader's names, then the Moment of Truth and the verdict by the chart."""
     require_step(state, action, ACCUSE)
     require_actor(state, action, state.final_leader, "final Leader")
-    seats = seats_arg(state, action.data.get("seats"))
+    seats = picked_seats(state, action)
     low, high = NAMES_TO_SUBMIT[state.players]
     if not low <= len(seats) <= high:
         raise IllegalAction(f"with {state.players} players the final Leader submits {low} or {high} names")

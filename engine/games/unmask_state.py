@@ -37,9 +37,9 @@ class Encounter:
 
     name: str
     group: int
-    check: str  # "cards_total" | "of_a_kind" | "dice_total" | "host"
+    check: str | None  # "cards_total" | "of_a_kind" | "dice_total" | "host"; None until tapped in
     target: int | None
-    rolls: int
+    rolls: int | None
 
 
 @dataclass
@@ -123,6 +123,24 @@ def seats_arg(state: UnmaskState, raw: Any, what: str = "seats") -> list[int]:
     if len(set(seats)) != len(seats):
         raise IllegalAction(f"{what} names a player twice")
     return seats
+
+
+def choice_arg(action: Action, options: tuple[str, ...]) -> str:
+    """A one-option answer, ``{"choice": option}`` as the host page and phones send it."""
+    raw = action.data.get("choice")
+    text = str(raw).strip().lower() if isinstance(raw, (str, int)) and not isinstance(raw, bool) else None
+    if text not in options:
+        raise IllegalAction(f"choose one of: {', '.join(options)}")
+    return text
+
+
+def picked_seats(state: UnmaskState, action: Action) -> list[int]:
+    """Players picked on a page: ``{"choices": [...]}`` for several, ``{"choice": p}`` for one."""
+    if "choices" in action.data:
+        return seats_arg(state, action.data["choices"], "choices")
+    if "choice" in action.data:
+        return [seat_arg(state, action.data["choice"], "choice")]
+    return []
 
 
 def bool_arg(raw: Any, what: str) -> bool:

@@ -34,7 +34,6 @@ from engine.games.unmask_rules import (
 )
 from engine.games.unmask_state import (
     ENCOUNTER,
-    FIRST_ROLL,
     GROUP,
     IN_TURN,
     POOL,
@@ -44,16 +43,22 @@ from engine.games.unmask_state import (
     Encounter,
     UnmaskState,
     bool_arg,
+    choice_arg,
     names_of,
+    picked_seats,
     require_actor,
     require_step,
     seat_arg,
-    seats_arg,
 )
 
-# How an Encounter is judged: the card total (no roll), dice alike, a dice total, or by the host.
-CHECKS = ("cards_total", "of_a_kind", "dice_total", "host")
+# How an Encounter is judged: the card total (no roll), dice alike, a dice total, or by the
+# host (any other directive: specific items, Veritaserum...), as tapped -> as stored.
+DIRECTIVES = {"card total": "cards_total", "dice of a kind": "of_a_kind", "dice total": "dice_total", "host judges": "host"}
 TARGETS = {"cards_total": (1, 99), "of_a_kind": (2, 6), "dice_total": (1, 36)}
+TARGET_OPTIONS = {"cards_total": (1, 30), "of_a_kind": (2, 6), "dice_total": (2, 36)}
+ROLLED = ("of_a_kind", "dice_total")
+CURSE_OPTIONS = ("resolved", "stops")
+RESULT_OPTIONS = ("success", "failure")
 MAX_CARD_DICE = 9
 MAX_POOL = 16
 MAX_NAME = 60
@@ -127,23 +132,76 @@ def begin_turn(state: UnmaskState) -> list[Effect]:
 
 
 def enter_encounter(state: UnmaskState, action: Action) -> list[Effect]:
-    """The revealed Encounter card as the host enters it: group size and how it is judged."""
+    """The revealed Encounter card: a whole card (from a taught deck) or, tapped on the
+    host page, just its group size, the directive and its numbers following one by one."""
     require_step(state, action, ENCOUNTER)
     require_actor(state, action, state.leader, "Leader")
+    if state.encounter is not None:
+        raise IllegalAction("the Encounter is already revealed: enter its directive, or undo")
+    if "choice" in action.data:
+        group = number_choice(action, 1, state.players, "group (players needed, Leader included)")
+        state.encounter = Encounter(name="the Encounter", group=group, check=None, target=None, rolls=None)
+        return _encounter_entered(state)
     data = action.data
     name = data.get("name", "the Encounter")
     if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
         raise IllegalAction(f"the Encounter name must be 1 to {MAX_NAME} characters")
     group = int_arg(data.get("group"), 1, state.players, "group (players needed, Leader included)")
     check = data.get("check", "host")
-    if check not in CHECKS:
-        raise IllegalAction(f"check must be one of {', '.join(CHECKS)}")
+    if check not in TARGETS and check != "host":
+        raise IllegalAction(f"check must be one of {', '.join(DIRECTIVES.values())}")
     target = int_arg(data.get("target"), *TARGETS[check], f"target for {check}") if check in TARGETS else None
-    rolls = int_arg(data.get("rolls", state.cfg.encounter_rolls), 1, 6, "rolls")
+    rolls = int_arg(data.get("rolls", state.cfg.encounter_rolls), 1, 6, "rolls") if check in ROLLED else None
     state.encounter = Encounter(name=name.strip(), group=group, check=check, target=target, rolls=rolls)
+    return _encounter_entered(state)
+
+
+def encounter_missing(state: UnmaskState) -> str | None:
+    """Which part of the Encounter the host still has to tap in, if any."""
+    enc = state.encounter
+    if enc is None:
+        return "encounter"
+    if enc.check is None:
+        return "directive"
+    if enc.check in TARGETS and enc.target is None:
+        return "target"
+    if enc.check in ROLLED and enc.rolls is None:
+        return "rolls"
+    return None
+
+
+def encounter_detail(state: UnmaskState, action: Action) -> list[Effect]:
+    """One tapped detail of the Encounter: its directive, its target, or its rolls."""
+    require_step(state, action, ENCOUNTER)
+    require_actor(state, action, state.leader, "Leader")
+    if encounter_missing(state) != action.kind:
+        raise IllegalAction(f"the Encounter needs its {encounter_missing(state) or 'nothing more'} now, not its {action.kind}")
+    enc = state.encounter
+    if action.kind == "directive":
+        enc.check = DIRECTIVES[choice_arg(action, tuple(DIRECTIVES))]
+    elif action.kind == "target":
+        enc.target = number_choice(action, *TARGETS[enc.check], "target")
+    else:
+        enc.rolls = number_choice(action, 1, 6, "rolls")
+    return _encounter_entered(state)
+
+
+def _encounter_entered(state: UnmaskState) -> list[Effect]:
+    """Once the Encounter is complete, say it and move on to gathering the group."""
+    if encounter_missing(state) is not None:
+        return []
+    enc = state.encounter
     state.step = GROUP
-    return [Say(f"Encounter: {state.encounter.name}. {_directive(state.encounter)} "
-                f"{state.names[state.leader]}, gather a group of {group}, yourself included, meeting its Location requirements.")]
+    return [Say(f"Encounter: {enc.name}. {_directive(enc)} "
+                f"{state.names[state.leader]}, gather a group of {enc.group}, yourself included, meeting its Location requirements.")]
+
+
+def number_choice(action: Action, lo: int, hi: int, what: str) -> int:
+    """A number tapped on a page (sent as text) or sent as a number."""
+    raw = action.data.get("choice")
+    if isinstance(raw, str) and raw.strip().isdigit():
+        raw = int(raw.strip())
+    return int_arg(raw, lo, hi, what)
 
 
 def _directive(enc: Encounter) -> str:
@@ -167,11 +225,10 @@ def eligible_for_group(state: UnmaskState) -> list[int]:
 
 
 def gather_group(state: UnmaskState, action: Action) -> list[Effect]:
-    """The Leader's group.  ``short`` marks a Location requirement Expelliarmus made impossible:
-    the FAQ then forbids the Leader's swap."""
+    """The Leader's group, picked on the page (``{"choices": [...]}``)."""
     require_step(state, action, GROUP)
     require_actor(state, action, state.leader, "Leader")
-    seats = seats_arg(state, action.data.get("seats"))
+    seats = picked_seats(state, action)
     if state.leader not in seats:
         raise IllegalAction("the group always includes the Leader")
     if state.left_out is not None and state.left_out in seats:
@@ -179,48 +236,56 @@ def gather_group(state: UnmaskState, action: Action) -> list[Effect]:
     need = group_size(state)
     if len(seats) != need:
         raise IllegalAction(f"this Encounter needs a group of exactly {need}")
-    short = bool_arg(action.data.get("short", False), "short")
-    if short and state.left_out is None:
-        raise IllegalAction("a Location requirement can only go unmet when Expelliarmus left a player out")
-    state.group, state.short = seats, short
+    state.group = seats
     state.step = POOL
     return [Say(f"The group: {names_of(state, seats)}. Each of you hands the Leader one card face down. "
                 "Leader, shuffle them, look, and reveal any Curse at once.")]
 
 
+def short_handed(state: UnmaskState, action: Action) -> list[Effect]:
+    """A Location requirement went unmet because Expelliarmus left a player out: the FAQ
+    then takes away the Leader's swap for this Encounter (and its Battle)."""
+    require_step(state, action, POOL)
+    require_actor(state, action, state.leader, "Leader")
+    if state.left_out is None:
+        raise IllegalAction("a Location requirement can only go unmet when Expelliarmus left a player out")
+    if state.swapped:
+        raise IllegalAction("the swap was already made")
+    state.short = True
+    return [Say("A Location requirement cannot be met because of Expelliarmus: the Leader may not swap a card.")]
+
+
 def cast_expelliarmus(state: UnmaskState, action: Action) -> list[Effect]:
-    """Expelliarmus: skip a player's next turn, or leave a player out of this Encounter."""
+    """Expelliarmus (kinds ``skip_turn`` and ``leave_out``): skip a player's next turn as
+    Leader, or leave a player out of this Encounter.  The card is used up either way."""
     if state.step not in IN_TURN:
         raise IllegalAction("Expelliarmus can only be cast during a turn")
     if state.expelliarmus is None:
         raise IllegalAction("no one holds the Expelliarmus card")
     require_actor(state, action, state.expelliarmus, "Expelliarmus holder")
-    target = seat_arg(state, action.data.get("target"), "target")
-    effect = action.data.get("effect")
+    target = seat_arg(state, action.data.get("choice"), "choice")
     if target == state.expelliarmus:
         raise IllegalAction("Expelliarmus is cast on another player")
     if target == state.leader:
         raise IllegalAction("the Leader's turn is already under way: choose another player")
     holder, name = state.names[state.expelliarmus], state.names[target]
-    if effect == "leave_out":
+    if action.kind == "leave_out":
         if state.step not in (ENCOUNTER, GROUP):
             raise IllegalAction("a player can only be left out before the group is gathered")
         state.left_out = target
         said = f"Expelliarmus! {holder} takes {name}'s wand: {name} sits out this Encounter."
-    elif effect == "skip":
+    else:
         state.skip = target
         said = f"Expelliarmus! {holder} takes {name}'s wand: {name} will miss their next turn as Leader."
-    else:
-        raise IllegalAction("effect must be 'skip' or 'leave_out'")
     state.expelliarmus = None
     return [Say(said)]
 
 
 def curse(state: UnmaskState, action: Action) -> list[Effect]:
-    """A Curse found in the pool, resolved now; ``stops`` when it makes the group fail."""
+    """A Curse found in the pool, resolved now: ``stops`` when it makes the group fail."""
     require_step(state, action, POOL)
     require_actor(state, action, state.leader, "Leader")
-    stops = bool_arg(action.data.get("stops"), "stops")
+    stops = choice_arg(action, CURSE_OPTIONS) == "stops"
     state.curses += 1
     if stops:
         return [Say(f"A Curse! It stops the {state.context}.")] + fail(state)
@@ -239,18 +304,28 @@ def swap(state: UnmaskState, action: Action) -> list[Effect]:
     return [Say("The Leader discards one card from the pool, adds the top card of the deck unseen, and shuffles again.")]
 
 
+def _card(item: object) -> dict:
+    """One revealed card: from a taught deck ``{"card": name, "dice": 2, "curse": false}``;
+    typed on the host page, its dice value ``"2"`` or the word ``"curse"``."""
+    if isinstance(item, str):
+        text = item.strip().lower()
+        if text == "curse":
+            return {"card": None, "dice": 0, "curse": True}
+        if text.isdigit():
+            return {"card": None, "dice": int_arg(int(text), 0, MAX_CARD_DICE, "a card's dice value"), "curse": False}
+        raise IllegalAction(f"type each card as its dice value or 'curse', not {item!r}")
+    if not isinstance(item, dict):
+        raise IllegalAction('each card is an object like {"dice": 2, "curse": false}')
+    is_curse = bool_arg(item.get("curse", False), "curse")
+    dice = int_arg(item.get("dice", 0), 0, MAX_CARD_DICE, "a card's dice value")
+    name = item.get("card")
+    return {"card": name if isinstance(name, str) else None, "dice": 0 if is_curse else dice, "curse": is_curse}
+
+
 def _cards(raw: object) -> list[dict]:
-    """Revealed cards: ``[{"card": name?, "dice": 0-9, "curse": bool?}, ...]``."""
     if not isinstance(raw, list) or len(raw) > MAX_POOL:
         raise IllegalAction(f"cards must be a list of up to {MAX_POOL} revealed cards")
-    cards = []
-    for item in raw:
-        if not isinstance(item, dict):
-            raise IllegalAction('each card is an object like {"dice": 2, "curse": false}')
-        is_curse = bool_arg(item.get("curse", False), "curse")
-        dice = int_arg(item.get("dice", 0), 0, MAX_CARD_DICE, "a card's dice value")
-        cards.append({"card": item.get("card"), "dice": 0 if is_curse else dice, "curse": is_curse})
-    return cards
+    return [_card(item) for item in raw]
 
 
 def reveal(state: UnmaskState, action: Action) -> list[Effect]:
@@ -317,7 +392,7 @@ def host_result(state: UnmaskState, action: Action) -> list[Effect]:
     require_step(state, action, POOL, ROLL, RESULT)
     if action.seat is not None:
         raise IllegalAction("only the host can declare a result")
-    return succeed(state) if bool_arg(action.data.get("success"), "success") else fail(state)
+    return succeed(state) if choice_arg(action, RESULT_OPTIONS) == "success" else fail(state)
 
 
 def succeed(state: UnmaskState) -> list[Effect]:
@@ -360,14 +435,17 @@ def threat(state: UnmaskState) -> list[Effect]:
 
 
 def choose_token(state: UnmaskState, action: Action) -> list[Effect]:
-    """The token flipped after a success: a spell, a redraw, or a Dark Creature to battle."""
+    """The token flipped after a success: a spell, a redraw, or a Dark Creature to battle.
+
+    Spell and redraw tokens leave the face-down pool once flipped (their card is taken or
+    their effect used); a creature goes back only if the Battle is lost."""
     require_step(state, action, TOKEN)
     require_actor(state, action, state.leader, "Leader")
-    name = action.data.get("token")
     pool = state.pools[state.phase]
-    if not isinstance(name, str) or name.strip().lower() not in pool:
+    name = action.data.get("choice")
+    name = name.strip().lower() if isinstance(name, str) else None
+    if name not in pool:
         raise IllegalAction(f"the face-down tokens of {PHASE_NAMES[state.phase]} are: {', '.join(sorted(set(pool)))}")
-    name = name.strip().lower()
     pool.remove(name)
     leader = state.names[state.leader]
     if name in (EXPELLIARMUS, REVELIO):
@@ -449,8 +527,6 @@ def set_talk(state: UnmaskState, action: Action) -> list[Effect]:
     """The host changes the Table Talk mode."""
     if action.seat is not None:
         raise IllegalAction("only the host sets the Table Talk mode")
-    mode = action.data.get("mode")
-    if mode not in TALK_MODES:
-        raise IllegalAction(f"mode must be one of {', '.join(TALK_MODES)}")
+    mode = choice_arg(action, tuple(TALK_MODES))
     state.talk = mode
     return [Say(f"Table Talk: {TALK_MODES[mode]}")]
