@@ -1,13 +1,15 @@
 """Whole games of Unmask the Death Eaters for 4 to 8 players, through the table core."""
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 import pytest
 
+from engine.actions import IllegalAction
 from engine.games.unmask_rules import DEATH_EATER, NAMES_TO_SUBMIT, ORDER
 from engine.table import replay
-from test_unmask_support import Play, chart_holds
+from test_unmask_support import Play, chart_holds, page_action
 
 
 def seeded(players: int, wanted: Callable[[Play], bool]) -> Play:
@@ -129,3 +131,22 @@ def test_five_players_end_on_the_track_with_a_partial_victory() -> None:
     assert "The Snake has reached the end of the Threat Track!" in play.said
     assert chart_holds(play.s)
     finish(play, "partial")
+
+
+@pytest.mark.parametrize("players", [4, 5, 6, 7, 8])
+def test_a_whole_game_can_be_played_from_the_prompts_alone(players: int) -> None:
+    """Tapping only what ``expects`` offers, as the host page and phones do, always leads on
+    to the Moment of Truth; a refused tap (a group without its Leader...) is simply retried."""
+    play = Play(players, seed=players)
+    r = random.Random(players)
+    refused = 0
+    for _ in range(3000):
+        if play.table.public_view()["over"]:
+            break
+        expect = r.choice(play.table.expects())
+        try:
+            play.submit(page_action(expect, r))
+        except IllegalAction:
+            refused += 1
+    assert play.table.public_view()["over"], f"stuck at {play.s.step} after {refused} refusals"
+    assert play.s.outcome in ("perfect", "partial", "death_eaters")

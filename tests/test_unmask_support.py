@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Any
 
 from engine.actions import Action
-from engine.effects import Effect, Say
+from engine.effects import Effect, Expect, Say
 from engine.games.unmask import Unmask
 from engine.games.unmask_rules import DEATH_EATER, LOYALTY_CHART, NAMES_TO_SUBMIT, ORDER
 from engine.games.unmask_state import UnmaskState
@@ -36,7 +36,10 @@ class Play:
 
     def act(self, kind: str, by: int | None = None, **data: Any) -> list[Effect]:
         """Apply one action (``by`` a seat, or the host) with a fresh logged seed."""
-        action = Action(kind, data, by)
+        return self.submit(Action(kind, data, by))
+
+    def submit(self, action: Action) -> list[Effect]:
+        """Apply an action as given; IllegalAction propagates and nothing is logged."""
         seed = self.rng.randrange(1 << 32)
         effects = self.table.apply(action, seed)
         self.entries.append(Entry(len(self.entries), action, seed))
@@ -181,3 +184,23 @@ def _random_card(r: random.Random) -> Any:
         return "curse" if r.random() < 0.5 else {"card": "Avada Kedavra", "curse": True}
     dice = r.randint(0, 3)
     return str(dice) if r.random() < 0.5 else {"card": f"card {dice}", "dice": dice}
+
+
+def page_action(expect: Expect, r: random.Random) -> Action:
+    """What the host page or a phone sends for a prompt, built only from the prompt itself
+    (web/static/common.js): a phone answers for its seat, the host adds ``seat``."""
+    if expect.kind == "dice":
+        data: dict[str, Any] = {"dice": [r.randint(1, 6) for _ in range(expect.count or r.randint(1, 6))]}
+    elif expect.kind == "choice" and (expect.count or 1) > 1:
+        data = {"choices": r.sample(list(expect.options), expect.count)}
+    elif expect.kind == "choice":
+        data = {"choice": r.choice(expect.options)}
+    elif expect.kind == "vote":
+        data = {"vote": r.random() < 0.6}
+    elif expect.kind == "cards":
+        data = {"cards": [r.choice(["0", "1", "2", "3", "curse"]) for _ in range(r.randint(1, 4))]}
+    else:
+        data = {}
+    if expect.seat is not None and (expect.secret or r.random() < 0.5):
+        return Action(expect.action, data, expect.seat)
+    return Action(expect.action, {**data, **({"seat": expect.seat} if expect.seat is not None else {})})

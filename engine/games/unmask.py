@@ -23,7 +23,7 @@ directive     {"choice": "card total" | "dice of a kind" |     the Leader
               "dice total" | "host judges"}
 target        {"choice": n}  (total needed, or dice alike)     the Leader
 rolls         {"choice": n}  (rolls the card allows)           the Leader
-group         {"choices": [players]}  (Leader included)        the Leader
+group         {"choices": [players]}  (the Leader is added)    the Leader
 short         {}  (Expelliarmus made a Location unmeetable)    the Leader
 curse         {"choice": "resolved" | "stops"}                 the Leader
 swap          {}                                               the Leader
@@ -265,10 +265,14 @@ def _expect_encounter(state: UnmaskState) -> list[Expect]:
 
 
 def _expect_group(state: UnmaskState) -> list[Expect]:
-    need = turn.group_size(state)
+    """The Leader picks the others; a group of one (the Leader alone) is just confirmed."""
+    others = turn.group_size(state) - 1
+    leader = state.names[state.leader]
+    if others == 0:
+        return [Expect("confirm", "group", f"{leader} faces this Encounter alone")]
     options = tuple(state.names[s] for s in turn.eligible_for_group(state))
-    return [Expect("choice", "group", f"{state.names[state.leader]}: choose the group of {need}, yourself included",
-                   count=need, options=options)]
+    return [Expect("choice", "group", f"{leader}: choose {others} {'player' if others == 1 else 'players'} to join you",
+                   count=others, options=options)]
 
 
 def _expect_pool(state: UnmaskState) -> list[Expect]:

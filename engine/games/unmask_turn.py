@@ -221,16 +221,18 @@ def group_size(state: UnmaskState) -> int:
 
 
 def eligible_for_group(state: UnmaskState) -> list[int]:
-    return [s for s in range(state.players) if s != state.left_out]
+    """Who the Leader may pick to join them (not themselves, not a player left out)."""
+    return [s for s in range(state.players) if s not in (state.leader, state.left_out)]
 
 
 def gather_group(state: UnmaskState, action: Action) -> list[Effect]:
-    """The Leader's group, picked on the page (``{"choices": [...]}``)."""
+    """The Leader's group, picked on the page (``{"choices": [...]}``).  The Leader is
+    always in it, so picking only the others is enough (the Leader is added)."""
     require_step(state, action, GROUP)
     require_actor(state, action, state.leader, "Leader")
     seats = picked_seats(state, action)
     if state.leader not in seats:
-        raise IllegalAction("the group always includes the Leader")
+        seats = [state.leader] + seats
     if state.left_out is not None and state.left_out in seats:
         raise IllegalAction(f"{state.names[state.left_out]} was left out by Expelliarmus")
     need = group_size(state)
