@@ -33,7 +33,7 @@ result        {"choice": "success" | "failure"}  (override)    host only
 token         {"choice": "dementor" | "expelliarmus" | ...}    the Leader
 skip_turn     {"choice": player}                               the Expelliarmus holder
 leave_out     {"choice": player}                               the Expelliarmus holder
-peek          {"choices": [players]} | {"choice": p} | {}      the Revelio holder
+peek          {"choices": [players]} | {"choice": p | "no one"}  the Revelio holder
 nominate      {"choice": player}                               the nominating Leader
 vote          {"vote": bool}  (+ "seat" from the host)         each voter
 accuse        {"choices": [players]} | {"choice": p}           the final Leader
@@ -279,10 +279,13 @@ def _expect_pool(state: UnmaskState) -> list[Expect]:
     what = "Battle" if state.context == "battle" else "Encounter"
     out = [Expect("cards", "reveal", f"Reveal the {what} cards: each card's dice value, or 'curse'"),
            Expect("choice", "curse", "A Curse in the pool: resolved, or it stops the group?", count=1, options=turn.CURSE_OPTIONS)]
+    # Optional steps are one-option choices, not confirmations: the box's Next button
+    # answers confirmations, and must never make a swap nobody asked for.
     if not state.swapped and not state.short:
-        out.append(Expect("confirm", "swap", "Leader: swap one card (optional)"))
+        out.append(Expect("choice", "swap", "Leader: swap one card? (optional)", count=1, options=("swap one card",)))
         if state.left_out is not None:
-            out.append(Expect("confirm", "short", "Expelliarmus left a Location requirement unmet (no swap then)"))
+            out.append(Expect("choice", "short", "Did Expelliarmus leave a Location requirement unmet? (then no swap)",
+                              count=1, options=("requirement unmet",)))
     return out
 
 
@@ -307,8 +310,9 @@ def _expect_revelio(state: UnmaskState) -> list[Expect]:
     holder, others = state.revelio, _others(state, state.revelio)
     out = [Expect("choice", "peek", f"Revelio: look at the Loyalty of {n} {'player' if n == 1 else 'players'}",
                   seat=holder, count=n, options=others, secret=True) for n in range(1, state.peeks_allowed + 1)]
-    out.append(Expect("confirm", "peek", "Revelio: look at no one", seat=holder, secret=True))
-    out.append(Expect("confirm", "peek", f"Waiting for {state.names[holder]} to cast Revelio on their phone (host: confirm only to skip the peek)"))
+    out.append(Expect("choice", "peek", "Revelio: or look at no one", seat=holder, count=1, options=(final.NO_PEEK,), secret=True))
+    out.append(Expect("choice", "peek", f"Waiting for {state.names[holder]} to cast Revelio on their phone (host: only to skip the peek)",
+                      count=1, options=(final.NO_PEEK,)))
     return out
 
 

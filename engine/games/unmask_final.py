@@ -24,6 +24,8 @@ from engine.games.unmask_state import (
     seat_arg,
 )
 
+NO_PEEK = "no one"
+
 
 def enter_final(state: UnmaskState) -> list[Effect]:
     """The last Token space is filled or the Snake reached the end: go to the Department."""
@@ -44,12 +46,12 @@ def enter_final(state: UnmaskState) -> list[Effect]:
 
 def peek(state: UnmaskState, action: Action) -> list[Effect]:
     """The Revelio holder looks at up to the allowed number of Loyalty cards, privately
-    (``{"choices": [...]}``, ``{"choice": p}``, or ``{}`` to look at no one).
+    (``{"choices": [...]}``, ``{"choice": p}``, or ``{"choice": "no one"}``).
 
     The spoken line is the same whoever and however many were chosen, so nothing leaks."""
     require_step(state, action, REVELIO_STEP)
     require_actor(state, action, state.revelio, "Revelio")
-    seats = picked_seats(state, action)
+    seats = [] if action.data.get("choice") == NO_PEEK else picked_seats(state, action)
     if len(seats) > state.peeks_allowed:
         raise IllegalAction(f"Revelio shows at most {state.peeks_allowed} Loyalty cards here")
     if state.revelio in seats:
