@@ -24,16 +24,17 @@ directive     {"choice": "card total" | "dice of a kind" |     the Leader
 target        {"choice": n}  (total needed, or dice alike)     the Leader
 rolls         {"choice": n}  (rolls the card allows)           the Leader
 group         {"choices": [players]}  (the Leader is added)    the Leader
-short         {}  (Expelliarmus made a Location unmeetable)    the Leader
+short         {}  (Expelliarmus left a Location unmet: no swap)  the Leader
 curse         {"choice": "resolved" | "stops"}                 the Leader
-swap          {}                                               the Leader
+swap          {}  (both: one-option choices on the page)         the Leader
 reveal        {"cards": [{"card"?, "dice": 0-9, "curse"?}      the Leader
               | "2" | "curse", ...]}
 result        {"choice": "success" | "failure"}  (override)    host only
 token         {"choice": "dementor" | "expelliarmus" | ...}    the Leader
 skip_turn     {"choice": player}                               the Expelliarmus holder
 leave_out     {"choice": player}                               the Expelliarmus holder
-peek          {"choices": [players]} | {"choice": p | "no one"}  the Revelio holder
+peek          {"choices": [players]} | {"choice": p}           the Revelio holder
+              | {"choice": "no one"}
 nominate      {"choice": player}                               the nominating Leader
 vote          {"vote": bool}  (+ "seat" from the host)         each voter
 accuse        {"choices": [players]} | {"choice": p}           the final Leader
@@ -218,7 +219,10 @@ class Unmask:
         return {"loyalty": side, "loyalty_name": LOYALTY_NAMES[side], "dealt": list(state.dealt[seat]), "peeks": peeks}
 
     def expects(self, state: UnmaskState) -> list[Expect]:
-        """What the table waits for now; optional Expelliarmus listed after the step's prompt."""
+        """What the table waits for now; optional Expelliarmus listed after the step's prompt.
+
+        The Leader's prompts carry the Leader's seat, so their phone can answer them too
+        (the host page shows every non-secret prompt and may answer any of them)."""
         prompts = _PROMPTS.get(state.step)
         out = prompts(state) if prompts else []
         if state.expelliarmus is not None and state.step in (ENCOUNTER, GROUP):
@@ -243,7 +247,7 @@ def _others(state: UnmaskState, *excluded: int | None) -> tuple[str, ...]:
 
 def _expect_first_roll(state: UnmaskState) -> list[Expect]:
     roller = turn.first_roller(state)
-    return [Expect("dice", "roll", f"{state.names[roller]}: roll two dice for first Leader", seat=None, count=2)]
+    return [Expect("dice", "roll", f"{state.names[roller]}: roll two dice for first Leader", seat=roller, count=2)]
 
 
 def _expect_encounter(state: UnmaskState) -> list[Expect]:
@@ -253,15 +257,16 @@ def _expect_encounter(state: UnmaskState) -> list[Expect]:
     if missing == "encounter":
         sizes = tuple(str(n) for n in range(2, state.players + 1))
         return [Expect("choice", "encounter", f"{leader}: reveal an Encounter. How many players in its group, Leader included?",
-                       count=1, options=sizes)]
+                       seat=state.leader, count=1, options=sizes)]
     if missing == "directive":
-        return [Expect("choice", "directive", "How is this Encounter won?", count=1, options=tuple(turn.DIRECTIVES))]
+        return [Expect("choice", "directive", "How is this Encounter won?", seat=state.leader, count=1, options=tuple(turn.DIRECTIVES))]
     if missing == "target":
         check = state.encounter.check
         low, high = turn.TARGET_OPTIONS[check]
         asked = {"cards_total": "What card total is needed?", "of_a_kind": "How many dice alike?", "dice_total": "What dice total is needed?"}
-        return [Expect("choice", "target", asked[check], count=1, options=tuple(str(n) for n in range(low, high + 1)))]
-    return [Expect("choice", "rolls", "How many rolls does the card allow?", count=1, options=tuple(str(n) for n in range(1, 6)))]
+        return [Expect("choice", "target", asked[check], seat=state.leader, count=1, options=tuple(str(n) for n in range(low, high + 1)))]
+    return [Expect("choice", "rolls", "How many rolls does the card allow?", seat=state.leader, count=1,
+                   options=tuple(str(n) for n in range(1, 6)))]
 
 
 def _expect_group(state: UnmaskState) -> list[Expect]:
@@ -269,23 +274,25 @@ def _expect_group(state: UnmaskState) -> list[Expect]:
     others = turn.group_size(state) - 1
     leader = state.names[state.leader]
     if others == 0:
-        return [Expect("confirm", "group", f"{leader} faces this Encounter alone")]
+        return [Expect("confirm", "group", f"{leader} faces this Encounter alone", seat=state.leader)]
     options = tuple(state.names[s] for s in turn.eligible_for_group(state))
     return [Expect("choice", "group", f"{leader}: choose {others} {'player' if others == 1 else 'players'} to join you",
-                   count=others, options=options)]
+                   seat=state.leader, count=others, options=options)]
 
 
 def _expect_pool(state: UnmaskState) -> list[Expect]:
     what = "Battle" if state.context == "battle" else "Encounter"
-    out = [Expect("cards", "reveal", f"Reveal the {what} cards: each card's dice value, or 'curse'"),
-           Expect("choice", "curse", "A Curse in the pool: resolved, or it stops the group?", count=1, options=turn.CURSE_OPTIONS)]
+    leader = state.leader
+    out = [Expect("cards", "reveal", f"Reveal the {what} cards: each card's dice value, or 'curse'", seat=leader),
+           Expect("choice", "curse", "A Curse in the pool: resolved, or it stops the group?", seat=leader, count=1,
+                  options=turn.CURSE_OPTIONS)]
     # Optional steps are one-option choices, not confirmations: the box's Next button
     # answers confirmations, and must never make a swap nobody asked for.
     if not state.swapped and not state.short:
-        out.append(Expect("choice", "swap", "Leader: swap one card? (optional)", count=1, options=("swap one card",)))
+        out.append(Expect("choice", "swap", "Leader: swap one card? (optional)", seat=leader, count=1, options=("swap one card",)))
         if state.left_out is not None:
             out.append(Expect("choice", "short", "Did Expelliarmus leave a Location requirement unmet? (then no swap)",
-                              count=1, options=("requirement unmet",)))
+                              seat=leader, count=1, options=("requirement unmet",)))
     return out
 
 
@@ -293,7 +300,7 @@ def _expect_roll(state: UnmaskState) -> list[Expect]:
     _, _, allowed = turn.requirement(state)
     number = len(state.rolls) + 1
     return [Expect("dice", "roll", f"{state.names[state.leader]}: roll {state.dice} dice (roll {number} of {allowed}); keep any, roll the rest",
-                   count=state.dice)]
+                   seat=state.leader, count=state.dice)]
 
 
 def _expect_result(state: UnmaskState) -> list[Expect]:
@@ -302,7 +309,8 @@ def _expect_result(state: UnmaskState) -> list[Expect]:
 
 def _expect_token(state: UnmaskState) -> list[Expect]:
     options = tuple(sorted(set(state.pools[state.phase])))
-    return [Expect("choice", "token", f"Flip a token of {PHASE_NAMES[state.phase]}: which is it?", count=1, options=options)]
+    return [Expect("choice", "token", f"Flip a token of {PHASE_NAMES[state.phase]}: which is it?", seat=state.leader, count=1,
+                   options=options)]
 
 
 def _expect_revelio(state: UnmaskState) -> list[Expect]:
