@@ -54,6 +54,7 @@ class HostWatch:
         self.page = self.context.new_page()
         self.responses = []
         self.page.on("response", lambda response: self.responses.append(response))
+        watch_console(self.page)
         self.page.goto(base + "/host")
 
     def downloaded(self) -> str:
@@ -76,9 +77,19 @@ class HostWatch:
         page.click("#new-game button[type=submit]")
 
 
+CONSOLE_ERRORS: list[str] = []
+
+
+def watch_console(page) -> None:
+    """Collect script errors and CSP violations: the pages must run clean under their CSP."""
+    page.on("console", lambda msg: CONSOLE_ERRORS.append(f"{page.url}: {msg.text}") if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: CONSOLE_ERRORS.append(f"{page.url}: {exc}"))
+
+
 def join(browser, base: str, name: str):
     context = browser.new_context(**PHONE)
     page = context.new_page()
+    watch_console(page)
     page.goto(base + "/")
     page.get_by_role("button", name=name, exact=True).click()
     page.wait_for_url(re.compile(r"/me$"), timeout=WAIT_MS)
@@ -141,6 +152,8 @@ def test_two_phones_see_only_their_own_secret(browser, served):
     host_text = host.page.inner_text("body") + host.downloaded()
     assert all(word not in host_text for word in words)
     assert "api/me" not in " ".join(r.url for r in host.responses)
+    # The only errors allowed: /api/me answering 403 "no seat" (the join page's probe, the reset phone).
+    assert [e for e in CONSOLE_ERRORS if "status of 403" not in e] == []
 
 
 def test_unmask_loyalties_reach_only_their_own_phones(browser, served):
@@ -150,7 +163,8 @@ def test_unmask_loyalties_reach_only_their_own_phones(browser, served):
     host = HostWatch(browser, base)
     host.start("unmask", ["Ann", "Bob", "Cy", "Di"])
     ann, bob = join(browser, base, "Ann"), join(browser, base, "Bob")
-    for first, second in ([1, 1], [1, 2], [2, 2], [2, 3]):  # distinct totals: no re-roll
+    for name, (first, second) in zip(["Ann", "Bob", "Cy", "Di"], ([1, 1], [1, 2], [2, 2], [2, 3])):  # no ties
+        expect(host.page.locator("#prompts")).to_contain_text(f"{name}: roll")  # the live update has redrawn it
         dice = host.page.locator("#prompts .faces").first
         dice.get_by_role("button", name=f"die showing {first}").click()
         dice.get_by_role("button", name=f"die showing {second}").click()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import logging
 import time
 
 import pytest
@@ -81,3 +82,35 @@ def test_stop_ends_open_streams_promptly(tmp_path):
     assert stopped_in < 4.0
     with pytest.raises(OSError):
         get_json(server.port, "/api/table")
+
+
+def post_json(port: int, path: str, body: dict, cookie: str = "") -> tuple[int, dict, str]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("POST", path, json.dumps(body), {"Content-Type": "application/json", "Cookie": cookie})
+    response = conn.getresponse()
+    set_cookie = response.getheader("Set-Cookie") or ""
+    data = json.loads(response.read())
+    conn.close()
+    return response.status, data, set_cookie
+
+
+def test_served_requests_log_no_cookie_and_no_secret(tmp_path, caplog):
+    """waitress and Flask, at DEBUG, while phones join and read their secrets."""
+    caplog.set_level(logging.DEBUG)
+    app, service = make_app(tmp_path)
+    server = serve(app, "127.0.0.1", 0)
+    try:
+        service.submit(Action("table.new", {"game": "secrets", "seats": ["Ann", "Bob"]}))
+        status, _, set_cookie = post_json(server.port, "/api/join", {"seat": 0})
+        token = set_cookie.split(";")[0].split("=", 1)[1]
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        conn.request("GET", "/api/me", headers={"Cookie": f"familiar_seat={token}"})
+        me = json.loads(conn.getresponse().read())
+        conn.close()
+        post_json(server.port, "/api/me/act", {"kind": "nonsense"}, f"familiar_seat={token}")
+        post_json(server.port, "/api/host/act", {"kind": "next"}, f"familiar_seat={token}")
+    finally:
+        server.stop()
+    assert status == 200 and me["view"]["word"] == service.table.current.state.words[0]
+    for secret in (token, *service.table.current.state.words):
+        assert secret not in caplog.text

@@ -50,6 +50,7 @@ class WebServer:
 
     def run(self) -> None:
         """Serve in this thread until :meth:`stop`."""
+        self.app.extensions["familiar"].stopping.clear()
         self.server.run()
 
     def start(self) -> "WebServer":

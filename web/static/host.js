@@ -32,7 +32,17 @@
     return box;
   }
 
+  // Fold the QR code away once every seat has its phone (once: the host may reopen it).
+  let folded = false;
+  function foldJoin(view) {
+    if (!folded && view.seats.length && view.claimed.every(Boolean)) {
+      document.getElementById("join-box").open = false;
+      folded = true;
+    }
+  }
+
   function drawTable(view) {
+    foldJoin(view);
     document.getElementById("title").textContent = view.game ? view.title + (view.over ? " (over)" : "") : "No game yet";
     clear(document.getElementById("seats")).append(...view.seats.map((n, i) => seatRow(n, i, view.claimed[i])));
     Familiar.redraw(document.getElementById("prompts"), [view.expects, view.seats], () => view.expects.map((e) => prompt(e, view.seats)));

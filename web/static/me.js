@@ -66,6 +66,8 @@
     if (wasShown) show();
   }
 
+  // The reveal button is there for every seat in every game, secret or not, so that
+  // nobody can tell from across the table whose phone has something to hide.
   reveal.addEventListener("click", show);
   secret.addEventListener("pointerdown", armHide);
   document.addEventListener("visibilitychange", () => { if (document.hidden) hide(); });
