@@ -59,7 +59,7 @@ def main() -> dict:
     finally:
         proc.terminate()
         proc.wait(timeout=20)
-    wavs = sorted((state / "wav").glob("*.wav"))
+    wavs = sorted((state / "speech").glob("*.wav"))
     result = {
         "startup_s": round(startup, 2),
         "idle_rss_mb": round(rss / 1024, 1),

@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 from device.config import Config, ConfigError, load_config
-from vision import cli as vision_cli
+from vision import cli as vision_cli  # noqa
 
 REPO = Path(__file__).resolve().parents[1]
 DEMO_PHOTOS = REPO / "tests" / "data" / "tray"

@@ -57,11 +57,11 @@ class Daemon:
         self.store = Store(config.box.state_dir / "familiar.db")
         self.service = TableService(self.store)
         self.outputs = Outputs.from_config(config.gpio, make_pin_factory(self.simulated))
-        self.pin_factory = self.outputs.track._bar.pin_factory
+        self.pin_factory = self.outputs.pin_factory
         self.parts["gpio"] = "simulated" if self.simulated else "ok"
-        self.narrator = Narrator.from_config(config.audio, simulate=self.simulated,
-                                             wav_dir=self._wav_dir(), on_problem=self._speaker_problem)
-        self.parts["speaker"] = "ok"
+        self.narrator = Narrator.from_config(config, on_problem=self._speaker_problem)
+        if self.parts["speaker"] == "starting":
+            self.parts["speaker"] = "ok" if self.narrator.speaker else "wav files only"
         self.buttons = Buttons(config.gpio, pin_factory=self.pin_factory,
                                on_confirm=self.confirm, on_confirm_hold=self.service.open_host_pairing,
                                on_undo=self.undo, on_undo_hold=self.narrator.repeat)
@@ -70,12 +70,6 @@ class Daemon:
         self._latest_frame = None
         self.service.add_listener(self._on_effects)
         self._show_board()
-
-    def _wav_dir(self) -> Path | None:
-        wav = self.config.audio.wav_dir
-        if wav:
-            return Path(wav) if Path(wav).is_absolute() else self.config.box.state_dir / wav
-        return self.config.box.state_dir / "wav" if self.simulated else None
 
     # Outputs follow the table
 
@@ -164,8 +158,13 @@ class Daemon:
             frame = camera.read()
             self._latest_frame = frame
             settled = settle.feed(frame)
-            if settled is not None:
+            if settled is None:
+                continue
+            try:
                 self._on_settled(settled)
+            except Exception:  # noqa: BLE001 - a reader bug must not blind the box
+                log.exception("reading a settled frame failed")
+                self._problem("vision", "a photo could not be read: enter it by hand on the host page", "failing")
 
     def _on_settled(self, frame: Any) -> None:
         expects = self.service.table.expects()
@@ -224,11 +223,10 @@ class Daemon:
 
     def start(self) -> None:
         from web import create_app
-        from web.serve import make_server
+        from web.serve import serve
 
         app = create_app(self.service, self, public_url=self.config.web.public_url or None, simulated=self.simulated)
-        self.server = make_server(app, self.config.web.host, self.config.web.port)
-        threading.Thread(target=self.server.run, name="web", daemon=True).start()
+        self.server = serve(app, self.config.web.host, self.config.web.port)
         threading.Thread(target=self._camera_loop, name="camera", daemon=True).start()
         self.narrator.say("Familiar is ready.")
 
@@ -248,7 +246,7 @@ class Daemon:
         self.stopping.set()
         server = getattr(self, "server", None)
         if server is not None:
-            server.close()
+            server.stop()
         self.narrator.close()
         self.buttons.close()
         self.outputs.close()
