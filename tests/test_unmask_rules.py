@@ -357,3 +357,13 @@ def test_a_tied_vote_fails_and_exhausted_nominations_start_over() -> None:
     # Only the fourth nominator was never nominated: rather than deadlock, the list starts over.
     assert play.s.nominator == (n0 + 3) % 4 and play.s.nominated == []
     assert sorted(play.table.expects()[0].options) == sorted(n for x, n in enumerate(play.s.names) if x != play.s.nominator)
+
+
+def test_a_curse_revealed_with_the_cards_leaves_the_verdict_to_the_host() -> None:
+    play = started()
+    play.act("encounter", group=2, check="cards_total", target=3)
+    play.gather()
+    play.act("reveal", cards=[{"card": "Galleon", "dice": 4}, {"card": "Crucio", "curse": True, "dice": 2}])
+    assert play.s.step == "result" and play.s.card_dice == 4 and play.s.snake == 0
+    play.act("result", choice="failure")
+    assert play.s.snake == 1

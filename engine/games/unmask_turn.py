@@ -193,7 +193,7 @@ def _encounter_entered(state: UnmaskState) -> list[Effect]:
     enc = state.encounter
     state.step = GROUP
     return [Say(f"Encounter: {enc.name}. {_directive(enc)} "
-                f"{state.names[state.leader]}, gather a group of {enc.group}, yourself included, meeting its Location requirements.")]
+                f"{state.names[state.leader]}, gather a group of {group_size(state)}, yourself included, meeting its Location requirements.")]
 
 
 def number_choice(action: Action, lo: int, hi: int, what: str) -> int:
@@ -208,10 +208,14 @@ def _directive(enc: Encounter) -> str:
     if enc.check == "cards_total":
         return f"The revealed cards must total {enc.target} or more."
     if enc.check == "of_a_kind":
-        return f"Roll {enc.target} of a kind, in up to {enc.rolls} rolls."
+        return f"Roll {enc.target} of a kind, in up to {_rolls(enc.rolls)}."
     if enc.check == "dice_total":
-        return f"Roll a total of {enc.target} or more, in up to {enc.rolls} rolls."
+        return f"Roll a total of {enc.target} or more, in up to {_rolls(enc.rolls)}."
     return "Follow the card's directive."
+
+
+def _rolls(count: int) -> str:
+    return f"{count} {'roll' if count == 1 else 'rolls'}"
 
 
 def group_size(state: UnmaskState) -> int:
@@ -337,17 +341,19 @@ def reveal(state: UnmaskState, action: Action) -> list[Effect]:
     cards = _cards(action.data.get("cards"))
     state.card_dice = sum(c["dice"] for c in cards)
     effects: list[Effect] = [Say(f"The cards show {state.card_dice} dice in all.")]
-    if any(c["curse"] for c in cards):
+    cursed = any(c["curse"] for c in cards)
+    if cursed:
         effects.append(Say("A Curse is revealed: resolve it now."))
         effects.append(Notice("A revealed Curse must be resolved; if it makes the group fail, enter the result as a failure."))
     enc = state.encounter
+    if state.context == "encounter" and (enc.check == "host" or (cursed and enc.check == "cards_total")):
+        # A revealed Curse's directive may change the outcome: the host judges after resolving it.
+        state.step = RESULT
+        return effects + [Say("Leader, read the directive: did the group succeed?")]
     if state.context == "encounter" and enc.check == "cards_total":
         met = state.card_dice >= enc.target
         effects.append(Say(f"{'Enough' if met else 'Not enough'}: {enc.target} were needed."))
         return effects + (succeed(state) if met else fail(state))
-    if state.context == "encounter" and enc.check == "host":
-        state.step = RESULT
-        return effects + [Say("Leader, read the directive: did the group succeed?")]
     state.dice = dice_to_roll(state.card_dice)
     if state.dice == 0:
         return effects + [Say("There are no dice to roll.")] + fail(state)
@@ -368,7 +374,7 @@ def requirement(state: UnmaskState) -> tuple[int | None, int | None, int]:
 def _need_text(state: UnmaskState) -> str:
     kind, total, rolls = requirement(state)
     need = f"{kind} of a kind" if kind is not None else f"a total of {total} or more"
-    return f"You need {need}, in up to {rolls} {'roll' if rolls == 1 else 'rolls'}."
+    return f"You need {need}, in up to {_rolls(rolls)}."
 
 
 def roll(state: UnmaskState, action: Action) -> list[Effect]:
@@ -386,7 +392,7 @@ def roll(state: UnmaskState, action: Action) -> list[Effect]:
         return effects + [Say("No rolls left.")] + fail(state)
     best = max(Counter(values).values())
     hint = f" You have {best} alike." if kind is not None else ""
-    return effects + [Say(f"Not yet.{hint} {left} {'roll' if left == 1 else 'rolls'} left: keep any dice and roll the rest.")]
+    return effects + [Say(f"Not yet.{hint} {_rolls(left)} left: keep any dice and roll the rest.")]
 
 
 def host_result(state: UnmaskState, action: Action) -> list[Effect]:
