@@ -457,7 +457,10 @@ def choose_token(state: UnmaskState, action: Action) -> list[Effect]:
     pool.remove(name)
     leader = state.names[state.leader]
     if name in (EXPELLIARMUS, REVELIO):
-        setattr(state, name, state.leader)
+        if name == EXPELLIARMUS:
+            state.expelliarmus = state.leader
+        else:
+            state.revelio = state.leader
         placed = " It fills its space on the board." if _place(state, name) else ""
         return [Say(f"{token_name(name)}! {leader} takes the {token_name(name)} card.{placed}")] + end_encounter(state)
     if name == REDRAW:
