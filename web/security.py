@@ -52,10 +52,6 @@ def set_token_cookie(response: Response, name: str, token: str) -> None:
     )
 
 
-def clear_cookie(response: Response, name: str) -> None:
-    response.delete_cookie(name, path="/", httponly=True, samesite="Strict", secure=request.is_secure)
-
-
 def current_seat() -> int | None:
     """The seat this browser holds in the current game, from its cookie alone."""
     return service().seat_of(request.cookies.get(SEAT_COOKIE))
