@@ -263,7 +263,11 @@ def short_handed(state: UnmaskState, action: Action) -> list[Effect]:
 
 def cast_expelliarmus(state: UnmaskState, action: Action) -> list[Effect]:
     """Expelliarmus (kinds ``skip_turn`` and ``leave_out``): skip a player's next turn as
-    Leader, or leave a player out of this Encounter.  The card is used up either way."""
+    Leader, or leave a player out of this Encounter.  The card is used up either way.
+
+    The rulebook does not say when it may be cast: the box allows it during any turn,
+    a leave-out only before the group is gathered, and never on the Leader whose turn
+    is already under way."""
     if state.step not in IN_TURN:
         raise IllegalAction("Expelliarmus can only be cast during a turn")
     if state.expelliarmus is None:
@@ -499,7 +503,12 @@ def end_encounter(state: UnmaskState) -> list[Effect]:
 
 
 def _redraw_line(state: UnmaskState) -> Say:
-    """What the table draws, under or after the fourth-space penalty."""
+    """What the table draws, under or after the fourth-space penalty.
+
+    Our reading of "no drawing back to a full hand for exactly one Encounter (and ensuing
+    Battle)": no one refills at the end of the turn the Snake reached the fourth space,
+    so the next Encounter and its Battle are played on short hands; at the end of that
+    next Encounter everyone draws back to five.  The LEDs blink the whole time."""
     if state.penalty_until == state.turn + 1:
         return Say("No one draws back up to five cards this time. Players outside the group may still discard one card and draw one.")
     if state.penalty_until == state.turn:
