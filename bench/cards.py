@@ -1,0 +1,339 @@
+"""Card benchmark: enrol the cards-set ``enroll`` photos, read the ``test`` photos.
+
+Prints and writes ``bench/results/cards.json``:
+* the plain run: cards found, read right, read wrong (named as another card: the costly
+  error), missed (not found, or found but reported unknown), photos fully right,
+  median and 95th percentile ms per photo (file decoding excluded, one core);
+* scaling: median ms per photo with 81, 500 and 1000 cards enrolled (the extra cards are
+  real enrolled cards with their hues rotated, so they look like other decks' cards);
+* unknown cards: a third of the deck left out of the catalog; each left-out card must be
+  reported unknown, never as a deck card;
+* variations of the real test photos (rotation, tilt, blur, white balance, glare, dark
+  and light tables, a card partly covered): the same tallies for each.
+
+Truth positions come from the labels' grid (row, col) matched to the cards found on the
+untouched photo; a geometric variation moves those positions with the photo.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision.cards import Catalog, read_cards  # noqa: E402
+from vision.cards_detect import find_cards, warp_card  # noqa: E402
+from vision.catalog import grid_order  # noqa: E402
+
+RESULTS = ROOT / "bench" / "results" / "cards.json"
+GRID = (3, 3)
+
+
+def data_dir() -> Path:
+    """The shared photo sets, beside the repo unless FAMILIAR_DATA says otherwise."""
+    return Path(os.environ.get("FAMILIAR_DATA", ROOT.parent / "shared" / "data"))
+
+
+def load_labels(card_set: Path) -> dict[str, tuple[str, list[str]]]:
+    """image name -> (use, the 9 card names in row-major order)."""
+    cells: dict[str, dict[tuple[int, int], str]] = {}
+    use: dict[str, str] = {}
+    with (card_set / "labels.csv").open() as fh:
+        for row in csv.DictReader(fh):
+            cells.setdefault(row["image"], {})[(int(row["row"]), int(row["col"]))] = row["card"]
+            use[row["image"]] = row["use"]
+    return {img: (use[img], [c[(r, k)] for r in range(GRID[0]) for k in range(GRID[1])]) for img, c in cells.items()}
+
+
+# ----- variations of a real photo: (new frame, how a point of the old frame moves) -----
+Point = Callable[[np.ndarray], np.ndarray]
+Variation = Callable[[np.ndarray], tuple[np.ndarray, Point]]
+
+
+def _same(points: np.ndarray) -> np.ndarray:
+    return points
+
+
+def _affine(frame: np.ndarray, matrix: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, Point]:
+    out = cv2.warpAffine(frame, matrix, size, borderMode=cv2.BORDER_REFLECT)
+    return out, lambda p: p @ matrix[:, :2].T + matrix[:, 2]
+
+
+def rotate(angle: float) -> Variation:
+    """The whole photo turned by ``angle`` degrees (canvas grown to keep every card)."""
+
+    def apply(frame: np.ndarray) -> tuple[np.ndarray, Point]:
+        h, w = frame.shape[:2]
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+        c, s = abs(m[0, 0]), abs(m[0, 1])
+        nw, nh = int(h * s + w * c), int(h * c + w * s)
+        m[0, 2] += nw / 2 - w / 2
+        m[1, 2] += nh / 2 - h / 2
+        return _affine(frame, m, (nw, nh))
+
+    return apply
+
+
+def tilt(frame: np.ndarray) -> tuple[np.ndarray, Point]:
+    """Camera tilted: the far edge of the table shrinks to 75 % of the near edge."""
+    h, w = frame.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = np.float32([[w * 0.125, h * 0.05], [w * 0.875, h * 0.05], [w, h], [0, h]])
+    m = cv2.getPerspectiveTransform(src, dst)
+    out = cv2.warpPerspective(frame, m, (w, h), borderMode=cv2.BORDER_REFLECT)
+    return out, lambda p: cv2.perspectiveTransform(p.reshape(-1, 1, 2).astype(np.float32), m).reshape(-1, 2)
+
+
+def blur(frame: np.ndarray) -> tuple[np.ndarray, Point]:
+    """Out of focus / shaken: Gaussian blur, sigma 2.5 px."""
+    return cv2.GaussianBlur(frame, (0, 0), 2.5), _same
+
+
+def warm_light(frame: np.ndarray) -> tuple[np.ndarray, Point]:
+    """A warm lamp: blue down 25 %, red up 20 %."""
+    return np.clip(frame.astype(np.float32) * np.float32([0.75, 1.0, 1.2]), 0, 255).astype(np.uint8), _same
+
+
+def glare(frame: np.ndarray) -> tuple[np.ndarray, Point]:
+    """A lamp's reflection: a bright soft blob across the middle of the table."""
+    h, w = frame.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    blob = np.exp(-(((xx - 0.55 * w) / (0.22 * w)) ** 2 + ((yy - 0.45 * h) / (0.15 * h)) ** 2))
+    return np.clip(frame.astype(np.float32) + 150.0 * blob[..., None], 0, 255).astype(np.uint8), _same
+
+
+def dim(frame: np.ndarray) -> tuple[np.ndarray, Point]:
+    """A dim room: half the light, with sensor noise."""
+    noise = np.random.default_rng(1).normal(0, 4, frame.shape)
+    return np.clip(frame.astype(np.float32) * 0.5 + noise, 0, 255).astype(np.uint8), _same
+
+
+def light_table(frame: np.ndarray) -> tuple[np.ndarray, Point]:
+    """The table repainted light grey (cards kept, found on the real photo), keeping the
+    table's texture and shading: cards now stand out only by their edges."""
+    mask = np.zeros(frame.shape[:2], np.uint8)
+    for quad in find_cards(frame):
+        cv2.fillConvexPoly(mask, quad.astype(np.int32), 255)
+    mask = cv2.dilate(mask, np.ones((9, 9), np.uint8))
+    table = frame.astype(np.float32)
+    table = 175.0 + 0.6 * (table - table.mean(axis=(0, 1)))
+    table *= np.float32([0.95, 1.0, 1.04])  # a slightly warm wood-less laminate
+    out = np.where(mask[..., None] > 0, frame, np.clip(table, 0, 255).astype(np.uint8))
+    return out, _same
+
+
+def covered(frame: np.ndarray) -> tuple[np.ndarray, Point]:
+    """Each card of the middle row has a corner covered by a foreign (blank) card."""
+    out = frame.copy()
+    quads = find_cards(frame)
+    if len(quads) == GRID[0] * GRID[1]:
+        for quad in grid_order(quads, *GRID)[3:6]:
+            size = np.linalg.norm(quad[2] - quad[1])
+            x, y = quad[2]
+            pts = np.float32([[x - 0.3 * size, y - 0.25 * size], [x + 0.5 * size, y - 0.3 * size], [x + 0.55 * size, y + 0.7 * size], [x - 0.25 * size, y + 0.75 * size]])
+            cv2.fillConvexPoly(out, pts.astype(np.int32), (228, 232, 236))
+    return out, _same
+
+
+VARIATIONS: dict[str, Variation] = {
+    "rotated 30": rotate(30),
+    "rotated 180": rotate(180),
+    "tilted": tilt,
+    "blurred": blur,
+    "warm light": warm_light,
+    "glare": glare,
+    "dim": dim,
+    "light table": light_table,
+    "corner covered": covered,
+}
+
+
+# ----- scoring -----------------------------------------------------------------------
+@dataclass
+class Tally:
+    cards: int = 0
+    found: int = 0
+    right: int = 0
+    wrong: int = 0
+    missed: int = 0
+    unknown_right: int = 0
+    unknown_wrong: int = 0
+    extra: int = 0
+    photos: int = 0
+    photos_right: int = 0
+
+    def summary(self) -> dict[str, object]:
+        out = asdict(self)
+        if self.cards:
+            out["right_pct"] = round(100.0 * self.right / max(1, self.cards - self.unknown_right - self.unknown_wrong), 2)
+            out["wrong_pct"] = round(100.0 * (self.wrong + self.unknown_wrong) / self.cards, 2)
+        return out
+
+
+def truth_of(frame: np.ndarray, names: list[str]) -> list[tuple[np.ndarray, str]] | None:
+    """(centre, name) of each labelled card, from the grid found on the untouched photo."""
+    quads = find_cards(frame)
+    if len(quads) != len(names):
+        return None
+    return [(q.mean(axis=0), n) for q, n in zip(grid_order(quads, *GRID), names)]
+
+
+def score(tally: Tally, cards: list, truth: list[tuple[np.ndarray, str]], known: set[str]) -> None:
+    """Add one photo's readings to ``tally``: each truth card takes the nearest reading
+    whose outline contains its centre."""
+    tally.photos += 1
+    used: set[int] = set()
+    all_right = True
+    for centre, name in truth:
+        tally.cards += 1
+        hit = None
+        for i, card in enumerate(cards):
+            poly = np.float32(card.corners).reshape(-1, 1, 2)
+            if i not in used and cv2.pointPolygonTest(poly, (float(centre[0]), float(centre[1])), False) >= 0:
+                hit = i
+                break
+        if hit is None:
+            tally.missed += 1
+            all_right = False
+            continue
+        used.add(hit)
+        tally.found += 1
+        got = cards[hit].name
+        if name not in known:
+            if got is None:
+                tally.unknown_right += 1
+            else:
+                tally.unknown_wrong += 1
+                all_right = False
+        elif got == name:
+            tally.right += 1
+        elif got is None:
+            tally.missed += 1
+            all_right = False
+        else:
+            tally.wrong += 1
+            all_right = False
+    tally.extra += len(cards) - len(used)
+    tally.photos_right += int(all_right and len(cards) == len(used))
+
+
+def run(catalog: Catalog, photos: list[tuple[np.ndarray, list[str]]], known: set[str], variation: Variation | None = None) -> tuple[Tally, list[float]]:
+    """Read every photo (optionally varied); tallies and per-photo milliseconds."""
+    tally, times = Tally(), []
+    for frame, names in photos:
+        truth = truth_of(frame, names)
+        if truth is None:
+            tally.cards += len(names)
+            tally.missed += len(names)
+            tally.photos += 1
+            continue
+        if variation is not None:
+            frame, move = variation(frame)
+            truth = [(move(c.reshape(1, 2)).reshape(2), n) for c, n in truth]
+        start = time.perf_counter()
+        cards = read_cards(frame, catalog)
+        times.append((time.perf_counter() - start) * 1000.0)
+        score(tally, cards, truth, known)
+    return tally, times
+
+
+def hue_rotated(card: np.ndarray, degrees: int) -> np.ndarray:
+    """A card with every hue turned (OpenCV hue is 0-179, half-degrees)."""
+    hsv = cv2.cvtColor(card, cv2.COLOR_BGR2HSV)
+    hsv[..., 0] = ((hsv[..., 0].astype(np.int32) + degrees // 2) % 180).astype(np.uint8)
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+
+
+def grow(catalog: Catalog, target: int) -> None:
+    """Add hue-rotated copies of the real cards until the catalog holds ``target`` cards."""
+    real = [(n, catalog.card_image(n)) for n in catalog.names if "@" not in n]
+    extra = []
+    step = 0
+    while len(catalog) + len(extra) < target:
+        step += 1
+        degrees = (step * 137) % 360 or 137  # golden-angle steps spread the hues
+        for name, image in real:
+            if len(catalog) + len(extra) >= target:
+                break
+            extra.append((f"{name}@{degrees}", hue_rotated(image, degrees), None))
+    catalog.add(extra)
+
+
+def pct(values: list[float], q: float) -> float:
+    return round(float(np.percentile(values, q)), 1) if values else float("nan")
+
+
+def main() -> dict:
+    cv2.setNumThreads(1)
+    card_set = data_dir() / "cards-set"
+    if not (card_set / "labels.csv").exists():
+        print(f"cards: {card_set} not found, skipped (set FAMILIAR_DATA)")
+        return {}
+    labels = load_labels(card_set)
+    load = lambda img: cv2.imread(str(card_set / "images" / img))  # noqa: E731
+    enrol = [(load(img), names) for img, (use, names) in sorted(labels.items()) if use == "enroll"]
+    test = [(load(img), names) for img, (use, names) in sorted(labels.items()) if use == "test"]
+    deck = sorted({n for _, names in enrol for n in names})
+    result: dict[str, object] = {"photos": {"enroll": len(enrol), "test": len(test)}, "deck": len(deck)}
+
+    with tempfile.TemporaryDirectory() as tmp:
+        catalog = Catalog(Path(tmp) / "deck")
+        start = time.perf_counter()
+        for frame, names in enrol:
+            catalog.enroll_grid(frame, *GRID, names)
+        catalog.vectors()
+        result["enroll_s"] = round(time.perf_counter() - start, 2)
+        tally, times = run(catalog, test, set(deck))
+        result["test"] = tally.summary() | {"median_ms": pct(times, 50), "p95_ms": pct(times, 95)}
+        print(f"cards-set test: {json.dumps(result['test'])}")
+
+        variations = {}
+        for name, variation in VARIATIONS.items():
+            v_tally, v_times = run(catalog, test, set(deck), variation)
+            variations[name] = v_tally.summary() | {"median_ms": pct(v_times, 50)}
+            print(f"  {name:15s} right {v_tally.right}/{v_tally.cards}  wrong {v_tally.wrong}  missed {v_tally.missed}  extra {v_tally.extra}")
+        result["variations"] = variations
+
+        scaling = {}
+        for size in (81, 500, 1000):
+            grow(catalog, size)
+            catalog.vectors()
+            s_tally, s_times = run(catalog, test, set(deck))
+            scaling[str(size)] = {"median_ms": pct(s_times, 50), "p95_ms": pct(s_times, 95), "right": s_tally.right, "wrong": s_tally.wrong, "missed": s_tally.missed}
+            print(f"  {size:4d} enrolled: median {scaling[str(size)]['median_ms']} ms  right {s_tally.right}  wrong {s_tally.wrong}")
+        result["scaling"] = scaling
+
+    with tempfile.TemporaryDirectory() as tmp:
+        partial = Catalog(Path(tmp) / "partial")
+        left_out = set(deck[::3])
+        for frame, names in enrol:
+            keep = [(n, c) for n, c in zip(names, grid_cards(frame)) if n not in left_out]
+            partial.add([(n, c, None) for n, c in keep])
+        u_tally, _ = run(partial, test, set(deck) - left_out)
+        result["unknown"] = {"left_out": len(left_out), "enrolled": len(partial)} | u_tally.summary()
+        print(f"  unknown cards: {u_tally.unknown_right} reported unknown, {u_tally.unknown_wrong} named wrongly; known right {u_tally.right}, wrong {u_tally.wrong}")
+
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(result, indent=1) + "\n")
+    return result
+
+
+def grid_cards(frame: np.ndarray) -> list[np.ndarray]:
+    """The 9 straightened cards of a grid photo, row-major."""
+    return [warp_card(frame, q) for q in grid_order(find_cards(frame), *GRID)]
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,129 @@
+"""Reading revealed cards: find each card, straighten it, and name it from a taught deck.
+
+    catalog = Catalog(Path("decks/unmask"))
+    catalog.enroll_grid(photo, 3, 3, names)            # teach once
+    for card in read_cards(frame, catalog):             # every reveal
+        print(card.name, card.confidence, card.corners)
+
+A card is named only when it is close to a deck card in *every* respect (silhouette,
+fill, layout, colour, texture: see :mod:`vision.cards_describe`) and clearly closer to
+it than to any other deck card; otherwise it is reported with ``name=None``, because
+calling an unknown card by its nearest look-alike would corrupt the game.
+
+Search is one matrix product of the frame's card descriptors with the deck's, so a
+deck of 1000 costs little more than a deck of 80: describing the cards dominates.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from threadpoolctl import ThreadpoolController
+
+from vision.cards_describe import ROTATE_180, describe, part_distances
+from vision.cards_detect import find_cards, find_cards_scaled, warp_card, working_frame
+from vision.catalog import Catalog, CatalogError
+from vision.images import check_frame
+
+MAX_PART_DISTANCE = 1.6
+"""A match is rejected when any part is further than this many tolerances away: the same
+card photographed again stays below ~1.5, a card differing in colour, count, fill or
+shape goes above it in that part."""
+
+MAX_RATIO = 0.85
+"""Best distance / second-best distance; above it two deck cards are about equally
+close and the reading is ambiguous, so it is refused."""
+
+
+_BLAS = ThreadpoolController()
+"""The search product is small (a few ms on one core); letting BLAS spread it over busy
+cores made it 10-20x slower on a loaded 2-core machine, so it runs single-threaded."""
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card found in a frame: its catalog name (None when unknown), its corners in
+    image pixels (clockwise from the card's top-left) and a 0-1 confidence."""
+
+    name: str | None
+    corners: tuple[tuple[float, float], ...]
+    confidence: float
+
+    def to_json(self) -> dict[str, Any]:
+        """The card as the CLI and web page report it."""
+        return {
+            "card": self.name,
+            "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
+            "confidence": round(self.confidence, 3),
+        }
+
+
+@dataclass(frozen=True)
+class Match:
+    """The verdict on one card: catalog row (None = unknown), upside down?, confidence."""
+
+    row: int | None
+    flipped: bool
+    confidence: float
+
+
+def _distances(queries: np.ndarray, vectors: np.ndarray, norms: np.ndarray) -> np.ndarray:
+    """Euclidean distance of every query row to every catalog row."""
+    with _BLAS.limit(limits=1, user_api="blas"):
+        product = queries @ vectors.T
+    sq = norms[None, :] + (queries**2).sum(axis=1)[:, None] - 2.0 * product
+    return np.sqrt(np.maximum(sq, 0.0))
+
+
+def _verdict(upright: np.ndarray, flipped: np.ndarray, dist_up: np.ndarray, dist_flip: np.ndarray, vectors: np.ndarray) -> Match:
+    """Name one card, or refuse: see MAX_PART_DISTANCE and MAX_RATIO."""
+    is_flipped = bool(dist_flip.min() < dist_up.min())
+    query, row = (flipped, dist_flip) if is_flipped else (upright, dist_up)
+    order = np.argsort(row)[:2]
+    best = int(order[0])
+    worst_part = float(part_distances(query, vectors[best : best + 1]).max())
+    ratio = float(row[best] / row[order[1]]) if len(order) > 1 and row[order[1]] > 0 else 0.0
+    closeness = max(0.0, 1.0 - worst_part / (2.0 * MAX_PART_DISTANCE))
+    distinct = max(0.0, 1.0 - ratio / (2.0 * MAX_RATIO))
+    if worst_part > MAX_PART_DISTANCE or ratio > MAX_RATIO:
+        return Match(None, is_flipped, 1.0 - min(closeness, distinct))
+    return Match(best, is_flipped, min(closeness, distinct))
+
+
+def identify(cards: list[np.ndarray], catalog: Catalog) -> list[Match]:
+    """Match straightened cards against the catalog, trying each both ways up."""
+    vectors, norms = catalog.vectors()
+    if len(vectors) == 0:
+        raise CatalogError(f"catalog {catalog.directory} is empty: teach it some cards first")
+    if not cards:
+        return []
+    upright = np.stack([describe(card) for card in cards])
+    flipped = upright[:, ROTATE_180]
+    dist_up = _distances(upright, vectors, norms)
+    dist_flip = _distances(flipped, vectors, norms)
+    return [_verdict(upright[i], flipped[i], dist_up[i], dist_flip[i], vectors) for i in range(len(cards))]
+
+
+def _corners(quad: np.ndarray, flipped: bool) -> tuple[tuple[float, float], ...]:
+    """Quad corners as tuples, starting from the matched card's own top-left."""
+    pts = np.roll(quad, -2, axis=0) if flipped else quad
+    return tuple((float(x), float(y)) for x, y in pts)
+
+
+def read_cards(frame: np.ndarray, catalog: Catalog) -> list[Card]:
+    """Every card in the frame, named from ``catalog`` (None when not in it), top to bottom."""
+    frame = check_frame(frame)
+    if len(catalog) == 0:
+        raise CatalogError(f"catalog {catalog.directory} is empty: teach it some cards first")
+    small, back = working_frame(frame)
+    quads = [q * back for q in find_cards_scaled(small)]
+    matches = identify([warp_card(frame, q) for q in quads], catalog)
+    names = catalog.names
+    return [
+        Card(None if m.row is None else names[m.row], _corners(q, m.flipped), m.confidence)
+        for q, m in zip(quads, matches)
+    ]
+
+
+__all__ = ["Card", "Catalog", "CatalogError", "find_cards", "identify", "read_cards", "warp_card"]

@@ -1,0 +1,275 @@
+"""What a straightened card looks like, as one vector that nearest-neighbour search can use.
+
+Plain cards (SET, policy cards) differ only in ink colour, count, fill and shape, so
+texture alone (keypoints) cannot tell them apart; illustrated cards differ mostly in
+texture.  The descriptor joins parts, each scaled so that Euclidean distance between
+two descriptors adds up how different two cards look in every respect:
+* silhouette: the printed marks with their insides filled, on a fine grid (count, shape);
+* fill: how much of those silhouettes is inked (solid, striped, empty) and the coarse
+  ink map, both relative to the card's own ink strength;
+* hues: a histogram of ink hues, after white-balancing on the card's own paper so a
+  warm lamp does not turn red into orange; chroma: where on the card which colours are;
+* texture: gradient-orientation histograms (HOG-like) of the lightness, for pictures.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+DESCRIBE_SIZE = (96, 144)
+"""(width, height) the card is described at: stripes and outlines still a pixel or two."""
+
+MARGIN = 0.06
+"""Fraction trimmed off each side: rounded corners and a sloppy outline live there."""
+
+PAPER_KERNEL = (31, 31)
+"""Local paper lightness is the brightest value within this window (then smoothed):
+wider than a printed stroke, narrower than a shadow's gradient."""
+MIN_CHROMA = 10.0
+"""Pixels paler than this chroma (Lab units) are paper or a grey shadow, not ink."""
+INK_CHROMA = 30.0
+"""Chroma above MIN_CHROMA at which a pixel counts as fully inked."""
+SHADOW_DEPTH = 0.35
+"""A grey pixel this much darker than the local paper may still be shadow, not ink."""
+BORDER = 4
+"""Pixels of the trimmed card ignored by the ink features (see :func:`_blank_border`)."""
+BRIDGE = 2
+"""Gaps up to twice this (pixels) in a printed outline are bridged before filling;
+printed shapes further apart than that stay separate."""
+INTERIOR = 4
+"""Pixels shaved off a silhouette before measuring its fill, so the outline is not counted."""
+MARK_LEVEL = 0.3
+CONTRAST_WINDOW = 9
+"""A pixel is part of a printed mark when its ink reaches this fraction of the card's
+strongest ink, so faint and bold printing give the same silhouette."""
+
+LAYOUT_GRID = (6, 9)
+SILHOUETTE_GRID = (16, 24)
+CHROMA_GRID = (4, 6)
+HUE_BINS = 24
+HUE_SPREAD = 2.0
+"""Each inked pixel votes into neighbouring hue bins (Gaussian, in bins): the same ink
+drifts by a bin or two between lamps and cameras, three bins apart is another colour."""
+TEXTURE_CELL = 12
+"""Pixels per HOG cell side; divides DESCRIBE_SIZE."""
+ORIENT_BINS = 8
+
+TOLERANCES = {"silhouette": 0.06, "fill": 0.06, "layout": 0.06, "hues": 0.23, "chroma": 0.085, "texture": 0.36}
+"""How far each part of the same card wanders between photos (about the 95th percentile,
+measured on the cards-set photos: two cameras, several days and lamps).  Each part is
+divided by its tolerance, so a distance of 1 in any part is ordinary photo-to-photo noise."""
+PARTS = tuple(TOLERANCES)
+
+
+def _hue_spread_matrix() -> np.ndarray:
+    """Circular Gaussian smoothing of a hue histogram, as a matrix product."""
+    offsets = np.arange(HUE_BINS)[:, None] - np.arange(HUE_BINS)[None, :]
+    offsets = np.minimum(np.abs(offsets), HUE_BINS - np.abs(offsets))
+    return np.exp(-0.5 * (offsets / HUE_SPREAD) ** 2).astype(np.float32)
+
+
+_HUE_SPREAD = _hue_spread_matrix()
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    """``v`` flattened and scaled to length 1 (a blank part stays zero)."""
+    v = v.astype(np.float32).ravel()
+    n = float(np.linalg.norm(v))
+    return v / n if n > 1e-9 else v
+
+
+def _grid(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """``image`` area-averaged onto a grid, flattened, scaled so a grid of ones has length 1."""
+    grid = cv2.resize(image, size, interpolation=cv2.INTER_AREA).astype(np.float32).ravel()
+    return grid / np.sqrt(grid.size)
+
+
+def prepare(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The card trimmed, resized, white-balanced on its paper: (BGR 0..1, Lab) float32.
+
+    The paper is the 90th percentile of each channel, so a warm lamp or a blue dusk
+    does not change the ink colours."""
+    h, w = card.shape[:2]
+    dy, dx = round(h * MARGIN), round(w * MARGIN)
+    img = cv2.resize(card[dy : h - dy, dx : w - dx], DESCRIBE_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
+    paper = np.percentile(img.reshape(-1, 3), 90, axis=0)
+    img = np.clip(img / np.maximum(paper, 1.0), 0.0, 1.0)
+    return img, cv2.cvtColor(img, cv2.COLOR_BGR2Lab)
+
+
+def _local_paper(channel: np.ndarray) -> np.ndarray:
+    """The paper's value around each pixel: the brightest nearby value, smoothed."""
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, PAPER_KERNEL)
+    return np.maximum(cv2.blur(cv2.dilate(channel, kernel), PAPER_KERNEL), 1e-3)
+
+
+def _blank_border(image: np.ndarray) -> np.ndarray:
+    """``image`` with a thin frame zeroed: whatever of the table a loose outline let in."""
+    b = BORDER
+    out = np.zeros_like(image)
+    out[b:-b, b:-b] = image[b:-b, b:-b]
+    return out
+
+
+def ink_map(img: np.ndarray, lab: np.ndarray) -> np.ndarray:
+    """Where the card is printed (0 = paper, 1 = full ink).  Coloured ink counts by its
+    chroma; grey or black ink only once it is much darker than the local paper, so a
+    shadow or glare edge across a plain card is not mistaken for print."""
+    chroma = np.hypot(lab[..., 1], lab[..., 2])
+    coloured = np.clip((chroma - MIN_CHROMA) / INK_CHROMA, 0.0, 1.0)
+    darkness = 1.0 - lab[..., 0] / _local_paper(lab[..., 0])
+    dark = np.clip((darkness - SHADOW_DEPTH) / (1.0 - SHADOW_DEPTH), 0.0, 1.0)
+    return _blank_border(np.maximum(coloured, dark))
+
+
+def tint_map(img: np.ndarray) -> np.ndarray:
+    """How far the palest channel falls below the local paper (0..1): unlike
+    :func:`ink_map` it keeps faint tints, such as fine stripes blurred into a shade."""
+    palest = img.min(axis=2)
+    return _blank_border(np.clip(1.0 - palest / _local_paper(palest), 0.0, 1.0))
+
+
+def _strongest(ink: np.ndarray) -> float:
+    """The card's full-ink level: bold and faint printing are judged on their own scale."""
+    return max(float(np.percentile(ink, 99.5)), 0.2)
+
+
+def silhouette(tint: np.ndarray) -> np.ndarray:
+    """The printed marks with their insides filled (float 0/1): a shape's outline
+    whatever its fill, so count and shape do not hinge on faint stripes.
+
+    Marks are where the tint stands out from its surroundings (a thin faint outline
+    does, a soft shadow does not).  Each connected mark, grown a little to bridge gaps,
+    is replaced by its convex hull: unlike a flood fill, a gap in a faint outline does
+    not empty the shape.  Concave shapes lose their dents, identically every time."""
+    contrast = tint - cv2.blur(tint, (CONTRAST_WINDOW, CONTRAST_WINDOW))
+    marks = (contrast > MARK_LEVEL * _strongest(contrast)).astype(np.uint8)
+    grown = cv2.dilate(marks, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * BRIDGE + 1, 2 * BRIDGE + 1)))
+    contours, _ = cv2.findContours(grown, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros(tint.shape, np.uint8)
+    for contour in contours:  # one at a time: overlapping hulls in one fillPoly cancel out
+        cv2.fillConvexPoly(filled, cv2.convexHull(contour), 1)
+    filled = cv2.erode(filled, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * BRIDGE + 1, 2 * BRIDGE + 1)))
+    return filled.astype(np.float32)
+
+
+def _fill(tint: np.ndarray, filled: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How tinted the silhouettes' insides are, relative to the card's strongest tint
+    (solid ~1, striped ~0.25, empty ~0.05), and the coarse tint map on the same scale."""
+    relative = np.clip(tint / _strongest(tint), 0.0, 1.0)
+    inside = cv2.erode(filled, np.ones((2 * INTERIOR + 1, 2 * INTERIOR + 1), np.uint8))
+    area = float(inside.sum())
+    fill = float((relative * inside).sum()) / area if area > 0 else 0.0
+    return np.array([fill], np.float32), _grid(relative, LAYOUT_GRID)
+
+
+def _hues(lab: np.ndarray) -> np.ndarray:
+    """Normalised histogram of the hues of inked pixels (weighted by chroma): names
+    the ink colour however much ink there is."""
+    a, b = lab[..., 1], lab[..., 2]
+    chroma = np.hypot(a, b)
+    hue = (np.arctan2(b, a) + np.pi) / (2 * np.pi) * HUE_BINS
+    weight = np.clip(chroma - MIN_CHROMA, 0.0, None)
+    hist = np.bincount(np.minimum(hue.astype(np.int32), HUE_BINS - 1).ravel(), weight.ravel(), HUE_BINS)
+    return _unit(_HUE_SPREAD @ hist.astype(np.float32))
+
+
+def _texture(lab: np.ndarray) -> np.ndarray:
+    """Gradient-orientation histograms per cell (HOG-like) of the lightness: line art,
+    text and pictures.  (OpenCV 5 dropped HOGDescriptor from its main module.)"""
+    lightness = lab[..., 0]
+    gx = cv2.Sobel(lightness, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(lightness, cv2.CV_32F, 0, 1, ksize=3)
+    magnitude, angle = cv2.cartToPolar(gx, gy)
+    bins = (angle * (ORIENT_BINS / np.pi)).astype(np.int32) % ORIENT_BINS  # unsigned orientation
+    planes = np.zeros(lightness.shape + (ORIENT_BINS,), np.float32)
+    np.put_along_axis(planes, bins[..., None], magnitude[..., None], axis=2)
+    h, w = lightness.shape
+    c = TEXTURE_CELL
+    cells = planes.reshape(h // c, c, w // c, c, ORIENT_BINS).sum(axis=(1, 3))
+    return _unit(np.sqrt(cells))
+
+
+def describe_parts(card: np.ndarray) -> dict[str, np.ndarray]:
+    """The parts describing a straightened card (BGR, portrait), unweighted."""
+    img, lab = prepare(card)
+    tint = tint_map(img)
+    filled = silhouette(tint)
+    fill, layout = _fill(tint, filled)
+    return {
+        "silhouette": cv2.GaussianBlur(_grid(filled, SILHOUETTE_GRID).reshape(SILHOUETTE_GRID[::-1]), (3, 3), 0).ravel(),
+        "fill": fill,
+        "layout": layout,
+        "hues": _hues(lab),
+        "chroma": _grid(lab[..., 1:] / 50.0, CHROMA_GRID),
+        "texture": _texture(lab),
+    }
+
+
+def _part_sizes() -> dict[str, int]:
+    """Length of each part's vector (from describing a blank card once)."""
+    blank = np.full((CARD_PROBE[1], CARD_PROBE[0], 3), 200, np.uint8)
+    return {name: len(v) for name, v in describe_parts(blank).items()}
+
+
+CARD_PROBE = (200, 300)
+
+
+def describe(card: np.ndarray) -> np.ndarray:
+    """One float32 vector per card, each part divided by its tolerance: the Euclidean
+    distance between two vectors sums up every way in which two cards look different."""
+    parts = describe_parts(card)
+    return np.concatenate([parts[name] / TOLERANCES[name] for name in PARTS]).astype(np.float32)
+
+
+def part_distances(query: np.ndarray, candidates: np.ndarray) -> np.ndarray:
+    """Distance in each part (columns, in PARTS order) from ``query`` to each candidate row.
+
+    A card of another kind differs strongly in at least one part (colour, count, fill,
+    shape), so the largest part distance is what rejects cards missing from the deck."""
+    diff = candidates - query[None, :]
+    return np.stack([np.linalg.norm(diff[:, s], axis=1) for s in PART_SLICES.values()], axis=1)
+
+
+def rotated_180(card: np.ndarray) -> np.ndarray:
+    """The same card upside down: a portrait card lies on the table one of two ways up."""
+    return cv2.rotate(card, cv2.ROTATE_180)
+
+
+def _grid_flip(shape: tuple[int, ...]) -> np.ndarray:
+    """Index permutation turning a flattened (rows, cols, ...) grid upside down."""
+    return np.arange(int(np.prod(shape))).reshape(shape)[::-1, ::-1].ravel()
+
+
+def _rotation_permutation() -> np.ndarray:
+    """Indices that turn a card's descriptor into the descriptor of the card upside down.
+
+    Every part is either a grid (cells swap end for end; unsigned gradient orientations
+    and chroma pairs are unchanged by a half turn) or position-free (hues, fill), so the
+    upside-down card need not be described again."""
+    w, h = DESCRIBE_SIZE
+    flips = {
+        "silhouette": _grid_flip(SILHOUETTE_GRID[::-1]),
+        "fill": np.arange(PART_SLICES["fill"].stop - PART_SLICES["fill"].start),
+        "layout": _grid_flip(LAYOUT_GRID[::-1]),
+        "hues": np.arange(HUE_BINS),
+        "chroma": _grid_flip((CHROMA_GRID[1], CHROMA_GRID[0], 2)),
+        "texture": _grid_flip((h // TEXTURE_CELL, w // TEXTURE_CELL, ORIENT_BINS)),
+    }
+    return np.concatenate([flips[name] + PART_SLICES[name].start for name in PARTS])
+
+
+def _part_slices() -> dict[str, slice]:
+    """Where each part lies in a descriptor vector."""
+    sizes = _part_sizes()
+    slices, start = {}, 0
+    for name in PARTS:
+        slices[name] = slice(start, start + sizes[name])
+        start += sizes[name]
+    return slices
+
+
+PART_SLICES = _part_slices()
+
+ROTATE_180 = _rotation_permutation()
+"""``describe(card)[ROTATE_180]`` is (nearly) ``describe(rotated_180(card))``."""

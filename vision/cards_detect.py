@@ -1,0 +1,200 @@
+"""Finding cards in a photo and straightening them.
+
+Cards are found twice over, because no single cue works on every table:
+* brightness (Otsu): a light card on a dark table is a bright blob;
+* edges (Canny): a card on a light table shows only its outline and shadow.
+Every closed region from either map that is card-shaped (convex, nearly rectangular,
+a sensible size) becomes a candidate quad; duplicates from the two maps are merged.
+Work happens on a copy scaled to ``DETECT_SIDE`` pixels so a 2-megapixel photo
+costs the same few milliseconds as a small one; corners are scaled back afterwards.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import cv2
+import numpy as np
+
+DETECT_SIDE = 1100
+"""Detection works on the frame halved (area-averaged, cheap at exact halves) until
+its long side is at most this: a card of a 3x3 grid is still ~200 px there."""
+
+CARD_SIZE = (200, 300)
+"""Canonical portrait card (width, height) returned by :func:`warp_card`."""
+
+MIN_AREA_FRACTION = 0.004
+MAX_AREA_FRACTION = 0.6
+MIN_RECTANGULARITY = 0.86
+"""Contour area / its minimum-area rectangle: rounded corners and a little
+perspective keep a real card above ~0.9; blobs of table texture fall far below."""
+
+SAME_CARD_AREA = 0.7
+"""Two overlapping quads whose areas are within this ratio outline the same card."""
+
+MAX_ASPECT = 2.1
+"""Long side / short side; playing cards are ~1.4-1.6, tarot ~1.7, some are square."""
+
+
+def working_frame(frame: np.ndarray) -> tuple[np.ndarray, float]:
+    """The frame halved until its long side is at most ``DETECT_SIDE``, and the factor
+    back to full size.  Exact halves with INTER_AREA cost ~1 ms; an arbitrary factor
+    costs ten times that, which is why the scale is a power of two."""
+    back = 1.0
+    while max(frame.shape[:2]) > DETECT_SIDE:
+        frame = cv2.resize(frame, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        back *= 2.0
+    return frame, back
+
+
+def _region_maps(grey: np.ndarray) -> list[np.ndarray]:
+    """Binary maps whose white regions may be cards: bright blobs, and edge-bounded areas."""
+    _, bright = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    bright = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    edges = cv2.Canny(grey, 30, 90)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    return [bright, cv2.bitwise_not(edges)]
+
+
+class Candidate(NamedTuple):
+    """A card-shaped region: its quad and area, the contour it came from, and how well
+    the contour fills the quad (1.0 = a perfect quadrilateral)."""
+
+    quad: np.ndarray
+    area: float
+    outline: np.ndarray
+    fit: float
+
+
+def _candidate(contour: np.ndarray, frame_area: float) -> Candidate | None:
+    """The card a contour outlines, or None when it is not card-shaped."""
+    area = cv2.contourArea(contour)
+    if not MIN_AREA_FRACTION * frame_area <= area <= MAX_AREA_FRACTION * frame_area:
+        return None
+    rect = cv2.minAreaRect(contour)
+    (rw, rh) = rect[1]
+    if min(rw, rh) <= 0 or area / (rw * rh) < MIN_RECTANGULARITY:
+        return None
+    if max(rw, rh) / min(rw, rh) > MAX_ASPECT:
+        return None
+    hull = cv2.convexHull(contour)
+    approx = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
+    if len(approx) == 4 and cv2.isContourConvex(approx):
+        quad = approx.reshape(4, 2).astype(np.float32)
+    else:  # rounded or chipped corners: the bounding rectangle is the honest outline
+        quad = cv2.boxPoints(rect).astype(np.float32)
+    quad_area = max(float(cv2.contourArea(quad)), 1.0)
+    fit = area / quad_area
+    return Candidate(quad, quad_area, contour.reshape(-1, 2).astype(np.float32), min(fit, 1.0 / fit))
+
+
+def _fit_sides(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Corners re-made by fitting a line to each side's contour points and intersecting
+    neighbouring lines.  Polygon approximation puts a corner somewhere on a card's
+    rounded corner; the straight middles of the sides say where the corner really is."""
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        side = b - a
+        length = float(np.linalg.norm(side))
+        if length < 4:
+            return quad
+        t = (points - a) @ side / length**2
+        off = np.abs((points - a) @ np.array([-side[1], side[0]]) / length)
+        near = points[(t > 0.15) & (t < 0.85) & (off < max(3.0, 0.04 * length))]
+        if len(near) < 5:
+            return quad
+        vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+    corners = []
+    for i in range(4):
+        (p, u), (q, v) = lines[i - 1], lines[i]
+        det = u[0] * (-v[1]) + v[0] * u[1]
+        if abs(det) < 1e-6:
+            return quad
+        s = ((q - p)[0] * (-v[1]) + v[0] * (q - p)[1]) / det
+        corners.append(p + s * u)
+    fitted = np.array(corners, dtype=np.float32)
+    if np.max(np.linalg.norm(fitted - quad, axis=1)) > 0.1 * np.sqrt(cv2.contourArea(quad)):
+        return quad  # the fit wandered off (a bite out of a side): keep the polygon
+    return fitted
+
+
+def _overlap(a: Candidate, b: Candidate) -> float:
+    """Intersection over the smaller area of two candidates' quads."""
+    lo = np.maximum(a.quad.min(axis=0), b.quad.min(axis=0))
+    hi = np.minimum(a.quad.max(axis=0), b.quad.max(axis=0))
+    if np.any(lo >= hi):  # bounding boxes apart: the common case, and cheap
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(a.quad, b.quad)
+    return float(inter) / max(1e-6, min(a.area, b.area))
+
+
+def _greedy_distinct(cands: list[Candidate]) -> list[Candidate]:
+    """One candidate per overlapping group.  Of two outlines of about the same size the
+    one that fits its quad better wins (a card whose edge touched a neighbour's, or a
+    bright blob bleeding onto a glare, fits worse); otherwise the larger wins, because
+    a picture printed on a card lies inside the card."""
+    kept: list[Candidate] = []
+    for cand in sorted(cands, key=lambda c: c.area, reverse=True):
+        clash = next((i for i, other in enumerate(kept) if _overlap(cand, other) >= 0.5), None)
+        if clash is None:
+            kept.append(cand)
+        elif cand.area >= SAME_CARD_AREA * kept[clash].area and cand.fit > kept[clash].fit:
+            kept[clash] = cand
+    return kept
+
+
+def _is_merge(cand: Candidate, cands: list[Candidate]) -> bool:
+    """True when ``cand`` is two or more touching cards seen as one blob: it holds at
+    least two distinct card-sized candidates, each a sizeable part of it."""
+    parts = [c for c in cands if 0.2 * cand.area <= c.area <= 0.75 * cand.area and _overlap(cand, c) > 0.8]
+    return len(_greedy_distinct(parts)) >= 2
+
+
+def _dedupe(cands: list[Candidate]) -> list[Candidate]:
+    """One candidate per card; a blob made of several touching cards gives way to its parts."""
+    return _greedy_distinct([c for c in cands if not _is_merge(c, cands)])
+
+
+def order_corners(quad: np.ndarray) -> np.ndarray:
+    """Corners clockwise (in image coordinates) starting at the top end of a long side,
+    so the card reads as portrait; which end is 'top' is settled later by matching."""
+    pts = np.asarray(quad, dtype=np.float32).reshape(4, 2)
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    pts = pts[np.argsort(angles)]  # clockwise on screen (y grows downwards)
+    start = int(np.argmin(pts.sum(axis=1)))  # the top-left-most corner
+    pts = np.roll(pts, -start, axis=0)
+    if np.linalg.norm(pts[1] - pts[0]) > np.linalg.norm(pts[2] - pts[1]):
+        pts = np.roll(pts, -1, axis=0)  # first edge must be a short (top) side
+    return pts
+
+
+def find_cards(frame: np.ndarray) -> list[np.ndarray]:
+    """Card quads (4x2 float32, full-frame pixels, portrait-ordered), top-to-bottom, left-to-right."""
+    small, back = working_frame(frame)
+    return [q * back for q in find_cards_scaled(small)]
+
+
+def find_cards_scaled(small: np.ndarray) -> list[np.ndarray]:
+    """:func:`find_cards` on a frame already at working scale (coordinates of ``small``)."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    frame_area = float(grey.shape[0] * grey.shape[1])
+    cands: list[Candidate] = []
+    for region in _region_maps(grey):
+        contours, _ = cv2.findContours(region, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+        cands += [c for c in (_candidate(contour, frame_area) for contour in contours) if c is not None]
+    cards = [order_corners(_fit_sides(c.quad, c.outline)) for c in _dedupe(cands)]
+    return sorted(cards, key=lambda q: (float(q[:, 1].mean()), float(q[:, 0].mean())))
+
+
+def warp_card(frame: np.ndarray, quad: np.ndarray, size: tuple[int, int] = CARD_SIZE) -> np.ndarray:
+    """The card inside ``quad`` straightened to a portrait ``size`` (width, height) image.
+
+    The first corner of ``quad`` becomes the top-left of the result; corners go clockwise.
+    """
+    w, h = size
+    src = np.asarray(quad, dtype=np.float32).reshape(4, 2)
+    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], dtype=np.float32)
+    matrix = cv2.getPerspectiveTransform(src, dst)
+    return cv2.warpPerspective(frame, matrix, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
