@@ -284,7 +284,9 @@ def test_talk_mode_is_the_hosts_and_is_reminded_each_turn() -> None:
 
 def test_out_of_step_and_unknown_actions_are_refused() -> None:
     play = started()
-    for kind, data in (("token", {"choice": "redraw"}), ("vote", {"vote": True}), ("peek", {}), ("directive", {"choice": "dice total"}), ("fly", {})):
+    refused = (("token", {"choice": "redraw"}), ("vote", {"vote": True}), ("peek", {}),
+               ("directive", {"choice": "dice total"}), ("fly", {}))
+    for kind, data in refused:
         with pytest.raises(IllegalAction):
             play.act(kind, **data)
 

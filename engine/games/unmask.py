@@ -230,7 +230,8 @@ class Unmask:
             others = _others(state, holder, state.leader)
             out.append(Expect("choice", "skip_turn", f"{state.names[holder]}: Expelliarmus, skip a player's next turn (optional)",
                               seat=holder, count=1, options=others))
-            out.append(Expect("choice", "leave_out", f"{state.names[holder]}: Expelliarmus, leave a player out of this Encounter (optional)",
+            out.append(Expect("choice", "leave_out",
+                              f"{state.names[holder]}: Expelliarmus, leave a player out of this Encounter (optional)",
                               seat=holder, count=1, options=others))
         return out
 
@@ -263,7 +264,8 @@ def _expect_encounter(state: UnmaskState) -> list[Expect]:
     if missing == "target":
         check = state.encounter.check
         low, high = turn.TARGET_OPTIONS[check]
-        asked = {"cards_total": "What card total is needed?", "of_a_kind": "How many dice alike?", "dice_total": "What dice total is needed?"}
+        asked = {"cards_total": "What card total is needed?", "of_a_kind": "How many dice alike?",
+                 "dice_total": "What dice total is needed?"}
         return [Expect("choice", "target", asked[check], seat=state.leader, count=1, options=tuple(str(n) for n in range(low, high + 1)))]
     return [Expect("choice", "rolls", "How many rolls does the card allow?", seat=state.leader, count=1,
                    options=tuple(str(n) for n in range(1, 6)))]
@@ -299,8 +301,8 @@ def _expect_pool(state: UnmaskState) -> list[Expect]:
 def _expect_roll(state: UnmaskState) -> list[Expect]:
     _, _, allowed = turn.requirement(state)
     number = len(state.rolls) + 1
-    return [Expect("dice", "roll", f"{state.names[state.leader]}: roll {state.dice} dice (roll {number} of {allowed}); keep any, roll the rest",
-                   seat=state.leader, count=state.dice)]
+    prompt = f"{state.names[state.leader]}: roll {state.dice} dice (roll {number} of {allowed}); keep any, roll the rest"
+    return [Expect("dice", "roll", prompt, seat=state.leader, count=state.dice)]
 
 
 def _expect_result(state: UnmaskState) -> list[Expect]:

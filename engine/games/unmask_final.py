@@ -92,7 +92,8 @@ def nominate(state: UnmaskState, action: Action) -> list[Effect]:
     state.votes = {}
     state.step = VOTE
     who = state.names[state.nominator]
-    return [Say(f"{who} nominates {state.names[nominee]} as the final Leader. Everyone vote: thumbs up or thumbs down, on three. Three, two, one.")]
+    return [Say(f"{who} nominates {state.names[nominee]} as the final Leader. "
+                "Everyone vote: thumbs up or thumbs down, on three. Three, two, one.")]
 
 
 def vote(state: UnmaskState, action: Action) -> list[Effect]:

@@ -225,7 +225,8 @@ def verdict(loyalty: Sequence[str], accused: Sequence[int]) -> str:
 
 
 VERDICT_SAY = {
-    "perfect": "Every Death Eater, and only they, stand before the Department of Magical Law Enforcement. Perfect victory for the Order of the Phoenix!",
+    "perfect": "Every Death Eater, and only they, stand before the Department of Magical Law Enforcement. "
+               "Perfect victory for the Order of the Phoenix!",
     "partial": "Every Death Eater was caught, but an Order name was submitted too. Partial victory for the Order of the Phoenix.",
     "death_eaters": "A Death Eater slipped away from questioning. The Death Eaters win!",
 }

@@ -193,7 +193,8 @@ def _encounter_entered(state: UnmaskState) -> list[Effect]:
     enc = state.encounter
     state.step = GROUP
     return [Say(f"Encounter: {enc.name}. {_directive(enc)} "
-                f"{state.names[state.leader]}, gather a group of {group_size(state)}, yourself included, meeting its Location requirements.")]
+                f"{state.names[state.leader]}, gather a group of {group_size(state)}, yourself included, "
+                "meeting its Location requirements.")]
 
 
 def number_choice(action: Action, lo: int, hi: int, what: str) -> int:
@@ -513,7 +514,8 @@ def _redraw_line(state: UnmaskState) -> Say:
         return Say("No one draws back up to five cards this time. Players outside the group may still discard one card and draw one.")
     if state.penalty_until == state.turn:
         state.penalty_until = None
-        return Say(f"The penalty is over: everyone draws back up to {HAND} cards. Players outside the group may discard one card and draw one.")
+        return Say(f"The penalty is over: everyone draws back up to {HAND} cards. "
+                   "Players outside the group may discard one card and draw one.")
     return Say(f"Everyone draws back up to {HAND} cards. Players outside the group may discard one card and draw one.")
 
 
