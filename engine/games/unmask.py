@@ -165,6 +165,7 @@ class Unmask:
         cfg = state.cfg
         low, high = NAMES_TO_SUBMIT[state.players]
         view: dict[str, Any] = {
+            "status": _status(state),
             "step": state.step,
             "players": list(state.names),
             "talk": state.talk,
@@ -240,6 +241,18 @@ class Unmask:
 
     def is_over(self, state: UnmaskState) -> bool:
         return state.step == OVER
+
+
+def _status(state: UnmaskState) -> str:
+    """One line for the host page: whose turn, which Phase, where the Snake is."""
+    track = f"Snake {state.snake} of {state.cfg.track_length}" + (" (fourth-space penalty)" if state.penalty() else "")
+    if state.step == FIRST_ROLL:
+        return "Set-up: rolling for the first Leader"
+    if state.step == OVER:
+        return f"Game over: {state.outcome.replace('_', ' ')}"
+    if state.step in (REVELIO_STEP, NOMINATE, VOTE, ACCUSE):
+        return f"Before the Department of Magical Law Enforcement; {track}"
+    return f"Turn {state.turn}, Leader {state.names[state.leader]}; {PHASE_NAMES[state.phase]}; {track}"
 
 
 def _others(state: UnmaskState, *excluded: int | None) -> tuple[str, ...]:
