@@ -23,7 +23,8 @@ CARD_SIZE = (200, 300)
 """Canonical portrait card (width, height) returned by :func:`warp_card`."""
 
 MIN_AREA_FRACTION = 0.004
-MAX_AREA_FRACTION = 0.6
+MAX_AREA_FRACTION = 0.9
+"""A single-card photo may be mostly card; only a card cut by the frame edge is refused."""
 MIN_RECTANGULARITY = 0.86
 """Contour area / its minimum-area rectangle: rounded corners and a little
 perspective keep a real card above ~0.9; blobs of table texture fall far below."""
