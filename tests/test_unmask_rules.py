@@ -8,6 +8,7 @@ import pytest
 from engine.actions import IllegalAction
 from engine.games.unmask_rules import (
     DEATH_EATER,
+    Config,
     LOYALTY_CHART,
     ORDER,
     dice_to_roll,
@@ -22,8 +23,10 @@ from test_unmask_support import Play
 # Beginning with Revelio in it, so a short game reaches the Department holding it.
 QUICK = {
     "track_length": 5,
-    "tokens": {"beginning": ["dementor", "revelio", "redraw"], "war": ["giant"]},
-    "spaces": {"beginning": ["dementor"], "war": ["giant"]},
+    "beginning_tokens": ["dementor", "revelio", "redraw"],
+    "war_tokens": ["giant"],
+    "beginning_spaces": ["dementor"],
+    "war_spaces": ["giant"],
     "revelio_peeks": [2, 2, 1, 1, 1, 0],
 }
 
@@ -80,13 +83,20 @@ def test_dice_checks_and_the_six_dice_cap() -> None:
 def test_options_are_validated() -> None:
     assert parse_config({}).revelio_peeks == (2, 2, 2, 1, 1, 0, 0)
     assert len(parse_config({"track_length": 8}).revelio_peeks) == 9
+    typed = parse_config({"creatures": "giant:4, dementor:3, inferius:4, troll:3", "beginning_tokens": "Troll, expelliarmus",
+                          "beginning_spaces": "troll", "revelio_peeks": "2,1,1,1,0,0,0"})
+    assert typed.kind_needed("troll") == 3 and typed.phase_tokens("beginning") == ("troll", "expelliarmus")
+    assert typed.revelio_peeks == (2, 1, 1, 1, 0, 0, 0) and typed.phase_spaces("war") == Config().phase_spaces("war")
     for bad in (
         {"track_length": 4},
         {"colour": "red"},
         {"revelio_peeks": [2, 1]},
         {"talk": "shouting"},
-        {"tokens": {"beginning": ["troll"], "war": ["giant"]}},
-        {"spaces": {"beginning": ["giant"], "war": ["giant"]}},
+        {"beginning_tokens": ["troll"]},
+        {"beginning_spaces": "giant"},
+        {"war_spaces": "redraw", "war_tokens": "redraw"},
+        {"creatures": "giant=4"},
+        {"revelio_peeks": "2, 2, 1, x, 0, 0, 0"},
         {"creatures": {"dementor": 5}},
     ):
         with pytest.raises(IllegalAction):
@@ -256,8 +266,7 @@ def test_fourth_space_penalty_lasts_one_encounter_and_its_battle() -> None:
 
 
 def test_tokens_a_lost_creature_returns_and_a_filled_space_discards() -> None:
-    options = {"tokens": {"beginning": ["dementor", "dementor", "inferius"], "war": ["giant"]},
-               "spaces": {"beginning": ["dementor", "inferius"], "war": ["giant"]}}
+    options = {"beginning_tokens": "dementor, dementor, inferius", "beginning_spaces": ["dementor", "inferius"]}
     play = started(options=options)
     with pytest.raises(IllegalAction, match="token"):
         play.act("token", choice="dementor")

@@ -63,17 +63,21 @@ class Config:
       ``track_length``, 5 to 12: the fourth space must come before the last).
     * ``revelio_peeks``: how many Loyalty cards the Revelio holder may look at, by the
       Snake's space; default 2 at spaces 0-2, 1 at 3-4, 0 from 5 on (a calmer track
-      rewards the Order).  Option ``revelio_peeks``: a list with one entry (0-2) per space.
-    * ``tokens``: the face-down tokens of each Phase, 5 for The Beginning and 6 for
-      The Second Wizarding War as the component list says: Beginning = Dementor,
-      Inferius, Expelliarmus and two Discard-and-Redraw; War = Dementor, Inferius, Giant,
-      Revelio and two Discard-and-Redraw.
-    * ``spaces``: the board spaces those tokens fill.  The Beginning ends when its
+      rewards the Order).  Option ``revelio_peeks``: one entry (0-2) per space.
+    * ``tokens`` (options ``beginning_tokens``, ``war_tokens``): the face-down tokens of
+      each Phase, 5 for The Beginning and 6 for The Second Wizarding War as the component
+      list says: Beginning = Dementor, Inferius, Expelliarmus and two Discard-and-Redraw;
+      War = Dementor, Inferius, Giant, Revelio and two Discard-and-Redraw.
+    * ``spaces`` (options ``beginning_spaces``, ``war_spaces``): the board spaces those
+      tokens fill.  The Beginning ends when its
       *second* token is placed (the rulebook's Shift rule), so it has two creature
       spaces; Revelio "fulfills an objective in the Second Wizarding War", so War has
       Dementor, Inferius, Giant and Revelio spaces.
     * ``creatures``: dice of a kind to defeat each Dark Creature: Dementor 3, Inferius 3,
       Giant 4.
+
+    List options are JSON lists or, as typed on the host page, comma-separated text
+    (``war_tokens=giant, dementor, revelio, redraw``; ``creatures=giant:4, dementor:3``).
     * ``encounter_rolls`` 3 and ``battle_rolls`` 3: rolls allowed (an Encounter card's
       own number is entered with the Encounter and wins over the default).
     * ``talk``: the Table Talk mode, ``basics`` unless chosen.
@@ -111,51 +115,71 @@ def int_arg(raw: Any, lo: int, hi: int, what: str) -> int:
     return raw
 
 
-def _names(raw: Any, what: str) -> tuple[str, ...]:
-    if not isinstance(raw, list) or any(not isinstance(n, str) or not n for n in raw):
-        raise IllegalAction(f"{what} must be a list of token names")
-    return tuple(n.strip().lower() for n in raw)
+def _items(raw: Any, what: str) -> list[str]:
+    """A list option, as JSON or as the host page's one-line text ``"a, b, c"``."""
+    if isinstance(raw, str):
+        raw = [part for part in raw.split(",") if part.strip()]
+    if not isinstance(raw, list) or any(not isinstance(n, (str, int)) or isinstance(n, bool) for n in raw):
+        raise IllegalAction(f"{what} must be a list (or comma-separated text)")
+    return [str(n).strip().lower() for n in raw]
 
 
-def _per_phase(raw: Any, default: tuple[tuple[str, tuple[str, ...]], ...], what: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    if raw is None:
-        return default
-    if not isinstance(raw, dict) or set(raw) != {BEGINNING, WAR}:
-        raise IllegalAction(f"{what} must give lists for exactly 'beginning' and 'war'")
-    return tuple((phase, _names(raw[phase], f"{what}.{phase}")) for phase in (BEGINNING, WAR))
+PerPhase = tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def _per_phase(options: Mapping[str, Any], suffix: str, default: PerPhase) -> PerPhase:
+    """``beginning_<suffix>`` and ``war_<suffix>``, each defaulting on its own."""
+    chosen = dict(default)
+    for phase in (BEGINNING, WAR):
+        key = f"{phase}_{suffix}"
+        if key in options:
+            chosen[phase] = tuple(_items(options[key], key))
+    return tuple((phase, chosen[phase]) for phase in (BEGINNING, WAR))
 
 
 def _creatures(raw: Any, default: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
+    """Dice alike per Dark Creature: ``{"giant": 4, ...}`` or the text ``"giant:4, dementor:3"``."""
     if raw is None:
         return default
+    if isinstance(raw, str):
+        pairs = [item.split(":") for item in _items(raw, "creatures")]
+        if any(len(p) != 2 or not p[1].strip().isdigit() for p in pairs):
+            raise IllegalAction("creatures is written like 'dementor:3, giant:4'")
+        raw = {name.strip(): int(count) for name, count in pairs}
     if not isinstance(raw, dict) or not raw:
         raise IllegalAction("creatures must map each Dark Creature to 3 or 4 (dice of a kind)")
     return tuple((str(k).strip().lower(), int_arg(v, 3, 4, f"creatures.{k}")) for k, v in sorted(raw.items()))
 
 
+def _peeks(raw: Any, length: int, default: tuple[int, ...]) -> tuple[int, ...]:
+    """Revelio peeks per Snake space (Start included); the default stretches to any length."""
+    if raw is None:
+        return tuple(default[min(i, len(default) - 1)] for i in range(length + 1))
+    items = _items(raw, "revelio_peeks")
+    if len(items) != length + 1 or any(not i.isdigit() for i in items):
+        raise IllegalAction(f"revelio_peeks needs {length + 1} numbers (one per space, Start included)")
+    return tuple(int_arg(int(i), 0, 2, "revelio_peeks entries") for i in items)
+
+
+OPTIONS = ("track_length", "revelio_peeks", "beginning_tokens", "war_tokens", "beginning_spaces", "war_spaces",
+           "creatures", "encounter_rolls", "battle_rolls", "talk")
+
+
 def parse_config(options: Mapping[str, Any]) -> Config:
     """Validate the game options into a ``Config``; unknown keys are refused, not ignored."""
     base = Config()
-    known = {"track_length", "revelio_peeks", "tokens", "spaces", "creatures", "encounter_rolls", "battle_rolls", "talk"}
-    unknown = set(options) - known
+    unknown = set(options) - set(OPTIONS)
     if unknown:
-        raise IllegalAction(f"unknown options: {', '.join(sorted(unknown))}")
+        raise IllegalAction(f"unknown options: {', '.join(sorted(unknown))}; known: {', '.join(OPTIONS)}")
     length = int_arg(options.get("track_length", base.track_length), 5, 12, "track_length")
-    peeks_raw = options.get("revelio_peeks")
-    if peeks_raw is None:
-        peeks = tuple(base.revelio_peeks[min(i, len(base.revelio_peeks) - 1)] for i in range(length + 1))
-    elif isinstance(peeks_raw, list) and len(peeks_raw) == length + 1:
-        peeks = tuple(int_arg(p, 0, 2, "revelio_peeks entries") for p in peeks_raw)
-    else:
-        raise IllegalAction(f"revelio_peeks needs {length + 1} entries (one per space, Start included)")
     talk = options.get("talk", base.talk)
     if talk not in TALK_MODES:
         raise IllegalAction(f"talk must be one of {', '.join(TALK_MODES)}")
     cfg = Config(
         track_length=length,
-        revelio_peeks=peeks,
-        tokens=_per_phase(options.get("tokens"), base.tokens, "tokens"),
-        spaces=_per_phase(options.get("spaces"), base.spaces, "spaces"),
+        revelio_peeks=_peeks(options.get("revelio_peeks"), length, base.revelio_peeks),
+        tokens=_per_phase(options, "tokens", base.tokens),
+        spaces=_per_phase(options, "spaces", base.spaces),
         creatures=_creatures(options.get("creatures"), base.creatures),
         encounter_rolls=int_arg(options.get("encounter_rolls", base.encounter_rolls), 1, 6, "encounter_rolls"),
         battle_rolls=int_arg(options.get("battle_rolls", base.battle_rolls), 1, 6, "battle_rolls"),
