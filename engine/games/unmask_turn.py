@@ -20,6 +20,7 @@ from engine.games.unmask_rules import (
     EXPELLIARMUS,
     FOURTH_SPACE,
     HAND,
+    MAX_DICE,
     PHASE_NAMES,
     REDRAW,
     REVELIO,
@@ -346,6 +347,8 @@ def reveal(state: UnmaskState, action: Action) -> list[Effect]:
     cards = _cards(action.data.get("cards"))
     state.card_dice = sum(c["dice"] for c in cards)
     effects: list[Effect] = [Say(f"The cards show {state.card_dice} dice in all.")]
+    if state.card_dice > MAX_DICE and not (state.context == "encounter" and state.encounter.check in ("cards_total", "host")):
+        effects.append(Say(f"Only {MAX_DICE} dice may be rolled; the rest are wasted."))
     cursed = any(c["curse"] for c in cards)
     if cursed:
         effects.append(Say("A Curse is revealed: resolve it now."))
@@ -472,7 +475,8 @@ def choose_token(state: UnmaskState, action: Action) -> list[Effect]:
         return [Say("Discard and Redraw: everyone in the group may discard one card and draw a new one.")] + end_encounter(state)
     state.context, state.creature, state.step = "battle", name, POOL
     _clear_pool(state)
-    return [Say(f"A {token_name(name)}! The group must battle it: each hands the Leader one card for the Battle Pool. "
+    article = "An" if token_name(name)[0] in "AEIOU" else "A"
+    return [Say(f"{article} {token_name(name)}! The group must battle it: each hands the Leader one card for the Battle Pool. "
                 f"It takes {state.cfg.kind_needed(name)} of a kind.")]
 
 
