@@ -216,7 +216,8 @@ class Unmask:
         if not 0 <= seat < state.players or not state.loyalty:
             return {"loyalty": None, "loyalty_name": None, "dealt": [], "peeks": []}
         side = state.loyalty[seat]
-        peeks = [{"seat": s, "name": state.names[s], "loyalty": v} for s, v in sorted(state.peeks.items())] if seat == state.revelio else []
+        peeks = [{"seat": s, "name": state.names[s], "loyalty": v, "loyalty_name": LOYALTY_NAMES[v]}
+                 for s, v in sorted(state.peeks.items())] if seat == state.revelio else []
         return {"loyalty": side, "loyalty_name": LOYALTY_NAMES[side], "dealt": list(state.dealt[seat]), "peeks": peeks}
 
     def expects(self, state: UnmaskState) -> list[Expect]:
