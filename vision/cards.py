@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
-from vision.cards_describe import ROTATE_180, describe, part_distances
+from vision.cards_describe import ROTATE_180, WARP_SIZE, describe, part_distances
 from vision.cards_detect import find_cards, find_cards_scaled, warp_card, working_frame
 from vision.catalog import Catalog, CatalogError
 from vision.images import check_frame
@@ -117,8 +117,9 @@ def read_cards(frame: np.ndarray, catalog: Catalog) -> list[Card]:
     if len(catalog) == 0:
         raise CatalogError(f"catalog {catalog.directory} is empty: teach it some cards first")
     small, back = working_frame(frame)
-    quads = [q * back for q in find_cards_scaled(small)]
-    matches = identify([warp_card(frame, q) for q in quads], catalog)
+    found = find_cards_scaled(small)
+    matches = identify([warp_card(small, q, WARP_SIZE) for q in found], catalog)
+    quads = [q * back for q in found]
     names = catalog.names
     return [
         Card(None if m.row is None else names[m.row], _corners(q, m.flipped), m.confidence)

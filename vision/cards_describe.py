@@ -9,7 +9,9 @@ two descriptors adds up how different two cards look in every respect:
   ink map, both relative to the card's own ink strength;
 * hues: a histogram of ink hues, after white-balancing on the card's own paper so a
   warm lamp does not turn red into orange; chroma: where on the card which colours are;
-* texture: gradient-orientation histograms (HOG-like) of the lightness, for pictures.
+* texture: gradient-orientation histograms (HOG-like) of the lightness, for pictures;
+* contrast: how strong the card's darkest print is (log): glare or a washed-out photo
+  erases faint detail such as stripes, and then the card must not be named at all.
 """
 from __future__ import annotations
 
@@ -21,6 +23,10 @@ DESCRIBE_SIZE = (96, 144)
 
 MARGIN = 0.06
 """Fraction trimmed off each side: rounded corners and a sloppy outline live there."""
+
+WARP_SIZE = (108, 164)
+"""A card warped to this size is DESCRIBE_SIZE once trimmed: reading warps straight to
+it, skipping a resize (the catalog keeps larger images, for people to look at)."""
 
 PAPER_KERNEL = (31, 31)
 """Local paper lightness is the brightest value within this window (then smoothed):
@@ -40,6 +46,7 @@ INTERIOR = 4
 """Pixels shaved off a silhouette before measuring its fill, so the outline is not counted."""
 MARK_LEVEL = 0.3
 CONTRAST_WINDOW = 9
+CONTRAST_BLUR = 2.5
 """A pixel is part of a printed mark when its ink reaches this fraction of the card's
 strongest ink, so faint and bold printing give the same silhouette."""
 
@@ -54,7 +61,7 @@ TEXTURE_CELL = 12
 """Pixels per HOG cell side; divides DESCRIBE_SIZE."""
 ORIENT_BINS = 8
 
-TOLERANCES = {"silhouette": 0.06, "fill": 0.06, "layout": 0.06, "hues": 0.23, "chroma": 0.085, "texture": 0.36}
+TOLERANCES = {"silhouette": 0.06, "fill": 0.06, "layout": 0.06, "hues": 0.23, "chroma": 0.085, "texture": 0.36, "contrast": 0.3}
 """How far each part of the same card wanders between photos (about the 95th percentile,
 measured on the cards-set photos: two cameras, several days and lamps).  Each part is
 divided by its tolerance, so a distance of 1 in any part is ordinary photo-to-photo noise."""
@@ -91,8 +98,11 @@ def prepare(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     does not change the ink colours."""
     h, w = card.shape[:2]
     dy, dx = round(h * MARGIN), round(w * MARGIN)
-    img = cv2.resize(card[dy : h - dy, dx : w - dx], DESCRIBE_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
-    paper = np.percentile(img.reshape(-1, 3), 90, axis=0)
+    inner = card[dy : h - dy, dx : w - dx]
+    if inner.shape[1::-1] != DESCRIBE_SIZE:
+        inner = cv2.resize(inner, DESCRIBE_SIZE, interpolation=cv2.INTER_AREA)
+    img = inner.astype(np.float32)
+    paper = np.percentile(img[::2, ::2].reshape(-1, 3), 90, axis=0)  # every 4th pixel is plenty
     img = np.clip(img / np.maximum(paper, 1.0), 0.0, 1.0)
     return img, cv2.cvtColor(img, cv2.COLOR_BGR2Lab)
 
@@ -163,6 +173,13 @@ def _fill(tint: np.ndarray, filled: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return np.array([fill], np.float32), _grid(relative, LAYOUT_GRID)
 
 
+def _contrast(tint: np.ndarray) -> np.ndarray:
+    """Log of the strongest print, measured after a blur so that a slightly soft photo
+    (thin lines smeared) keeps its contrast while a glare (ink itself faded) loses it."""
+    soft = cv2.GaussianBlur(tint, (0, 0), CONTRAST_BLUR)
+    return np.array([np.log(_strongest(soft))], np.float32)
+
+
 def _hues(lab: np.ndarray) -> np.ndarray:
     """Normalised histogram of the hues of inked pixels (weighted by chroma): names
     the ink colour however much ink there is."""
@@ -182,12 +199,21 @@ def _texture(lab: np.ndarray) -> np.ndarray:
     gy = cv2.Sobel(lightness, cv2.CV_32F, 0, 1, ksize=3)
     magnitude, angle = cv2.cartToPolar(gx, gy)
     bins = (angle * (ORIENT_BINS / np.pi)).astype(np.int32) % ORIENT_BINS  # unsigned orientation
-    planes = np.zeros(lightness.shape + (ORIENT_BINS,), np.float32)
-    np.put_along_axis(planes, bins[..., None], magnitude[..., None], axis=2)
-    h, w = lightness.shape
-    c = TEXTURE_CELL
-    cells = planes.reshape(h // c, c, w // c, c, ORIENT_BINS).sum(axis=(1, 3))
+    slot = (_TEXTURE_CELL_OF * ORIENT_BINS + bins).ravel()
+    cells = np.bincount(slot, magnitude.ravel(), _TEXTURE_CELL_COUNT * ORIENT_BINS)
     return _unit(np.sqrt(cells))
+
+
+def _texture_cells() -> np.ndarray:
+    """For each pixel of the description, the index of its texture cell (row-major)."""
+    w, h = DESCRIBE_SIZE
+    rows = np.arange(h)[:, None] // TEXTURE_CELL
+    cols = np.arange(w)[None, :] // TEXTURE_CELL
+    return (rows * (w // TEXTURE_CELL) + cols).astype(np.int64)
+
+
+_TEXTURE_CELL_OF = _texture_cells()
+_TEXTURE_CELL_COUNT = (DESCRIBE_SIZE[0] // TEXTURE_CELL) * (DESCRIBE_SIZE[1] // TEXTURE_CELL)
 
 
 def describe_parts(card: np.ndarray) -> dict[str, np.ndarray]:
@@ -199,6 +225,7 @@ def describe_parts(card: np.ndarray) -> dict[str, np.ndarray]:
     return {
         "silhouette": cv2.GaussianBlur(_grid(filled, SILHOUETTE_GRID).reshape(SILHOUETTE_GRID[::-1]), (3, 3), 0).ravel(),
         "fill": fill,
+        "contrast": _contrast(tint),
         "layout": layout,
         "hues": _hues(lab),
         "chroma": _grid(lab[..., 1:] / 50.0, CHROMA_GRID),
@@ -251,6 +278,7 @@ def _rotation_permutation() -> np.ndarray:
     flips = {
         "silhouette": _grid_flip(SILHOUETTE_GRID[::-1]),
         "fill": np.arange(PART_SLICES["fill"].stop - PART_SLICES["fill"].start),
+        "contrast": np.arange(1),
         "layout": _grid_flip(LAYOUT_GRID[::-1]),
         "hues": np.arange(HUE_BINS),
         "chroma": _grid_flip((CHROMA_GRID[1], CHROMA_GRID[0], 2)),
