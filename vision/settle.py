@@ -51,7 +51,10 @@ class SettleDetector:
     - ``min_area``: changed work pixels that count as a change (a 12 px die at 640 px
       covers ~23);
     - ``min_level``: the smallest grey-level difference (after brightness
-      normalisation, 0-255) counted as changed, raised automatically on noisy cameras;
+      normalisation, 0-255) counted as changed;
+    - ``noise_k``: on a noisy camera the level is raised to this many times the noise
+      learned from still frames. At 1.5 a dim, noisy camera never looks still; at 4.5
+      it starts to miss a white die taken off a white tray; 3 sits between;
     - ``arm_width``, ``arm_fraction``: a changed region touching the border, thicker
       than ``arm_width`` of the image width (dice are thinner) and whose thick part
       covers ``arm_fraction`` of the image, is taken for an arm;
@@ -69,7 +72,7 @@ class SettleDetector:
         work_width: int = 256,
         min_area: int = 16,
         min_level: float = 20.0,
-        noise_k: float = 6.0,
+        noise_k: float = 3.0,
         arm_width: float = 0.06,
         arm_fraction: float = 0.01,
         scene_fraction: float = 0.5,
