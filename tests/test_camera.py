@@ -156,6 +156,20 @@ def test_picamera2_absent_gives_the_install_command(monkeypatch: pytest.MonkeyPa
         open_camera("picamera2", 640, 480, 15)
 
 
+def test_picamera2_without_a_ribbon_camera_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """picamera2 installed, but libcamera only sees a USB webcam (which OpenCV handles)."""
+
+    class OnlyUsbCamera:
+        @staticmethod
+        def global_camera_info() -> list[dict[str, object]]:
+            return [{"Model": "uvcvideo", "Id": "/base/axi/pcie@120000/rp1/usb@200000-1:1.0-046d:0825", "Num": 0}]
+
+    monkeypatch.setitem(sys.modules, "picamera2", type(sys)("picamera2"))
+    monkeypatch.setattr(sys.modules["picamera2"], "Picamera2", OnlyUsbCamera, raising=False)
+    with pytest.raises(CameraError, match="no camera found on the camera connector: connect the camera ribbon"):
+        Picamera2Camera(640, 480, 15)
+
+
 def test_auto_without_any_camera_says_what_to_connect(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "picamera2", None)
     monkeypatch.setattr("vision.camera_opencv.usb_camera_devices", lambda: [])

@@ -36,7 +36,11 @@ SOURCE_FORMS = '"auto", "picamera2", "usb:0", "usb:/dev/video2" or "replay:<fold
 
 
 def open_camera(source: str, width: int = 1280, height: int = 720, fps: float = 15.0) -> Camera:
-    """Open the camera named by ``source`` (see the module docstring), or raise CameraError."""
+    """Open the camera named by ``source`` (see the module docstring), or raise CameraError.
+
+    ``width``/``height`` are requests: a webcam picks its nearest mode and a replay keeps
+    its photos' own size (``camera.size`` / ``description`` say what is delivered).
+    """
     kind, _, arg = source.strip().partition(":")
     kind = kind.lower()
     if kind == "auto" and not arg:

@@ -84,9 +84,10 @@ class Picamera2Camera(Camera):
 
     def _start(self, width: int, height: int, fps: float, warmup_s: float, lock_exposure: bool) -> None:
         """Configure an RGB888 video stream (numpy sees it as BGR) and let it meter."""
+        frame_us = int(1_000_000 / fps)  # FrameDurationLimits: understood by every picamera2 release
         config = self._camera.create_video_configuration(
             main={"size": (width, height), "format": "RGB888"},
-            controls={"FrameRate": float(fps)},
+            controls={"FrameDurationLimits": (frame_us, frame_us)},
         )
         self._camera.configure(config)
         self._camera.start()
