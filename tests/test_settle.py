@@ -277,3 +277,18 @@ def test_any_single_die_taken_away_is_a_change(name: str, noise: float, gain: fl
         if feed_all(detector, before + after) != [8 + detector.settle_frames]:
             missed.append(box)
     assert missed == [], f"{len(missed)} of {len(boxes)} dice not seen leaving"
+
+
+def test_a_die_creeping_to_rest_is_read_once_it_stops(scene: Scene) -> None:
+    """At 30 fps a die sliding 1 px a frame barely changes between two frames; comparing
+    with the anchor of the still period catches it, so nothing is read until it stops."""
+    cam = Camera(seed=9)
+    detector = SettleDetector(fps=30, report_first=False)
+    die = scene.dice[2]
+    others = paste(scene.empty, [(d.crop, d.x, d.y) for d in scene.dice if d is not die])
+    frames = [cam.shoot(scene.photo) for _ in range(30)]
+    frames += [cam.shoot(paste(others, [(die.crop, die.x + k, die.y)])) for k in range(1, 61)]
+    stopped = len(frames)
+    frames += [cam.shoot(paste(others, [(die.crop, die.x + 60, die.y)])) for _ in range(30)]
+    handed = feed_all(detector, frames)
+    assert len(handed) == 1 and stopped <= handed[0] <= stopped + detector.settle_frames

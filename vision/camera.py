@@ -39,7 +39,7 @@ def open_camera(source: str, width: int = 1280, height: int = 720, fps: float = 
     """Open the camera named by ``source`` (see the module docstring), or raise CameraError.
 
     ``width``/``height`` are requests: a webcam picks its nearest mode and a replay keeps
-    its photos' own size (``camera.size`` / ``description`` say what is delivered).
+    its photos' own size: the frames themselves say what is delivered.
     """
     kind, _, arg = source.strip().partition(":")
     kind = kind.lower()
