@@ -18,7 +18,7 @@ ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
-WAIT_MS = 10_000
+WAIT_MS = 20_000  # generous: the suite runs alongside CPU-heavy vision tests
 
 pytestmark = [
     pytest.mark.browser,
