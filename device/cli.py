@@ -35,7 +35,7 @@ def demo_config(base: Config, state_dir: Path, port: int) -> Config:
     )
 
 
-def _serve(config: Config, first_game: tuple[str, list[str], dict] | None = None) -> int:
+def _serve(config: Config, first_game: tuple[str, list[str], dict] | None = None, bots: bool = False) -> int:
     """Build the daemon (the slow imports live there) and run it until SIGTERM/SIGINT."""
     from device.daemon import Daemon
     from device.outputs import HardwareError
@@ -51,6 +51,10 @@ def _serve(config: Config, first_game: tuple[str, list[str], dict] | None = None
     if first_game and daemon.service.table.game is None:
         game, seats, options = first_game
         daemon.service.submit(Action("table.new", {"game": game, "seats": seats, "options": options}))
+    if bots:
+        from device.demo_players import SimulatedPlayers
+
+        SimulatedPlayers(daemon.service)
     print(f"familiar: host page http://{config.web.host}:{config.web.port}/host  "
           f"virtual board /board  state {config.box.state_dir}", flush=True)
     return daemon.run()
@@ -64,7 +68,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     state = Path(args.state) if args.state else Path(tempfile.mkdtemp(prefix="familiar-demo-"))
     config = demo_config(_config(args), state, args.port)
     seats = list(DEMO_NAMES[: args.players])
-    return _serve(config, (args.game, seats, {}))
+    return _serve(config, (args.game, seats, {}), bots=not args.no_bots)
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
@@ -85,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--state", help="state directory (default: a new temporary one)")
     demo.add_argument("--game", default="dice", help="game to start with (dice, unmask)")
     demo.add_argument("--players", type=int, default=5, choices=range(1, len(DEMO_NAMES) + 1), metavar="N")
+    demo.add_argument("--no-bots", action="store_true", help="do not play the seats that have no phone")
     demo.set_defaults(func=cmd_demo)
     commands.add_parser("doctor", help="check camera, GPIO, audio, speech, disk and port").set_defaults(func=cmd_doctor)
     vision_cli.add_parser(commands)
