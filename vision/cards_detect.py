@@ -35,8 +35,17 @@ FIT_POINTS = 240
 SAME_CARD_AREA = 0.7
 """Two overlapping quads whose areas are within this ratio outline the same card."""
 
-MAX_ASPECT = 2.1
-"""Long side / short side; playing cards are ~1.4-1.6, tarot ~1.7, some are square."""
+MAX_ASPECT = 1.85
+"""Long side / short side; playing cards are ~1.4-1.6, tarot ~1.7, some are square.
+A printed lozenge on a card (a SET oval is ~2.1) is not a card."""
+
+CANNY_LOW = 30
+"""Low Canny threshold (the high one is 3x).  Lower finds more white cards on pale
+tables but, measured on the cards-set, the extra texture edges cost accuracy on dark ones."""
+
+EDGE_GROW = 2
+"""Edges are thickened by this many pixels so a faint stretch of a card's outline on a
+light table does not leave a gap for its region to leak through."""
 
 
 def working_frame(frame: np.ndarray) -> tuple[np.ndarray, float]:
@@ -50,13 +59,24 @@ def working_frame(frame: np.ndarray) -> tuple[np.ndarray, float]:
     return frame, back
 
 
-def _region_maps(grey: np.ndarray) -> list[np.ndarray]:
-    """Binary maps whose white regions may be cards: bright blobs, and edge-bounded areas."""
+def _region_maps(grey: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    """Binary maps whose white regions may be cards, each with how far (pixels) its
+    regions sit inside the true card outline: bright blobs (0), and areas enclosed by edges
+    (the edges are thickened to close small gaps, which eats into the regions)."""
     _, bright = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     bright = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    edges = cv2.Canny(grey, 30, 90)
-    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-    return [bright, cv2.bitwise_not(edges)]
+    edges = cv2.Canny(grey, CANNY_LOW, 3 * CANNY_LOW)
+    edges = cv2.dilate(edges, np.ones((2 * EDGE_GROW + 1, 2 * EDGE_GROW + 1), np.uint8))
+    return [(bright, 0.0), (cv2.bitwise_not(edges), EDGE_GROW + 0.5)]
+
+
+def _inflate(quad: np.ndarray, by: float) -> np.ndarray:
+    """A (nearly rectangular) quad with every side pushed out by ``by`` pixels (in if negative)."""
+    if by == 0:
+        return quad
+    centre = quad.mean(axis=0)
+    out = quad - centre
+    return (centre + out * (1.0 + by * np.sqrt(2.0) / np.linalg.norm(out, axis=1, keepdims=True))).astype(np.float32)
 
 
 class Candidate(NamedTuple):
@@ -70,9 +90,11 @@ class Candidate(NamedTuple):
     box: tuple[float, float, float, float]
     """Bounding box (x0, y0, x1, y1): most pairs of candidates are far apart, and
     comparing boxes in plain Python is far cheaper than intersecting polygons."""
+    inset: float
+    """How far inside the card's true outline the contour runs (see _region_maps)."""
 
 
-def _candidate(contour: np.ndarray, frame_area: float) -> Candidate | None:
+def _candidate(contour: np.ndarray, frame_area: float, inset: float) -> Candidate | None:
     """The card a contour outlines, or None when it is not card-shaped."""
     area = cv2.contourArea(contour)
     if not MIN_AREA_FRACTION * frame_area <= area <= MAX_AREA_FRACTION * frame_area:
@@ -92,7 +114,7 @@ def _candidate(contour: np.ndarray, frame_area: float) -> Candidate | None:
     quad_area = max(float(cv2.contourArea(quad)), 1.0)
     fit = area / quad_area
     (x0, y0), (x1, y1) = quad.min(axis=0), quad.max(axis=0)
-    return Candidate(quad, quad_area, contour, min(fit, 1.0 / fit), (float(x0), float(y0), float(x1), float(y1)))
+    return Candidate(quad, quad_area, contour, min(fit, 1.0 / fit), (float(x0), float(y0), float(x1), float(y1)), inset)
 
 
 def _fit_sides(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -190,10 +212,11 @@ def find_cards_scaled(small: np.ndarray) -> list[np.ndarray]:
     grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
     frame_area = float(grey.shape[0] * grey.shape[1])
     cands: list[Candidate] = []
-    for region in _region_maps(grey):
+    for region, inset in _region_maps(grey):
         contours, _ = cv2.findContours(region, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
-        cands += [c for c in (_candidate(contour, frame_area) for contour in contours) if c is not None]
-    cards = [order_corners(_fit_sides(c.quad, c.outline)) for c in _dedupe(cands)]
+        found = (_candidate(contour, frame_area, inset) for contour in contours)
+        cands += [c for c in found if c is not None]
+    cards = [order_corners(_inflate(_fit_sides(c.quad, c.outline), c.inset)) for c in _dedupe(cands)]
     return sorted(cards, key=lambda q: (float(q[:, 1].mean()), float(q[:, 0].mean())))
 
 
