@@ -76,14 +76,16 @@ def _distances(queries: np.ndarray, vectors: np.ndarray, norms: np.ndarray) -> n
     return np.sqrt(np.maximum(sq, 0.0))
 
 
-def _verdict(upright: np.ndarray, flipped: np.ndarray, dist_up: np.ndarray, dist_flip: np.ndarray, vectors: np.ndarray) -> Match:
-    """Name one card, or refuse: see MAX_PART_DISTANCE and MAX_RATIO."""
-    is_flipped = bool(dist_flip.min() < dist_up.min())
-    query, row = (flipped, dist_flip) if is_flipped else (upright, dist_up)
-    order = np.argsort(row)[:2]
-    best = int(order[0])
+def _verdict(query: np.ndarray, row: np.ndarray, is_flipped: bool, vectors: np.ndarray) -> Match:
+    """Name one card from its distances to the deck (the better way up), or refuse:
+    see MAX_PART_DISTANCE and MAX_RATIO."""
+    if len(row) > 1:
+        two = np.argpartition(row, 1)[:2]
+        best, second = (int(two[0]), int(two[1])) if row[two[0]] <= row[two[1]] else (int(two[1]), int(two[0]))
+        ratio = float(row[best] / row[second]) if row[second] > 0 else 0.0
+    else:
+        best, ratio = 0, 0.0
     worst_part = float(part_distances(query, vectors[best : best + 1]).max())
-    ratio = float(row[best] / row[order[1]]) if len(order) > 1 and row[order[1]] > 0 else 0.0
     closeness = max(0.0, 1.0 - worst_part / (2.0 * MAX_PART_DISTANCE))
     distinct = max(0.0, 1.0 - ratio / (2.0 * MAX_RATIO))
     if worst_part > MAX_PART_DISTANCE or ratio > MAX_RATIO:
@@ -99,10 +101,15 @@ def identify(cards: list[np.ndarray], catalog: Catalog) -> list[Match]:
     if not cards:
         return []
     upright = np.stack([describe(card) for card in cards])
-    flipped = upright[:, ROTATE_180]
-    dist_up = _distances(upright, vectors, norms)
-    dist_flip = _distances(flipped, vectors, norms)
-    return [_verdict(upright[i], flipped[i], dist_up[i], dist_flip[i], vectors) for i in range(len(cards))]
+    queries = np.concatenate([upright, upright[:, ROTATE_180]])  # both ways up, one product
+    dist = _distances(queries, vectors, norms)
+    n = len(cards)
+    matches = []
+    for i in range(n):
+        flipped = bool(dist[n + i].min() < dist[i].min())
+        j = n + i if flipped else i
+        matches.append(_verdict(queries[j], dist[j], flipped, vectors))
+    return matches
 
 
 def _corners(quad: np.ndarray, flipped: bool) -> tuple[tuple[float, float], ...]:

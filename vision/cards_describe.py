@@ -102,7 +102,8 @@ def prepare(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if inner.shape[1::-1] != DESCRIBE_SIZE:
         inner = cv2.resize(inner, DESCRIBE_SIZE, interpolation=cv2.INTER_AREA)
     img = inner.astype(np.float32)
-    paper = np.percentile(img[::2, ::2].reshape(-1, 3), 90, axis=0)  # every 4th pixel is plenty
+    sample = img[::2, ::2]  # every 4th pixel is plenty
+    paper = np.array([_quantile(np.ascontiguousarray(sample[..., c]), 0.9) for c in range(3)], np.float32)
     img = np.clip(img / np.maximum(paper, 1.0), 0.0, 1.0)
     return img, cv2.cvtColor(img, cv2.COLOR_BGR2Lab)
 
@@ -135,13 +136,20 @@ def ink_map(img: np.ndarray, lab: np.ndarray) -> np.ndarray:
 def tint_map(img: np.ndarray) -> np.ndarray:
     """How far the palest channel falls below the local paper (0..1): unlike
     :func:`ink_map` it keeps faint tints, such as fine stripes blurred into a shade."""
-    palest = img.min(axis=2)
+    palest = np.minimum(np.minimum(img[..., 0], img[..., 1]), img[..., 2])
     return _blank_border(np.clip(1.0 - palest / _local_paper(palest), 0.0, 1.0))
 
 
 def _strongest(ink: np.ndarray) -> float:
     """The card's full-ink level: bold and faint printing are judged on their own scale."""
-    return max(float(np.percentile(ink, 99.5)), 0.2)
+    return max(_quantile(ink, 0.995), 0.2)
+
+
+def _quantile(values: np.ndarray, q: float) -> float:
+    """The q-quantile (nearest rank) of an array; np.percentile costs ten times more."""
+    flat = values.ravel()
+    k = min(len(flat) - 1, int(q * len(flat)))
+    return float(np.partition(flat, k)[k])
 
 
 def silhouette(tint: np.ndarray) -> np.ndarray:
@@ -182,8 +190,8 @@ def _contrast(tint: np.ndarray) -> np.ndarray:
 
 def _hues(lab: np.ndarray) -> np.ndarray:
     """Normalised histogram of the hues of inked pixels (weighted by chroma): names
-    the ink colour however much ink there is."""
-    a, b = lab[..., 1], lab[..., 2]
+    the ink colour however much ink there is.  Every 4th pixel is plenty for a histogram."""
+    a, b = lab[::2, ::2, 1], lab[::2, ::2, 2]
     chroma = np.hypot(a, b)
     hue = (np.arctan2(b, a) + np.pi) / (2 * np.pi) * HUE_BINS
     weight = np.clip(chroma - MIN_CHROMA, 0.0, None)

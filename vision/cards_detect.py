@@ -10,6 +10,7 @@ costs the same few milliseconds as a small one; corners are scaled back afterwar
 """
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import cv2
@@ -29,7 +30,7 @@ MIN_RECTANGULARITY = 0.86
 """Contour area / its minimum-area rectangle: rounded corners and a little
 perspective keep a real card above ~0.9; blobs of table texture fall far below."""
 
-FIT_POINTS = 240
+FIT_POINTS = 160
 """Contour points used to fit a card's sides: plenty for a straight line, and cheap."""
 
 SAME_CARD_AREA = 0.7
@@ -96,6 +97,8 @@ class Candidate(NamedTuple):
 
 def _candidate(contour: np.ndarray, frame_area: float, inset: float) -> Candidate | None:
     """The card a contour outlines, or None when it is not card-shaped."""
+    if len(contour) < 4.0 * np.sqrt(MIN_AREA_FRACTION * frame_area):
+        return None  # too short to go round a card (contours list every boundary pixel)
     area = cv2.contourArea(contour)
     if not MIN_AREA_FRACTION * frame_area <= area <= MAX_AREA_FRACTION * frame_area:
         return None
@@ -126,7 +129,7 @@ def _fit_sides(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
     for i in range(4):
         a, b = quad[i], quad[(i + 1) % 4]
         side = b - a
-        length = float(np.linalg.norm(side))
+        length = math.hypot(float(side[0]), float(side[1]))
         if length < 4:
             return quad
         t = (points - a) @ side / length**2
