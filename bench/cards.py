@@ -136,15 +136,25 @@ def light_table(frame: np.ndarray) -> tuple[np.ndarray, Point]:
 
 
 def covered(frame: np.ndarray) -> tuple[np.ndarray, Point]:
-    """Each card of the middle row has a corner covered by a foreign (blank) card."""
-    out = frame.copy()
+    """Another card dropped on the middle card: a copy of the top-left card, turned a
+    little, covering the middle card's lower right part (and some of its neighbours')."""
     quads = find_cards(frame)
-    if len(quads) == GRID[0] * GRID[1]:
-        for quad in grid_order(quads, *GRID)[3:6]:
-            size = np.linalg.norm(quad[2] - quad[1])
-            x, y = quad[2]
-            pts = np.float32([[x - 0.3 * size, y - 0.25 * size], [x + 0.5 * size, y - 0.3 * size], [x + 0.55 * size, y + 0.7 * size], [x - 0.25 * size, y + 0.75 * size]])
-            cv2.fillConvexPoly(out, pts.astype(np.int32), (228, 232, 236))
+    if len(quads) != GRID[0] * GRID[1]:
+        return frame.copy(), _same
+    grid = grid_order(quads, *GRID)
+    card = warp_card(frame, grid[0])
+    middle = grid[4]
+    across, down = middle[1] - middle[0], middle[3] - middle[0]
+    centre = middle.mean(axis=0) + 0.55 * across + 0.45 * down
+    turn = cv2.getRotationMatrix2D((0, 0), 12, 1.0)[:, :2]
+    corners = np.float32([c @ turn.T for c in (middle - middle.mean(axis=0))]) + centre
+    h, w = card.shape[:2]
+    m = cv2.getPerspectiveTransform(np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]]), corners.astype(np.float32))
+    size = frame.shape[1::-1]
+    pasted = cv2.warpPerspective(card, m, size)
+    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), m, size)
+    out = frame.copy()
+    out[mask > 127] = pasted[mask > 127]
     return out, _same
 
 

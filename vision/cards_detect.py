@@ -34,6 +34,9 @@ FIT_POINTS = 160
 """Contour points used to fit a card's sides: plenty for a straight line, and cheap."""
 
 SAME_CARD_AREA = 0.7
+
+BLOCK_AREA = 2.2
+"""A candidate this many times the typical card's area is several cards seen as one."""
 """Two overlapping quads whose areas are within this ratio outline the same card."""
 
 MAX_ASPECT = 1.85
@@ -125,30 +128,30 @@ def _fit_sides(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
     neighbouring lines.  Polygon approximation puts a corner somewhere on a card's
     rounded corner; the straight middles of the sides say where the corner really is."""
     points = points.reshape(-1, 2)[:: max(1, len(points) // FIT_POINTS)].astype(np.float32)
+    sides = np.roll(quad, -1, axis=0) - quad  # side i runs from corner i to corner i+1
+    lengths = np.hypot(sides[:, 0], sides[:, 1])
+    if lengths.min() < 4:
+        return quad
+    rel = points[None, :, :] - quad[:, None, :]  # 4 x N x 2
+    along = np.einsum("snk,sk->sn", rel, sides) / lengths[:, None] ** 2
+    across = np.abs(rel[..., 0] * sides[:, None, 1] - rel[..., 1] * sides[:, None, 0]) / lengths[:, None]
+    near = (along > 0.15) & (along < 0.85) & (across < np.maximum(3.0, 0.04 * lengths)[:, None])
     lines = []
     for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        side = b - a
-        length = math.hypot(float(side[0]), float(side[1]))
-        if length < 4:
+        chosen = points[near[i]]
+        if len(chosen) < 5:
             return quad
-        t = (points - a) @ side / length**2
-        off = np.abs((points - a) @ np.array([-side[1], side[0]]) / length)
-        near = points[(t > 0.15) & (t < 0.85) & (off < max(3.0, 0.04 * length))]
-        if len(near) < 5:
-            return quad
-        vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+        vx, vy, x0, y0 = cv2.fitLine(chosen, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        lines.append((x0, y0, vx, vy))
     corners = []
-    for i in range(4):
-        (p, u), (q, v) = lines[i - 1], lines[i]
-        det = u[0] * (-v[1]) + v[0] * u[1]
+    for (px, py, ux, uy), (qx, qy, vx, vy) in zip(lines[-1:] + lines[:-1], lines):
+        det = vx * uy - ux * vy
         if abs(det) < 1e-6:
             return quad
-        s = ((q - p)[0] * (-v[1]) + v[0] * (q - p)[1]) / det
-        corners.append(p + s * u)
+        s = ((qx - px) * -vy + vx * (qy - py)) / det
+        corners.append((px + s * ux, py + s * uy))
     fitted = np.array(corners, dtype=np.float32)
-    if np.max(np.linalg.norm(fitted - quad, axis=1)) > 0.1 * np.sqrt(cv2.contourArea(quad)):
+    if np.abs(fitted - quad).max() > 0.1 * math.sqrt(cv2.contourArea(quad)):
         return quad  # the fit wandered off (a bite out of a side): keep the polygon
     return fitted
 
@@ -186,8 +189,21 @@ def _is_merge(cand: Candidate, cands: list[Candidate]) -> bool:
 
 
 def _dedupe(cands: list[Candidate]) -> list[Candidate]:
-    """One candidate per card; a blob made of several touching cards gives way to its parts."""
-    return _greedy_distinct([c for c in cands if not _is_merge(c, cands)])
+    """One candidate per card; a blob made of several touching cards gives way to its parts.
+
+    Cards of one game are the same size, so when several cards are found, one far
+    larger than the typical card is a block of cards seen as one (say a card dropped
+    across four others): it is set aside and what lies inside it gets its chance."""
+    cands = [c for c in cands if not _is_merge(c, cands)]
+    while True:
+        kept = _greedy_distinct(cands)
+        if len(kept) < 3:
+            return kept
+        typical = float(np.median([c.area for c in kept]))
+        blocks = {id(c) for c in kept if c.area > BLOCK_AREA * typical}
+        if not blocks:
+            return kept
+        cands = [c for c in cands if id(c) not in blocks]
 
 
 def order_corners(quad: np.ndarray) -> np.ndarray:
