@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from engine.actions import Action
 from web.serve import serve
 from web_helpers import make_app
 
@@ -154,6 +155,20 @@ def test_two_phones_see_only_their_own_secret(browser, served):
     assert "api/me" not in " ".join(r.url for r in host.responses)
     # The only errors allowed: /api/me answering 403 "no seat" (the join page's probe, the reset phone).
     assert [e for e in CONSOLE_ERRORS if "status of 403" not in e] == []
+
+
+def test_pages_fall_back_to_polling_when_the_stream_fails(browser, served):
+    base, service = served
+    host = HostWatch(browser, base)
+    host.start("secrets", ["Ann", "Bob"])
+    context = browser.new_context(**PHONE)
+    context.route("**/api/events", lambda route: route.abort())  # a proxy or network that kills streams
+    phone = context.new_page()
+    phone.goto(base + "/")
+    expect(phone.get_by_role("button", name="Ann", exact=True)).to_be_visible()
+    expect(phone.locator("#game")).to_have_text("Secret words: 2 seats")
+    service.submit(Action("table.new", {"game": "secrets", "seats": ["Ann", "Bob", "Cy"]}))
+    expect(phone.locator("#game")).to_have_text("Secret words: 3 seats")  # arrived without a reload or a stream
 
 
 def test_unmask_loyalties_reach_only_their_own_phones(browser, served):

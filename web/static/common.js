@@ -62,26 +62,27 @@ const Familiar = (() => {
         track.lit.map((on, i) => el("span", { class: "led" + (on ? " on" : "") + (i === current ? " current" : ""), title: `${i + 1}` }))));
   }
 
-  // Live updates: server-sent events carrying only the table's version; if the
-  // stream keeps failing (a proxy, an old browser), poll the public table instead.
+  // Live updates: server-sent events carrying only the table's version.  Whenever the
+  // stream is down (a proxy that buffers, a phone waking up, an old browser), the page
+  // polls the public table's version instead, until the stream is back.
   function live(onVersion) {
     let last = null;
+    let polling = false;
     const seen = (version) => {
       if (version !== last) { last = version; onVersion(version); }
     };
     const poll = async () => {
+      if (!polling) return;
       const reply = await api("/api/table");
-      if (reply.ok) seen(reply.data.version);
-      setTimeout(poll, 3000);
+      if (reply.ok && polling) seen(reply.data.version);
+      if (polling) setTimeout(poll, 3000);
     };
-    if (!window.EventSource) { poll(); return; }
-    let failures = 0;
+    const startPolling = () => { if (!polling) { polling = true; poll(); } };
+    if (!window.EventSource) { startPolling(); return; }
     const source = new EventSource("/api/events");
-    source.onmessage = (event) => { failures = 0; seen(Number(event.data)); };
-    source.onerror = () => {
-      failures += 1;
-      if (failures >= 4 || source.readyState === EventSource.CLOSED) { source.close(); poll(); }
-    };
+    source.onopen = () => { polling = false; };
+    source.onmessage = (event) => { polling = false; seen(Number(event.data)); };
+    source.onerror = startPolling;
   }
 
   function pretty(key) {
