@@ -61,7 +61,7 @@ def load_split(data: Path) -> dict[str, list[tuple[int, float, float, float]]]:
     return out
 
 
-def colour_jitter(img: np.ndarray, rng: random.Random) -> np.ndarray:
+def colour_jitter(img: np.ndarray, rng: random.Random, invert: float = 0.2) -> np.ndarray:
     """Change dice and table colours and light the way other tables and cameras do."""
     img = img.astype(np.float32)
     if rng.random() < 0.5:
@@ -74,7 +74,7 @@ def colour_jitter(img: np.ndarray, rng: random.Random) -> np.ndarray:
     if rng.random() < 0.15:
         g = img.mean(axis=2, keepdims=True)
         img = np.repeat(g, 3, axis=2)
-    if rng.random() < 0.2:
+    if rng.random() < invert:
         img = 255.0 - img
     img = img * np.array([rng.uniform(0.75, 1.25) for _ in range(3)], np.float32)  # white balance
     img = (img - 128) * rng.uniform(0.6, 1.3) + 128 + rng.uniform(-50, 40)
@@ -95,14 +95,15 @@ def shadow(img: np.ndarray, rng: random.Random) -> np.ndarray:
     return img * (1 - mask[..., None] * rng.uniform(0.3, 0.65))
 
 
-def degrade(img: np.ndarray, rng: random.Random) -> np.ndarray:
-    """Blur, sensor noise and JPEG, as a cheap or badly focused camera gives."""
-    if rng.random() < 0.4:
+def degrade(img: np.ndarray, rng: random.Random, p: float = 0.4) -> np.ndarray:
+    """Blur, sensor noise and JPEG (each with probability p), as a cheap or badly
+    focused camera gives."""
+    if rng.random() < p:
         img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.3))
-    if rng.random() < 0.4:
+    if rng.random() < p:
         img = img + np.random.normal(0, rng.uniform(2, 10), img.shape).astype(np.float32)
     img = np.clip(img, 0, 255).astype(np.uint8)
-    if rng.random() < 0.4:
+    if rng.random() < p:
         ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(25, 90)])
         img = cv2.imdecode(enc, cv2.IMREAD_COLOR)
     return img
@@ -193,10 +194,10 @@ def face_sample(img: np.ndarray, dice: list, rng: random.Random) -> tuple[np.nda
         cy += rng.uniform(-0.12, 0.12) * ds
         size = ds * rng.uniform(0.85, 1.2)
     patch = cut_patch(img, cx, cy, size, rng.uniform(0, 360))
-    if rng.random() < 0.3:  # dice as small as 12 px
-        small = rng.randint(10, 22)
+    if rng.random() < 0.15:  # dice as small as 12 px
+        small = rng.randint(11, 22)
         patch = cv2.resize(cv2.resize(patch, (small, small), interpolation=cv2.INTER_AREA), (PATCH, PATCH))
-    if rng.random() < 0.3:  # tilt: foreshorten along a random direction
+    if rng.random() < 0.2:  # tilt: foreshorten along a random direction
         a = rng.uniform(0, 180)
         r = cv2.getRotationMatrix2D((PATCH / 2, PATCH / 2), a, 1.0)
         r3 = np.vstack([r, [0, 0, 1]])
@@ -204,10 +205,10 @@ def face_sample(img: np.ndarray, dice: list, rng: random.Random) -> tuple[np.nda
         t = np.array([[1, 0, -PATCH / 2], [0, 1, -PATCH / 2], [0, 0, 1]], float)
         mm = np.linalg.inv(r3) @ np.linalg.inv(t) @ sq @ t @ r3
         patch = cv2.warpPerspective(patch, mm, (PATCH, PATCH), borderMode=cv2.BORDER_REPLICATE)
-    patch = colour_jitter(patch, rng)
-    if rng.random() < 0.2:
+    patch = colour_jitter(patch, rng, 0.1)
+    if rng.random() < 0.1:
         patch = shadow(patch, rng)
-    return degrade(patch, rng), face
+    return degrade(patch, rng, 0.25), face
 
 
 # ----------------------------------------------------------------------------- nets
@@ -268,12 +269,38 @@ def to_tensor(batch: list[np.ndarray]) -> torch.Tensor:
 
 # ----------------------------------------------------------------------------- training
 
-def train_detector(images: dict, names: list[str], steps: int, rng: random.Random) -> Detector:
-    net = Detector()
-    opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+def load_fused_onnx(net: Detector, path: Path) -> Detector:
+    """Continue from an exported detector: the exporter folded each BatchNorm into its
+    conv, so the folded bias goes to the BatchNorm (kept frozen at identity statistics)."""
+    import onnx
+    from onnx import numpy_helper
+
+    weights = [numpy_helper.to_array(t) for t in onnx.load(str(path)).graph.initializer]
+    convs = [m for m in net.modules() if isinstance(m, nn.Conv2d) and m is not net.head]
+    bns = [m for m in net.modules() if isinstance(m, nn.BatchNorm2d)]
+    pairs = [(weights[i], weights[i + 1]) for i in range(2, len(weights), 2)]
+    for conv, bn, (w, b) in zip(convs, bns, pairs):
+        conv.weight.data = torch.from_numpy(w.copy())
+        bn.running_mean.zero_()
+        bn.running_var.fill_(1.0 - bn.eps)
+        bn.weight.data.fill_(1.0)
+        bn.bias.data = torch.from_numpy(b.copy())
+    net.head.weight.data = torch.from_numpy(weights[0].copy())
+    net.head.bias.data = torch.from_numpy(weights[1].copy())
+    return net
+
+
+def train_detector(images: dict, names: list[str], steps: int, rng: random.Random, init: Path | None = None) -> Detector:
+    """Train from scratch, or fine-tune ``init`` (an exported detector) at a lower rate
+    with its BatchNorms frozen."""
+    net = Detector() if init is None else load_fused_onnx(Detector(), init)
+    lr = 3e-3 if init is None else 1e-3
+    opt = torch.optim.AdamW(net.parameters(), lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps)
     t0 = time.time()
     for step in range(steps):
+        if init is not None:
+            net.eval()
         xs, ys = [], []
         for _ in range(16):
             n = rng.choice(names)
@@ -331,7 +358,9 @@ def main() -> int:
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "dice-tray")
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent)
     ap.add_argument("--det-steps", type=int, default=2500)
-    ap.add_argument("--face-steps", type=int, default=2000)
+    ap.add_argument("--face-steps", type=int, default=4000)
+    ap.add_argument("--det-finetune", type=int, default=1500, help="then fine-tune this many steps at a lower rate")
+    ap.add_argument("--det-init", type=Path, help="skip the first detector stage: fine-tune this exported detector")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--only", choices=("det", "faces", "both"), default="both")
     args = ap.parse_args()
@@ -347,11 +376,20 @@ def main() -> int:
     images = {n: (cv2.imread(str(args.data / "images" / n)), labels[n]) for n in fit}
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "dice_holdout.json").write_text(json.dumps(sorted(names[:HOLDOUT]), indent=0) + "\n")
-    if args.only in ("det", "both"):
+    if args.only in ("det", "both") and args.det_init is not None:
+        det = train_detector(images, fit, args.det_finetune, rng, args.det_init)
+        torch.save(det.state_dict(), args.out / "dice_detector.pt")
+        export(det, (1, 3, 320, 320), args.out / "dice_detector.onnx")
+    elif args.only in ("det", "both"):
         det = train_detector(images, fit, args.det_steps, rng)
+        if args.det_finetune:
+            export(det, (1, 3, 320, 320), args.out / "dice_detector.onnx")
+            det = train_detector(images, fit, args.det_finetune, rng, args.out / "dice_detector.onnx")
+        torch.save(det.state_dict(), args.out / "dice_detector.pt")  # for fine-tuning; not shipped
         export(det, (1, 3, 320, 320), args.out / "dice_detector.onnx")
     if args.only in ("faces", "both"):
         faces = train_faces(images, fit, args.face_steps, rng)
+        torch.save(faces.state_dict(), args.out / "dice_faces.pt")  # for fine-tuning; not shipped
         export(faces, (1, 3, PATCH, PATCH), args.out / "dice_faces.onnx")
     return 0
 
