@@ -55,7 +55,7 @@ def main() -> dict:
         time.sleep(SECONDS)
         rss = status_kb(proc.pid, "VmRSS")
         peak = status_kb(proc.pid, "VmHWM")
-        public = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/api/public", timeout=5).read())
+        public = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/api/table", timeout=5).read())
     finally:
         proc.terminate()
         proc.wait(timeout=20)

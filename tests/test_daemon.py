@@ -1,0 +1,162 @@
+"""The whole box on simulated hardware: replayed camera, MockFactory pins, real speech.
+
+These tests run the real daemon (``device.daemon.Daemon``) with the demo's
+configuration: gpiozero's MockFactory pins, the replay camera over real tray photos,
+espeak-ng writing WAV files, waitress serving the pages on a free loopback port.
+"""
+from __future__ import annotations
+
+import csv
+import dataclasses
+from http.cookiejar import CookieJar
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from gpiozero import Device
+
+from device.cli import DEMO_PHOTOS, demo_config
+from device.config import Config
+from device.daemon import Daemon, led_count
+from engine.actions import Action
+from tests.test_unmask_support import Play
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def wait_for(predicate, timeout: float = 30.0, step: float = 0.05):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(step)
+    raise AssertionError(f"timed out after {timeout} s")
+
+
+def make_daemon(tmp_path: Path, **camera) -> Daemon:
+    config = demo_config(Config(), tmp_path / "state", port=0)
+    config = dataclasses.replace(config, camera=dataclasses.replace(config.camera, **camera))
+    return Daemon(config)
+
+
+@pytest.fixture
+def daemon(tmp_path):
+    made: list[Daemon] = []
+
+    def build(**camera) -> Daemon:
+        d = make_daemon(tmp_path, **camera)
+        made.append(d)
+        d.start()
+        return d
+
+    yield build
+    for d in made:
+        d.close()
+    Device.pin_factory = None
+
+
+def first_photo_faces() -> list[int]:
+    rows = list(csv.DictReader((DEMO_PHOTOS / "labels.csv").open()))
+    first = sorted({r["image"] for r in rows})[0]
+    return sorted(int(r["face"]) for r in rows if r["image"] == first)
+
+
+def test_led_count_maps_a_track_onto_the_bar():
+    assert [led_count(v, 6, 8) for v in range(7)] == [0, 1, 2, 3, 4, 5, 6]
+    assert [led_count(v, 12, 8) for v in (0, 1, 11, 12)] == [0, 1, 8, 8]
+
+
+def test_reads_the_replayed_roll_says_it_and_writes_speech(daemon):
+    box = daemon(fps=30)
+    box.service.submit(Action("table.new", {"game": "dice", "seats": ["Ann"]}))
+    wait_for(lambda: box.service.public_view()["view"]["history"] or box.pending(), timeout=40)
+    history = box.service.public_view()["view"]["history"]
+    assert history, f"the first roll went to the host instead: {box.pending()}"
+    assert sorted(history[0]) == first_photo_faces()
+    total = sum(history[0])
+    assert wait_for(lambda: any(line.endswith(f": {total}") for line in box.narrator.history))
+    assert box.narrator.wait_idle(30)
+    wavs = list(box.narrator.wav_dir.glob("*.wav"))
+    assert wavs and all(p.stat().st_size > 1000 for p in wavs)
+
+
+def test_threat_track_and_status_light_follow_the_game(daemon):
+    box = daemon(source="usb:/dev/familiar-no-such-camera")
+    play = Play(5)
+    play.table = box.service.table
+    play.submit = box.service.submit  # the scripted game goes through the durable service
+    box.service.submit(Action("table.new", {"game": "unmask", "seats": ["Ann", "Bob", "Cat", "Dan", "Eve"]}))
+    play.first_leader(0)
+    for _ in range(4):
+        play.encounter(success=False)
+    snap = box.board()["tracks"]["threat"]
+    assert snap["lit"] == [True] * 4 + [False] * 4 and snap["attention"]
+    assert box.board()["status"] == "attention"  # the missing camera is a problem to show
+    box.undo()
+    assert box.board()["tracks"]["threat"]["lit"] == [True] * 3 + [False] * 5
+
+
+def test_a_missing_camera_is_said_and_shown_and_play_goes_on_by_hand(daemon):
+    box = daemon(source="usb:/dev/familiar-no-such-camera")
+    wait_for(lambda: box.parts["camera"] == "missing")
+    assert any("Camera problem" in n for n in box.service.public_view()["notices"])
+    assert wait_for(lambda: any("Camera problem" in line for line in box.narrator.history))
+    box.service.submit(Action("table.new", {"game": "dice", "seats": ["Ann"]}))
+    box.service.submit(Action("roll", {"dice": [2, 5]}))
+    assert box.service.public_view()["view"]["total"] == 7
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_demo(state: Path, port: int) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-m", "device.cli", "demo", "--no-bots", "--port", str(port), "--state", str(state)]
+    return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def call(opener, url: str, body: dict | None = None) -> dict:
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    return json.loads(opener.open(req, timeout=10).read() or b"{}")
+
+
+def test_kill_9_of_the_demo_daemon_then_restart_loses_nothing(tmp_path):
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+    proc = start_demo(tmp_path, port)
+    try:
+        wait_for(lambda: _answers(opener, base + "/host"), timeout=60)
+        rolls = [[1, 2], [6, 6, 3], [4]]
+        for dice in rolls:
+            call(opener, base + "/api/host/act", {"kind": "roll", "data": {"dice": dice}})
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+        proc = start_demo(tmp_path, port)
+        wait_for(lambda: _answers(opener, base + "/host"), timeout=60)
+        history = call(opener, base + "/api/table")["view"]["history"]
+        assert history[: len(rolls)] == rolls
+        assert _answers(opener, base + "/api/host/pending")  # still the host after the restart
+    finally:
+        proc.kill()
+        proc.wait(10)
+
+
+def _answers(opener, url: str) -> bool:
+    try:
+        return opener.open(url, timeout=2).status == 200
+    except OSError:
+        return False
