@@ -115,6 +115,17 @@ const Familiar = (() => {
     return el("dl", { class: "view" }, entries.map(([k, v]) => [el("dt", {}, pretty(k)), el("dd", {}, renderValue(v))]));
   }
 
+  // A game's public view: its one-line status (when the game gives one) stays in
+  // sight; everything else folds away, so a phone in a dark room is not a wall of text.
+  function renderTable(view) {
+    const { status, ...rest } = view || {};
+    const details = el("details", { class: "view-details" }, el("summary", {}, "Details"), renderObject(rest));
+    details.open = renderTable.open === true; // live redraws keep the reader's choice
+    details.addEventListener("toggle", () => { renderTable.open = details.open; });
+    if (status === undefined) return renderObject(view);
+    return el("div", {}, el("p", { class: "status-line" }, scalar(status)), details);
+  }
+
   // One prompt (an engine Expect) as inputs; submit(kind, data) posts the action.
   // Data shapes: dice {dice:[ints]}, choice {choice} or {choices:[...]} when count>1,
   // vote {vote:bool}, cards {cards:[names]}, confirm {}.
@@ -192,5 +203,5 @@ const Familiar = (() => {
     window.addEventListener("pageshow", (event) => { if (event.persisted) handler(); });
   }
 
-  return { el, clear, redraw, api, say, leds, live, pretty, renderValue, renderObject, renderPrompt, onRestore };
+  return { el, clear, redraw, api, say, leds, live, pretty, renderValue, renderObject, renderTable, renderPrompt, onRestore };
 })();

@@ -2,7 +2,7 @@
 // readings to confirm, seats to reset, undo, notices, lights, new game, teach a deck.
 "use strict";
 (() => {
-  const { el, clear, api, say, live, pretty, renderObject, renderPrompt } = Familiar;
+  const { el, clear, api, say, live, pretty, renderObject, renderTable, renderPrompt } = Familiar;
   let games = [];
 
   async function post(path, body, done) {
@@ -46,7 +46,7 @@
     document.getElementById("title").textContent = view.game ? view.title + (view.over ? " (over)" : "") : "No game yet";
     clear(document.getElementById("seats")).append(...view.seats.map((n, i) => seatRow(n, i, view.claimed[i])));
     Familiar.redraw(document.getElementById("prompts"), [view.expects, view.seats], () => view.expects.map((e) => prompt(e, view.seats)));
-    clear(document.getElementById("view")).append(view.game ? renderObject(view.view) : el("p", { class: "muted" }, "Start a game below."));
+    clear(document.getElementById("view")).append(view.game ? renderTable(view.view) : el("p", { class: "muted" }, "Start a game below."));
     clear(document.getElementById("notices")).append(...view.notices.slice().reverse().map((n) => el("li", {}, n)));
   }
 

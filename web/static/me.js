@@ -3,7 +3,7 @@
 // away from the page, and when the page comes back from history.
 "use strict";
 (() => {
-  const { el, clear, api, say, live, renderObject, renderPrompt } = Familiar;
+  const { el, clear, api, say, live, renderObject, renderTable, renderPrompt } = Familiar;
   const SHOW_MS = 6000;
   const secret = document.getElementById("secret");
   const reveal = document.getElementById("reveal");
@@ -54,7 +54,7 @@
     hide();
     if (table.ok) {
       document.getElementById("game").textContent = table.data.title || "No game";
-      clear(document.getElementById("table-view")).append(renderObject(table.data.view));
+      clear(document.getElementById("table-view")).append(renderTable(table.data.view));
     }
     if (!me.ok) { rejoin(me.data.error || "This phone has no seat."); return; }
     mine = me.data;
