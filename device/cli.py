@@ -48,16 +48,20 @@ def _serve(config: Config, first_game: tuple[str, list[str], dict] | None = None
         return 1
     signal.signal(signal.SIGTERM, lambda *_: daemon.stopping.set())
     signal.signal(signal.SIGINT, lambda *_: daemon.stopping.set())
-    if first_game and daemon.service.table.game is None:
-        game, seats, options = first_game
-        daemon.service.submit(Action("table.new", {"game": game, "seats": seats, "options": options}))
-    if bots:
-        from device.demo_players import SimulatedPlayers
 
-        SimulatedPlayers(daemon.service)
+    def first_table() -> None:
+        """The demo's opening table (not on a restart, which resumes the saved one)."""
+        if first_game and daemon.service.table.game is None:
+            game, seats, options = first_game
+            daemon.service.submit(Action("table.new", {"game": game, "seats": seats, "options": options}))
+        if bots:
+            from device.demo_players import SimulatedPlayers
+
+            SimulatedPlayers(daemon.service)
+
     print(f"familiar: host page http://{config.web.host}:{config.web.port}/host  "
           f"virtual board /board  state {config.box.state_dir}", flush=True)
-    return daemon.run()
+    return daemon.run(after_start=first_table)
 
 
 def cmd_run(args: argparse.Namespace) -> int:

@@ -17,6 +17,7 @@ import math
 import threading
 import time
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from device.config import Config
@@ -60,8 +61,10 @@ class Daemon:
         self.pin_factory = self.outputs.pin_factory
         self.parts["gpio"] = "simulated" if self.simulated else "ok"
         self.narrator = Narrator.from_config(config, on_problem=self._speaker_problem)
-        if self.parts["speaker"] == "starting":
-            self.parts["speaker"] = "ok" if self.narrator.speaker else "wav files only"
+        if not self.narrator.speaker:
+            self.parts["speaker"] = "missing: WAV files only"
+        elif self.parts["speaker"] == "starting":
+            self.parts["speaker"] = "ok"
         self.buttons = Buttons(config.gpio, pin_factory=self.pin_factory,
                                on_confirm=self.confirm, on_confirm_hold=self.service.open_host_pairing,
                                on_undo=self.undo, on_undo_hold=self.narrator.repeat)
@@ -230,9 +233,11 @@ class Daemon:
         threading.Thread(target=self._camera_loop, name="camera", daemon=True).start()
         self.narrator.say("Familiar is ready.")
 
-    def run(self) -> int:
+    def run(self, after_start: Callable[[], None] | None = None) -> int:
         """Start everything, tell systemd, and ping its watchdog until asked to stop."""
         self.start()
+        if after_start is not None:
+            after_start()
         self.notify.ready()
         self.notify.status(f"serving on port {self.config.web.port}")
         period = self.notify.watchdog_period() or 10.0
