@@ -1,8 +1,12 @@
 """Train the two small dice networks and export them as ONNX for cv2.dnn.
 
-Reproducible: ``python vision/models/train_dice.py --data ../shared/data/dice-tray``
-run in a throwaway venv with CPU torch (``pip install torch==2.13.0 numpy
-opencv-python-headless onnx``).  torch is NOT a runtime dependency: the box runs the
+Reproducible, in a throwaway venv with CPU torch (``pip install torch==2.13.0 numpy
+opencv-python-headless onnx``); the shipped models were made by these three runs
+(seed 7, one thread each, ~45 + ~35 + ~5 CPU-minutes on the development machine):
+``python vision/models/train_dice.py --only det --faces-hard 0``
+``python vision/models/train_dice.py --only faces --faces-hard 0``
+``python vision/models/train_dice.py --only none --faces-hard 600``
+then ``.venv/bin/python vision/models/pick_dice_thresholds.py``.  torch is NOT a runtime dependency: the box runs the
 exported ONNX files with OpenCV alone.  Only the ``train`` split is used; 30 of its
 200 photos are held out to pick the confidence thresholds (written beside the models
 in ``dice_models.json``); the test split is never read here.
@@ -174,9 +178,28 @@ def detector_sample(img: np.ndarray, dice: list, rng: random.Random) -> tuple[np
     return win, np.stack([heat, size, mask])
 
 
-def face_sample(img: np.ndarray, dice: list, rng: random.Random) -> tuple[np.ndarray, int]:
+def mine_negatives(images: dict, names: list[str], models: Path) -> dict[str, list[tuple[float, float, float]]]:
+    """Where the exported detector in ``models`` fires on no die (screw heads, tray
+    corners, reflections): the hard negatives the face classifier must learn to reject."""
+    import vision.dice as reader
+
+    reader.MODELS = models
+    out: dict[str, list] = {}
+    for n in names:
+        img, dice = images[n]
+        out[n] = [(c.x, c.y, c.size) for c in reader.find_dice(img, peak=0.1)
+                  if all(math.hypot(c.x - dx, c.y - dy) > 0.6 * ds for _, dx, dy, ds in dice)]
+    print(f"mined {sum(map(len, out.values()))} detector false alarms in {len(names)} photos", flush=True)
+    return out
+
+
+def face_sample(img: np.ndarray, dice: list, rng: random.Random, hard: list | None = None) -> tuple[np.ndarray, int]:
     """A 32x32 patch around a die (class = face) or around no die (class 0)."""
-    if rng.random() < 0.15:
+    if hard and rng.random() < 0.1:
+        cx, cy, size = rng.choice(hard)
+        face, size = 0, size * rng.uniform(0.8, 1.25)
+        cx, cy = cx + rng.uniform(-0.1, 0.1) * size, cy + rng.uniform(-0.1, 0.1) * size
+    elif rng.random() < 0.15:
         _, _, _, ref = rng.choice(dice)
         for _ in range(20):
             if rng.random() < 0.5:
@@ -321,16 +344,22 @@ def train_detector(images: dict, names: list[str], steps: int, rng: random.Rando
     return net.eval()
 
 
-def train_faces(images: dict, names: list[str], steps: int, rng: random.Random) -> Faces:
+def train_faces(images: dict, names: list[str], steps: int, rng: random.Random,
+                init: Path | None = None, hard: dict | None = None) -> Faces:
+    """Train from scratch, or fine-tune the state dict ``init`` at a lower rate, adding
+    the detector's false alarms ``hard`` as not-a-die examples."""
     net = Faces()
-    opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    if init is not None:
+        net.load_state_dict(torch.load(init))
+    lr = 3e-3 if init is None else 1e-3
+    opt = torch.optim.AdamW(net.parameters(), lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps)
     t0 = time.time()
     for step in range(steps):
         xs, ys = [], []
         for _ in range(64):
             n = rng.choice(names)
-            x, y = face_sample(images[n][0], images[n][1], rng)
+            x, y = face_sample(images[n][0], images[n][1], rng, hard.get(n) if hard else None)
             xs.append(x)
             ys.append(y)
         out = net(to_tensor(xs))
@@ -359,10 +388,13 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent)
     ap.add_argument("--det-steps", type=int, default=2500)
     ap.add_argument("--face-steps", type=int, default=4000)
-    ap.add_argument("--det-finetune", type=int, default=1500, help="then fine-tune this many steps at a lower rate")
+    ap.add_argument("--det-finetune", type=int, default=0, help="then fine-tune this many steps at a lower rate")
     ap.add_argument("--det-init", type=Path, help="skip the first detector stage: fine-tune this exported detector")
+    ap.add_argument("--faces-hard", type=int, default=600,
+                    help="then fine-tune the face net this many steps with the detector's false alarms")
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--only", choices=("det", "faces", "both"), default="both")
+    ap.add_argument("--only", choices=("det", "faces", "both", "none"), default="both",
+                    help="which nets to train from scratch (none: only the hard-negative fine-tune)")
     args = ap.parse_args()
     torch.set_num_threads(1)  # deterministic and kind to a shared machine
     torch.manual_seed(args.seed)
@@ -390,6 +422,11 @@ def main() -> int:
     if args.only in ("faces", "both"):
         faces = train_faces(images, fit, args.face_steps, rng)
         torch.save(faces.state_dict(), args.out / "dice_faces.pt")  # for fine-tuning; not shipped
+        export(faces, (1, 3, PATCH, PATCH), args.out / "dice_faces.onnx")
+    if args.faces_hard:
+        hard = mine_negatives(images, fit, args.out)
+        faces = train_faces(images, fit, args.faces_hard, rng, args.out / "dice_faces.pt", hard)
+        torch.save(faces.state_dict(), args.out / "dice_faces.pt")
         export(faces, (1, 3, PATCH, PATCH), args.out / "dice_faces.onnx")
     return 0
 
