@@ -68,7 +68,7 @@ def _same(points: np.ndarray) -> np.ndarray:
 
 
 def _affine(frame: np.ndarray, matrix: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, Point]:
-    out = cv2.warpAffine(frame, matrix, size, borderMode=cv2.BORDER_REFLECT)
+    out = cv2.warpAffine(frame, matrix, size, borderMode=cv2.BORDER_REPLICATE)
     return out, lambda p: p @ matrix[:, :2].T + matrix[:, 2]
 
 
@@ -93,7 +93,7 @@ def tilt(frame: np.ndarray) -> tuple[np.ndarray, Point]:
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     dst = np.float32([[w * 0.125, h * 0.05], [w * 0.875, h * 0.05], [w, h], [0, h]])
     m = cv2.getPerspectiveTransform(src, dst)
-    out = cv2.warpPerspective(frame, m, (w, h), borderMode=cv2.BORDER_REFLECT)
+    out = cv2.warpPerspective(frame, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
     return out, lambda p: cv2.perspectiveTransform(p.reshape(-1, 1, 2).astype(np.float32), m).reshape(-1, 2)
 
 

@@ -36,7 +36,8 @@ FIT_POINTS = 160
 SAME_CARD_AREA = 0.7
 
 BLOCK_AREA = 2.2
-"""A candidate this many times the typical card's area is several cards seen as one."""
+"""A candidate this many times the typical card's area is several cards seen as one;
+one this many times smaller is not a card either."""
 """Two overlapping quads whose areas are within this ratio outline the same card."""
 
 MAX_ASPECT = 1.85
@@ -193,7 +194,8 @@ def _dedupe(cands: list[Candidate]) -> list[Candidate]:
 
     Cards of one game are the same size, so when several cards are found, one far
     larger than the typical card is a block of cards seen as one (say a card dropped
-    across four others): it is set aside and what lies inside it gets its chance."""
+    across four others): it is set aside and what lies inside it gets its chance.  One
+    far smaller is a picture printed on a card whose outline was missed."""
     cands = [c for c in cands if not _is_merge(c, cands)]
     while True:
         kept = _greedy_distinct(cands)
@@ -202,7 +204,7 @@ def _dedupe(cands: list[Candidate]) -> list[Candidate]:
         typical = float(np.median([c.area for c in kept]))
         blocks = {id(c) for c in kept if c.area > BLOCK_AREA * typical}
         if not blocks:
-            return kept
+            return [c for c in kept if c.area * BLOCK_AREA >= typical]
         cands = [c for c in cands if id(c) not in blocks]
 
 
