@@ -216,18 +216,36 @@ def test_state_is_moving_while_dice_tumble(scene: Scene) -> None:
     assert states == ["moving"] * len(states)
 
 
-def test_an_arm_left_resting_is_accepted_after_the_occlusion_timeout(scene: Scene) -> None:
-    """A large still change at the border is waited out as an arm, then accepted if it stays
-    (so a moved tray or a new lamp cannot block the box for ever)."""
+@pytest.mark.parametrize(
+    "sleeve", [(115, 150, 205), (40, 40, 40), (110, 110, 110), (70, 40, 20)], ids=["bare", "black", "grey", "navy"]
+)
+def test_an_arm_left_resting_is_waited_out_then_accepted(scene: Scene, sleeve: tuple[int, int, int]) -> None:
+    """An arm resting over the dice gives no reading for ``occluded_timeout_s``; if it
+    stays longer it is accepted (so a pushed tray or a new lamp cannot block the box)."""
     cam = Camera(seed=6)
     detector = SettleDetector(fps=10, occluded_timeout_s=2.0)
     resting = scene.photo.copy()
-    draw_arm(resting, 0.5, side=3)
+    draw_arm(resting, 0.5, side=3, colour=sleeve)
     frames = [cam.shoot(scene.photo) for _ in range(15)] + [cam.shoot(resting) for _ in range(50)]
     handed = feed_all(detector, frames)
     assert len(handed) == 2 and handed[0] < 15
     assert handed[1] == 15 + detector.settle_frames + detector.occluded_frames
     assert detector.state == "still"
+
+
+def test_a_shadow_over_the_tray_is_not_a_roll(scene: Scene) -> None:
+    """Someone leans over the tray (a soft shadow up to 30 % deep), stays, leans back."""
+    yy, xx = np.mgrid[0:640, 0:640].astype(np.float32)
+    cam = Camera(seed=10, flicker=0.05)
+    frames = [cam.shoot(scene.photo) for _ in range(20)]
+    shaded: dict[float, np.ndarray] = {}
+    for depth in [*np.linspace(0.05, 0.6, 10), *[0.6] * 90, *np.linspace(0.6, 0.0, 10), *[0.0] * 30]:
+        if depth not in shaded:
+            inside = ((xx - 320) / 230) ** 2 + ((yy - 640) / (640 * depth + 1)) ** 2 < 1.0
+            shade = cv2.GaussianBlur(inside.astype(np.float32), (0, 0), 12)
+            shaded[depth] = (scene.photo * (1.0 - 0.30 * shade)[..., None]).astype(np.uint8)
+        frames.append(cam.shoot(shaded[depth]))
+    assert len(feed_all(SettleDetector(fps=15), frames)) == 1  # only the first still tray
 
 
 def test_a_die_added_far_from_the_border_is_a_change(scene: Scene) -> None:

@@ -23,7 +23,7 @@ from vision.images import ImageError, load_image
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp"})
 VIDEO_SUFFIXES = frozenset({".mp4", ".avi", ".mkv", ".mov", ".webm", ".m4v"})
 SKIN_BGR = (115, 150, 205)
-"""A mid skin tone; the detector must not care about the hand's colour, only that it moves."""
+"""A mid skin tone for the hand; sleeves (the arm) may be any colour."""
 
 
 class ReplayCamera(Camera):
@@ -202,7 +202,9 @@ def tumble_frames(
         yield noise(frame)
 
 
-def draw_arm(frame: np.ndarray, progress: float, side: int = 0) -> None:
+def draw_arm(
+    frame: np.ndarray, progress: float, side: int = 0, colour: tuple[int, int, int] = SKIN_BGR
+) -> None:
     """Draw, in place, an arm reaching in from one image edge (0 bottom, 1 right, 2 top, 3 left).
 
     ``progress`` 0..1: the hand enters, reaches the middle at 0.5 and leaves at 1.
@@ -215,8 +217,8 @@ def draw_arm(frame: np.ndarray, progress: float, side: int = 0) -> None:
     tip = (int(base_x + dir_x * depth), int(base_y + dir_y * depth))
     base = (int(base_x - dir_x * 0.1), int(base_y - dir_y * 0.1))
     size = min(w, h)
-    cv2.line(frame, base, tip, SKIN_BGR, thickness=max(3, size // 7), lineType=cv2.LINE_AA)
-    cv2.circle(frame, tip, max(3, size // 10), tuple(c - 20 for c in SKIN_BGR), -1, lineType=cv2.LINE_AA)
+    cv2.line(frame, base, tip, colour, thickness=max(3, size // 7), lineType=cv2.LINE_AA)
+    cv2.circle(frame, tip, max(3, size // 10), tuple(max(c - 20, 0) for c in SKIN_BGR), -1, lineType=cv2.LINE_AA)
 
 
 def _shift(image: np.ndarray, dx: float, dy: float) -> np.ndarray:

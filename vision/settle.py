@@ -12,14 +12,18 @@ so that auto-exposure flicker and lamps dimming do not look like change:
   by at least one die's worth of pixels. A partial re-roll of one die is a change; a
   hand that waved over the tray and left is not.
 - *occluded*: a large, thick change reaching in from the image border (but not most of
-  the view) is an arm, not dice; the detector waits for it to leave. If it stays (the tray or camera was moved,
-  a lamp went on) it is accepted as the new scene after ``occluded_timeout_s``.
+  the view) is an arm, not dice; the detector waits for it to leave. If it stays (the
+  tray was pushed, a lamp went on) it is accepted as the new scene after
+  ``occluded_timeout_s``.
 
-Per-pixel change thresholds adapt to the measured camera noise, and while the tray is
-still and unchanged the reference follows slow light changes.
+A shadow (someone leaning over the tray) is not a change: it darkens smoothly and keeps
+colours, so the per-pixel difference ignores smooth brightness ratios shallower than
+``opaque_ratio``. Per-pixel thresholds adapt to the measured camera noise, and while the
+tray is still and unchanged the reference follows slow light changes.
 """
 from __future__ import annotations
 
+import math
 from collections import deque
 from typing import Literal
 
@@ -31,6 +35,8 @@ State = Literal["moving", "still"]
 GREY_MID = 128.0
 MAD_TO_SIGMA = 1.4826
 """Median absolute deviation times this estimates a Gaussian noise's sigma."""
+SUM_CHANNELS = np.full((1, 3), 1.0 / 3.0, np.float32)
+"""cv2.transform matrix giving each pixel's mean of its three channels."""
 NOISE_WINDOW_S = 10.0
 NOISE_QUANTILE = 25
 """The camera noise is the low quartile of the frame-to-anchor median differences seen
@@ -53,13 +59,15 @@ class SettleDetector:
     - ``min_level``: the smallest grey-level difference (after brightness
       normalisation, 0-255) counted as changed;
     - ``noise_k``: on a noisy camera the level is raised to this many times the noise
-      learned from still frames. At 1.5 a dim, noisy camera never looks still; at 4.5
-      it starts to miss a white die taken off a white tray; 3 sits between;
+      learned from still frames (3: every die of the test photos is still seen leaving
+      with sensor noise of 25 levels; at 5 white dice in dim light start to be missed);
     - ``arm_width``, ``arm_fraction``: a changed region touching the border, thicker
       than ``arm_width`` of the image width (dice are thinner) and whose thick part
       covers ``arm_fraction`` of the image, is taken for an arm;
     - ``scene_fraction``: when this share of the view changed, it is not an arm but a
       new scene (camera or tray moved, another photo replayed): read at once;
+    - ``shadow_scale``, ``opaque_ratio``: brightness changes smoother than this share
+      of the width and shallower than this ratio are shadows, not change;
     - ``report_first``: hand out the first still scene after start or ``reset`` (so the
       box reads what is already in the tray), instead of only taking it as reference.
     """
@@ -77,6 +85,8 @@ class SettleDetector:
         arm_fraction: float = 0.01,
         scene_fraction: float = 0.5,
         drift_rate: float = 0.05,
+        shadow_scale: float = 0.12,
+        opaque_ratio: float = 1.5,
         report_first: bool = True,
     ) -> None:
         self.settle_frames = max(2, round(settle_s * fps))
@@ -89,6 +99,8 @@ class SettleDetector:
         self.arm_fraction = arm_fraction
         self.scene_fraction = scene_fraction
         self.drift_rate = drift_rate
+        self.shadow_scale = shadow_scale
+        self.opaque_ratio = opaque_ratio
         self.report_first = report_first
         self._kernel = np.ones((2, 2), np.uint8)
         self._min_pixels = float(min_area)
@@ -179,12 +191,36 @@ class SettleDetector:
 
     def _changed_mask(self, before: np.ndarray, after: np.ndarray, learn_noise: bool = False) -> np.ndarray:
         """Pixels that changed between two work frames by more than camera noise explains."""
-        blue, green, red = cv2.split(cv2.absdiff(before, after))
-        diff = cv2.max(cv2.max(blue, green), red)
+        diff = self._difference(before, after)
         if learn_noise:
             self._noise_samples.append(float(np.median(diff[::4, ::4])))
         mask = (diff > self._level()).astype(np.uint8)
         return cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
+
+    def _difference(self, before: np.ndarray, after: np.ndarray) -> np.ndarray:
+        """Per-pixel change in grey levels that a shadow does not cause.
+
+        A shadow (a player leaning over the tray) multiplies the light smoothly and keeps
+        colours. So the difference is the largest of: the colour change once brightness is
+        matched; the sharp part of the brightness ratio (dice and pips are small, shadows
+        are smooth); and any brightness change of more than ``opaque_ratio`` (a dark sleeve
+        is opaque, a shadow on a lit tray is not that deep).
+        """
+        bright_before = cv2.transform(before, SUM_CHANNELS) + 1.0
+        bright_after = cv2.transform(after, SUM_CHANNELS) + 1.0
+        ratio = bright_after / bright_before
+        log_ratio = cv2.log(ratio)
+        matched = before * cv2.merge([ratio] * 3)
+        blue, green, red = cv2.split(cv2.absdiff(matched, after))
+        colour = cv2.max(cv2.max(blue, green), red)
+        # Ratios are noisy where it is dark; weighting by brightness turns them back into
+        # grey levels, in which the camera noise is learned.
+        darker = cv2.min(bright_before, bright_after)
+        size = max(3, round(self.shadow_scale * before.shape[1])) | 1
+        sharp = cv2.absdiff(log_ratio, cv2.blur(log_ratio, (size, size))) * darker
+        step = cv2.absdiff(bright_after, bright_before)
+        opaque = np.where(np.abs(log_ratio) > math.log(self.opaque_ratio), step, 0.0).astype(np.float32)
+        return cv2.max(cv2.max(colour, sharp), opaque)
 
     def _level(self) -> float:
         """Grey-level change that counts: ``min_level``, or more on a noisy camera."""
