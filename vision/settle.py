@@ -20,6 +20,9 @@ A shadow (someone leaning over the tray) is not a change: it darkens smoothly an
 colours, so the per-pixel difference ignores smooth brightness ratios shallower than
 ``opaque_ratio``. Per-pixel thresholds adapt to the measured camera noise, and while the
 tray is still and unchanged the reference follows slow light changes.
+
+Cost: one comparison per frame (with the anchor); the reference is compared only once
+per still period.
 """
 from __future__ import annotations
 
@@ -84,7 +87,6 @@ class SettleDetector:
         arm_width: float = 0.06,
         arm_fraction: float = 0.01,
         scene_fraction: float = 0.5,
-        drift_rate: float = 0.05,
         shadow_scale: float = 0.12,
         opaque_ratio: float = 1.5,
         report_first: bool = True,
@@ -98,7 +100,6 @@ class SettleDetector:
         self.arm_width = arm_width
         self.arm_fraction = arm_fraction
         self.scene_fraction = scene_fraction
-        self.drift_rate = drift_rate
         self.shadow_scale = shadow_scale
         self.opaque_ratio = opaque_ratio
         self.report_first = report_first
@@ -113,7 +114,6 @@ class SettleDetector:
         self._anchor: np.ndarray | None = None
         self._reference: np.ndarray | None = None
         self._still_count = 0
-        self._occluded_count = 0
         self._state: State = "moving"
 
     @property
@@ -135,33 +135,32 @@ class SettleDetector:
             self._state = "moving"
             return None
         self._still_count += 1
-        if self._still_count < self.settle_frames:
-            return None
-        return frame if self._settled(small) else None
+        settled_for = self._still_count - self.settle_frames
+        if settled_for == 0 or (settled_for == self.occluded_frames and self._state == "moving"):
+            return frame if self._settled(small, first_look=settled_for == 0) else None
+        return None
 
-    def _settled(self, small: np.ndarray) -> bool:
-        """Decide about a still scene: True exactly when it is a new one to hand out."""
+    def _settled(self, small: np.ndarray, first_look: bool) -> bool:
+        """Decide about a still scene: True exactly when it is a new one to hand out.
+
+        Called once when the tray has been still for ``settle_s`` and, if an arm was in
+        view then, once more after ``occluded_timeout_s``: a scene that does not move
+        cannot change its verdict in between, so no frame is compared twice for nothing.
+        """
         if self._reference is None:
-            self._reference = small.copy()
+            self._reference = small
             self._state = "still"
             return self.report_first
         changed = self._changed_mask(self._reference, small)
         changed_pixels = cv2.countNonZero(changed)
         if changed_pixels < self._min_pixels:
-            cv2.accumulateWeighted(small, self._reference, self.drift_rate)
-            self._occluded_count = 0
+            self._reference = small  # the same dice: follow slow changes of the light
             self._state = "still"
             return False
-        if (
-            changed_pixels < self.scene_fraction * changed.size
-            and self._occluded_count < self.occluded_frames
-            and self._arm_in_view(changed)
-        ):
-            self._occluded_count += 1
+        if first_look and changed_pixels < self.scene_fraction * changed.size and self._arm_in_view(changed):
             self._state = "moving"
             return False
-        self._reference = small.copy()  # the drift update works in place; never share it
-        self._occluded_count = 0
+        self._reference = small
         self._state = "still"
         return True
 
