@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
 
 import cv2
@@ -54,7 +54,9 @@ class ReplayCamera(Camera):
         self._rng = np.random.default_rng(seed)
         self._noise = SensorNoise(noise if simulate_rolls else 0.0, self._rng)
         self._next_due: float | None = None
-        self._frames: Iterator[np.ndarray] | None = self._video_frames() if self._video else self._photo_frames()
+        self._frames: Generator[np.ndarray, None, None] | None = (
+            self._video_frames() if self._video else self._photo_frames()
+        )
         what = f"video {self._video}" if self._video else f"{len(self._paths)} photos"
         rolls = ", simulated rolls" if simulate_rolls and not self._video else ""
         pace = f" @ {fps:g} fps" if fps else ", unpaced"
@@ -73,7 +75,7 @@ class ReplayCamera(Camera):
 
     def close(self) -> None:
         if self._frames is not None:
-            self._frames.close()  # type: ignore[attr-defined]  # generators release their VideoCapture
+            self._frames.close()  # a video generator releases its VideoCapture here
             self._frames = None
 
     def _wait_for_slot(self) -> None:
@@ -86,7 +88,7 @@ class ReplayCamera(Camera):
             now = self._next_due
         self._next_due = now + self._period
 
-    def _photo_frames(self) -> Iterator[np.ndarray]:
+    def _photo_frames(self) -> Generator[np.ndarray, None, None]:
         previous: np.ndarray | None = None
         while True:
             for path in self._paths:
@@ -99,7 +101,7 @@ class ReplayCamera(Camera):
             if not self._loop:
                 return
 
-    def _video_frames(self) -> Iterator[np.ndarray]:
+    def _video_frames(self) -> Generator[np.ndarray, None, None]:
         while True:
             capture = cv2.VideoCapture(str(self._video))
             try:
