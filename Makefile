@@ -37,8 +37,9 @@ test: venv
 bench: venv
 	$(PY) -m bench
 
-# On a Raspberry Pi: installs the box as a system service (run as root).
-install: venv
+# On a Raspberry Pi: installs the box as a system service (run as root); the
+# installer makes its own venv in /opt/familiar, so no development set-up is needed.
+install:
 	./systemd/install.sh
 
 clean:
