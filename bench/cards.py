@@ -270,27 +270,36 @@ def hue_rotated(card: np.ndarray, degrees: int) -> np.ndarray:
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
 
 
+DISTINCT = 1.25
+"""A synthetic card is kept only if, against every card already in the deck, some part
+differs by more than this many times the reader's rejection distance."""
+
+
 def grow(catalog: Catalog, target: int) -> None:
-    """Add hue-rotated copies of the real cards until the catalog holds ``target`` cards.
+    """Add hue-rotated (and mirrored) copies of the real cards until the catalog holds
+    ``target`` cards (or every distinct copy has been used).
 
     A copy that the reader could not tell from a card already in the deck (a SET red
     turned by 120 degrees *is* a green card) is skipped: a real deck has no two
     indistinguishable cards, and counting such pairs would measure the generator."""
     real = [(n, catalog.card_image(n)) for n in catalog.names if "@" not in n]
-    vectors = list(catalog.vectors()[0])
+    known = catalog.vectors()[0]
+    vectors = np.zeros((max(target, len(known)) + 1, known.shape[1]), np.float32)
+    vectors[: len(known)] = known
+    count = len(known)
     extra = []
-    for step in range(1, 400):
-        degrees = (step * 137) % 360 or 137  # golden-angle steps spread the hues
-        for name, image in real:
-            if len(catalog) + len(extra) >= target:
-                catalog.add(extra)
-                return
-            card = hue_rotated(image, degrees)
-            vector = describe(card)
-            nearest = part_distances(vector, np.stack(vectors)).max(axis=1).min()
-            if nearest > 2.0 * MAX_PART_DISTANCE:
-                vectors.append(vector)
-                extra.append((f"{name}@{degrees}", card, None))
+    for degrees in range(10, 360, 10):
+        for mirror in (False, True):
+            for name, image in real:
+                if count >= target:
+                    catalog.add(extra)
+                    return
+                card = hue_rotated(cv2.flip(image, 1) if mirror else image, degrees)
+                vector = describe(card)
+                if part_distances(vector, vectors[:count]).max(axis=1).min() > DISTINCT * MAX_PART_DISTANCE:
+                    vectors[count] = vector
+                    count += 1
+                    extra.append((f"{name}@{degrees}{'m' if mirror else ''}", card, None))
     catalog.add(extra)
 
 

@@ -23,7 +23,7 @@ from threadpoolctl import ThreadpoolController
 
 from vision.cards_describe import ROTATE_180, WARP_SIZE, describe, part_distances
 from vision.cards_detect import find_cards, find_cards_scaled, warp_card, working_frame
-from vision.catalog import Catalog, CatalogError
+from vision.catalog import Catalog, CatalogError, grid_order
 from vision.images import check_frame
 
 MAX_PART_DISTANCE = 1.6
@@ -134,4 +134,4 @@ def read_cards(frame: np.ndarray, catalog: Catalog) -> list[Card]:
     ]
 
 
-__all__ = ["Card", "Catalog", "CatalogError", "find_cards", "identify", "read_cards", "warp_card"]
+__all__ = ["Card", "Catalog", "CatalogError", "find_cards", "grid_order", "identify", "read_cards", "warp_card"]
