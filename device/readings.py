@@ -8,6 +8,7 @@ parked too, with the rule's message, instead of being lost.
 """
 from __future__ import annotations
 
+import math
 import secrets
 import threading
 from collections import OrderedDict
@@ -22,6 +23,10 @@ from engine.actions import Action, IllegalAction
 from engine.effects import Expect
 
 MAX_PENDING = 8
+SAME_PLACE_PX = 6.0
+"""Dice within this distance of where they lay, with the same faces, have not been
+rolled: the settle detector can hand out a frame again after a deep shadow or a lamp
+switched on, and reading it as a new roll would cost the Leader a roll."""
 MARK_UNSURE = (0, 0, 255)
 MARK_SURE = (0, 200, 0)
 
@@ -62,12 +67,15 @@ class ReadingDesk:
         self.confirm_below = confirm_below
         self._pending: OrderedDict[str, Pending] = OrderedDict()
         self._lock = threading.Lock()
+        self._last: list[tuple[Any, float, float]] = []
 
     def dice(self, frame: np.ndarray, reading: Any, expect: Expect | None) -> str:
         """Handle one settled dice reading; returns what happened, for the log."""
         dice = list(reading.dice)
-        if not dice:
-            return "empty tray"
+        seen = [(d.value, d.x, d.y) for d in dice]
+        if not dice or self._unmoved(seen):
+            return "empty tray" if not dice else "same dice in the same places: not a roll"
+        self._last = seen
         values = [d.value for d in dice]
         unsure = [i for i, d in enumerate(dice) if d.value is None or d.confidence < self.confirm_below]
         confidence = min(d.confidence for d in dice)
@@ -83,6 +91,18 @@ class ReadingDesk:
         photo = marked_photo(frame, [(list(d.corners), i in unsure) for i, d in enumerate(dice)])
         self._park(Pending(secrets.token_hex(6), "dice", action, values, unsure, round(confidence, 3), why, photo))
         return f"pending: {why}"
+
+    def _unmoved(self, seen: list[tuple[Any, float, float]]) -> bool:
+        """True when every die has the same face at (nearly) the same place as last time."""
+        if len(seen) != len(self._last):
+            return False
+        unmatched = list(self._last)
+        for value, x, y in seen:
+            match = next((m for m in unmatched if m[0] == value and math.dist((x, y), m[1:]) <= SAME_PLACE_PX), None)
+            if match is None:
+                return False
+            unmatched.remove(match)
+        return True
 
     def _park(self, pending: Pending) -> None:
         with self._lock:
