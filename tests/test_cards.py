@@ -275,3 +275,28 @@ def test_card_data_must_be_json(tmp_path: Path) -> None:
     with pytest.raises(CatalogError, match="JSON-serialisable"):
         catalog.enroll(crop, name, {"when": object()})
     assert catalog.names == []
+
+
+def test_upside_down_descriptor_is_a_permutation() -> None:
+    """Reading trusts describe(card)[ROTATE_180] to stand for the card turned round:
+    check it against really describing the turned card, part by part."""
+    from vision.cards_describe import ROTATE_180, describe, part_distances, rotated_180
+
+    frame = photo(TEST[0])
+    for quad in find_cards(frame)[:3]:
+        card = warp_card(frame, quad)
+        permuted = describe(card)[ROTATE_180]
+        turned = describe(rotated_180(card))
+        assert part_distances(permuted, turned[None, :]).max() < 0.5  # well inside one tolerance
+
+
+def test_enrols_a_card_that_fills_most_of_the_photo(tmp_path: Path) -> None:
+    """A close-up single-card photo (card ~75 % of the frame) must still be found."""
+    frame = photo(ENROLL[0])
+    quad = grid_order(find_cards(frame), 3, 3)[4]
+    x0, y0 = (quad.min(axis=0) - 25).astype(int)
+    x1, y1 = (quad.max(axis=0) + 25).astype(int)
+    crop = np.ascontiguousarray(frame[y0:y1, x0:x1])
+    catalog = Catalog(tmp_path / "deck")
+    catalog.enroll(crop, LABELS[ENROLL[0]][1][4])
+    assert catalog.names == [LABELS[ENROLL[0]][1][4]]

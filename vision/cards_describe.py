@@ -32,11 +32,7 @@ PAPER_KERNEL = (31, 31)
 """Local paper lightness is the brightest value within this window (then smoothed):
 wider than a printed stroke, narrower than a shadow's gradient."""
 MIN_CHROMA = 10.0
-"""Pixels paler than this chroma (Lab units) are paper or a grey shadow, not ink."""
-INK_CHROMA = 30.0
-"""Chroma above MIN_CHROMA at which a pixel counts as fully inked."""
-SHADOW_DEPTH = 0.35
-"""A grey pixel this much darker than the local paper may still be shadow, not ink."""
+"""Pixels paler than this chroma (Lab units) are paper or a grey shadow: no hue vote."""
 BORDER = 4
 """Pixels of the trimmed card ignored by the ink features (see :func:`_blank_border`)."""
 BRIDGE = 2
@@ -45,10 +41,13 @@ printed shapes further apart than that stay separate."""
 INTERIOR = 4
 """Pixels shaved off a silhouette before measuring its fill, so the outline is not counted."""
 MARK_LEVEL = 0.3
+"""A pixel is part of a printed mark when it stands out from its surroundings by this
+fraction of the card's strongest contrast, so faint and bold printing give the same
+silhouette."""
 CONTRAST_WINDOW = 9
+"""Pixels around which 'surroundings' are averaged when finding marks."""
 CONTRAST_BLUR = 2.5
-"""A pixel is part of a printed mark when its ink reaches this fraction of the card's
-strongest ink, so faint and bold printing give the same silhouette."""
+"""Blur (sigma, pixels) before measuring the card's print contrast (see _contrast)."""
 
 LAYOUT_GRID = (6, 9)
 SILHOUETTE_GRID = (16, 24)
@@ -63,8 +62,9 @@ ORIENT_BINS = 8
 
 TOLERANCES = {"silhouette": 0.06, "fill": 0.06, "layout": 0.06, "hues": 0.23, "chroma": 0.085, "texture": 0.36, "contrast": 0.3}
 """How far each part of the same card wanders between photos (about the 95th percentile,
-measured on the cards-set photos: two cameras, several days and lamps).  Each part is
-divided by its tolerance, so a distance of 1 in any part is ordinary photo-to-photo noise."""
+measured on the cards-set photos, enrol against test: two cameras, several days and
+lamps; contrast set by hand).  Each part is divided by its tolerance, so a distance of
+1 in any part is ordinary photo-to-photo noise."""
 PARTS = tuple(TOLERANCES)
 
 
@@ -122,20 +122,10 @@ def _blank_border(image: np.ndarray) -> np.ndarray:
     return out
 
 
-def ink_map(img: np.ndarray, lab: np.ndarray) -> np.ndarray:
-    """Where the card is printed (0 = paper, 1 = full ink).  Coloured ink counts by its
-    chroma; grey or black ink only once it is much darker than the local paper, so a
-    shadow or glare edge across a plain card is not mistaken for print."""
-    chroma = np.hypot(lab[..., 1], lab[..., 2])
-    coloured = np.clip((chroma - MIN_CHROMA) / INK_CHROMA, 0.0, 1.0)
-    darkness = 1.0 - lab[..., 0] / _local_paper(lab[..., 0])
-    dark = np.clip((darkness - SHADOW_DEPTH) / (1.0 - SHADOW_DEPTH), 0.0, 1.0)
-    return _blank_border(np.maximum(coloured, dark))
-
-
 def tint_map(img: np.ndarray) -> np.ndarray:
-    """How far the palest channel falls below the local paper (0..1): unlike
-    :func:`ink_map` it keeps faint tints, such as fine stripes blurred into a shade."""
+    """How far the palest channel falls below the local paper (0..1): ink of any colour
+    counts, so do faint tints such as fine stripes blurred into a shade, while a shadow
+    or glare spread across the card is divided out by the local paper level."""
     palest = np.minimum(np.minimum(img[..., 0], img[..., 1]), img[..., 2])
     return _blank_border(np.clip(1.0 - palest / _local_paper(palest), 0.0, 1.0))
 
