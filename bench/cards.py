@@ -276,7 +276,7 @@ differs by more than this many times the reader's rejection distance."""
 
 
 def grow(catalog: Catalog, target: int) -> None:
-    """Add hue-rotated (and mirrored) copies of the real cards until the catalog holds
+    """Add hue-rotated (and mirrored or shrunk) copies of the real cards until the catalog holds
     ``target`` cards (or every distinct copy has been used).
 
     A copy that the reader could not tell from a card already in the deck (a SET red
@@ -289,18 +289,31 @@ def grow(catalog: Catalog, target: int) -> None:
     count = len(known)
     extra = []
     for degrees in range(10, 360, 10):
-        for mirror in (False, True):
+        for shape in ("", "m", "s", "ms"):  # as is, mirrored, shrunk, both
             for name, image in real:
                 if count >= target:
                     catalog.add(extra)
                     return
-                card = hue_rotated(cv2.flip(image, 1) if mirror else image, degrees)
+                card = cv2.flip(image, 1) if "m" in shape else image
+                card = hue_rotated(shrunk(card) if "s" in shape else card, degrees)
                 vector = describe(card)
                 if part_distances(vector, vectors[:count]).max(axis=1).min() > DISTINCT * MAX_PART_DISTANCE:
                     vectors[count] = vector
                     count += 1
-                    extra.append((f"{name}@{degrees}{'m' if mirror else ''}", card, None))
+                    extra.append((f"{name}@{degrees}{shape}", card, None))
     catalog.add(extra)
+
+
+def shrunk(card: np.ndarray) -> np.ndarray:
+    """The card's print at 75 % size, centred on its own paper (a differently laid out card)."""
+    h, w = card.shape[:2]
+    paper = np.median(card[:8].reshape(-1, 3), axis=0)
+    out = np.empty_like(card)
+    out[:] = paper.astype(np.uint8)
+    small = cv2.resize(card, (round(w * 0.75), round(h * 0.75)), interpolation=cv2.INTER_AREA)
+    y, x = (h - small.shape[0]) // 2, (w - small.shape[1]) // 2
+    out[y : y + small.shape[0], x : x + small.shape[1]] = small
+    return out
 
 
 def pct(values: list[float], q: float) -> float:
