@@ -31,6 +31,7 @@ from device.table_service import TableService
 from engine.effects import Effect, Say
 from vision.camera import CameraError, open_camera
 from vision.dice import read_dice
+from vision.dice_taught import TaughtDice
 from vision.settle import SettleDetector
 
 log = logging.getLogger("familiar")
@@ -69,10 +70,24 @@ class Daemon:
                                on_confirm=self.confirm, on_confirm_hold=self.service.open_host_pairing,
                                on_undo=self.undo, on_undo_hold=self.narrator.repeat)
         self.desk = ReadingDesk(self.service.submit, config.vision.confirm_below)
+        self.taught = self._taught_dice()
         self.notify = Notifier()
         self._latest_frame = None
         self.service.add_listener(self._on_effects)
         self._show_board()
+
+    def _taught_dice(self) -> TaughtDice | None:
+        """Every symbol die taught on this box (``familiar vision teach-die``), read
+        together with pipped dice; a die taught later is used after a restart."""
+        root = self.config.state_path(self.config.vision.dice_dir)
+        names = sorted(p.name for p in root.glob("*") if (p / "die.json").is_file())
+        if not names:
+            return None
+        try:
+            return TaughtDice.load(root, names)
+        except (OSError, ValueError) as exc:
+            self._problem("vision", f"taught dice in {root} cannot be loaded: {exc}", "failing")
+            return None
 
     # Outputs follow the table
 
@@ -174,7 +189,7 @@ class Daemon:
         dice_expect = next((e for e in expects if e.kind == "dice"), None)
         if self.service.table.game is None or (dice_expect is None and expects):
             return  # the table waits for something else: a still tray is not an answer
-        outcome = self.desk.dice(frame, read_dice(frame), dice_expect)
+        outcome = self.desk.dice(frame, read_dice(frame, self.taught), dice_expect)
         log.info("dice: %s", outcome)
         self._show_board()
 
