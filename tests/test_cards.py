@@ -300,3 +300,13 @@ def test_enrols_a_card_that_fills_most_of_the_photo(tmp_path: Path) -> None:
     catalog = Catalog(tmp_path / "deck")
     catalog.enroll(crop, LABELS[ENROLL[0]][1][4])
     assert catalog.names == [LABELS[ENROLL[0]][1][4]]
+
+
+def test_descriptor_cache_is_used_and_a_bad_one_ignored(deck: Catalog, tmp_path: Path) -> None:
+    directory = tmp_path / "deck"
+    shutil.copytree(deck.directory, directory)
+    fresh, _ = Catalog(directory).vectors()
+    assert (directory / "descriptors.npz").exists()
+    (directory / "descriptors.npz").write_bytes(b"not a cache")
+    again, _ = Catalog(directory).vectors()  # garbage cache: described afresh, same result
+    assert np.allclose(again, fresh)

@@ -299,3 +299,15 @@ PART_SLICES = _part_slices()
 
 ROTATE_180 = _rotation_permutation()
 """``describe(card)[ROTATE_180]`` is (nearly) ``describe(rotated_180(card))``."""
+
+
+def _descriptor_version() -> str:
+    """A fingerprint of the descriptor itself: a fixed random card described and hashed,
+    so any change to the code or constants changes it and stale caches are ignored."""
+    import hashlib
+
+    probe = np.random.default_rng(4).integers(0, 256, (CARD_PROBE[1], CARD_PROBE[0], 3), dtype=np.uint8)
+    return hashlib.sha1(np.round(describe(probe), 3).tobytes()).hexdigest()[:16]
+
+
+DESCRIPTOR_VERSION = _descriptor_version()

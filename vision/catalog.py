@@ -4,10 +4,11 @@ a small JSON index with each card's name and game data.
     deck/
       catalog.json        {"format": 1, "cards": [{"name", "image", "data"}, ...]}
       cards/<slug>-<hash>.png
+      descriptors.npz     cache of what each image looks like to the reader (optional)
 
-The folder holds only the user's own photos and can be zipped and shared.  Descriptors
-are recomputed from the images when a catalog is opened, so a newer reader never
-trusts numbers written by an older one.
+The folder holds only the user's own photos and can be zipped and shared.  The cache
+is tagged with the descriptor's version and rebuilt from the images when it does not
+match, so a newer reader never trusts numbers written by an older one.
 
 Every change is validated in full before anything is written; images are written under
 fresh names and the index is replaced atomically (temp file + ``os.replace``), so a
@@ -16,6 +17,7 @@ failed or interrupted enrolment leaves the catalog exactly as it was.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import re
@@ -27,11 +29,12 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.cards_describe import describe
+from vision.cards_describe import DESCRIPTOR_VERSION, describe
 from vision.cards_detect import CARD_SIZE, find_cards, warp_card
 from vision.images import check_frame
 
 INDEX = "catalog.json"
+CACHE = "descriptors.npz"
 IMAGES = "cards"
 FORMAT = 1
 MAX_NAME = 80
@@ -114,6 +117,7 @@ class Catalog:
         self._entries: list[_Entry] = self._load_index()
         self._vectors: np.ndarray | None = None
         self._norms = np.zeros(0, np.float32)
+        self._cache: dict[str, np.ndarray] = {}
 
     # ----- reading the folder -------------------------------------------------------
     def _load_index(self) -> list[_Entry]:
@@ -157,12 +161,43 @@ class Catalog:
 
     def vectors(self) -> tuple[np.ndarray, np.ndarray]:
         """Descriptor matrix (one row per card, enrolment order) and each row's squared
-        length, for nearest-neighbour search; computed once per change of the deck."""
+        length, for nearest-neighbour search.
+
+        Describing 1000 cards takes ~4 s, so descriptors are kept per image file (whose
+        name changes whenever the card is re-taught) in memory and in ``descriptors.npz``;
+        only new images are described.  The cache is keyed by DESCRIPTOR_VERSION, so a
+        reader whose descriptor differs ignores it, and a read-only deck still works."""
         if self._vectors is None:
-            rows = [describe(self.card_image(e.name)) for e in self._entries]
+            if not self._cache:
+                self._cache = self._load_cache()
+            missing = [e for e in self._entries if e.image not in self._cache]
+            for entry in missing:
+                self._cache[entry.image] = describe(self.card_image(entry.name))
+            if missing:
+                self._save_cache()
+            rows = [self._cache[e.image] for e in self._entries]
             self._vectors = np.stack(rows) if rows else np.zeros((0, 0), np.float32)
             self._norms = (self._vectors**2).sum(axis=1)
         return self._vectors, self._norms
+
+    def _load_cache(self) -> dict[str, np.ndarray]:
+        try:
+            with np.load(self.directory / CACHE, allow_pickle=False) as saved:
+                if str(saved["version"]) != DESCRIPTOR_VERSION:
+                    return {}
+                return {str(name): row for name, row in zip(saved["images"], saved["vectors"])}
+        except (OSError, KeyError, ValueError):
+            return {}
+
+    def _save_cache(self) -> None:
+        used = {e.image for e in self._entries}
+        names = sorted(name for name in self._cache if name in used)
+        buffer = io.BytesIO()
+        np.savez(buffer, version=np.array(DESCRIPTOR_VERSION), images=np.array(names), vectors=np.stack([self._cache[n] for n in names]))
+        try:
+            _atomic_write(self.directory / CACHE, buffer.getvalue())
+        except OSError:
+            pass  # a read-only deck: descriptors are simply recomputed next time
 
     # ----- changing the folder ------------------------------------------------------
     def add(self, cards: list[tuple[str, np.ndarray, dict[str, Any] | None]]) -> None:
