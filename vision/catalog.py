@@ -251,9 +251,7 @@ class Catalog:
         if len(set(checked)) != len(checked):
             dupes = sorted({n for n in checked if checked.count(n) > 1})
             raise CatalogError(f"duplicate card names: {', '.join(dupes)}")
-        frame = check_frame(frame)
-        quads = grid_order(find_cards(frame), rows, cols)
-        cards = [warp_card(frame, q) for q in quads]
+        cards = warp_grid(frame, rows, cols)
         self.add([(n, c, d) for n, c, d in zip(checked, cards, data or [None] * len(cards))])
         return cards
 
@@ -275,3 +273,11 @@ class Catalog:
 
 
 __all__ = ["Catalog", "CatalogError", "grid_order"]
+
+
+def warp_grid(frame: np.ndarray, rows: int, cols: int) -> list[np.ndarray]:
+    """The straightened cards of a rows x cols grid photo, row-major: what enrolling it
+    would store, so a page can preview them before anything is written."""
+    frame = check_frame(frame)
+    return [warp_card(frame, q) for q in grid_order(find_cards(frame), rows, cols)]
+

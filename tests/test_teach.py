@@ -1,0 +1,47 @@
+"""Teaching a deck from a camera frame: preview writes nothing, commit enrols the grid."""
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import cv2
+import pytest
+
+from device.teach import teach_cards
+from vision.cards import read_cards
+from vision.catalog import Catalog
+
+CARDS = Path(__file__).parent / "data" / "cards"
+IMAGES = CARDS / "images"
+
+
+def enroll_photo() -> tuple[Path, list[str]]:
+    rows = [r for r in csv.DictReader((CARDS / "labels.csv").open()) if r["use"] == "enroll"]
+    image = rows[0]["image"]
+    grid = sorted((int(r["row"]), int(r["col"]), r["card"]) for r in rows if r["image"] == image)
+    return IMAGES / image, [name for _, _, name in grid]
+
+
+def test_preview_then_commit_teaches_the_grid(tmp_path):
+    photo, names = enroll_photo()
+    frame = cv2.imread(str(photo))
+    previews = teach_cards(frame, tmp_path / "deck", 3, 3, names, commit=False)
+    assert len(previews) == 9 and all(p.startswith(b"\xff\xd8") for p in previews)
+    assert not (tmp_path / "deck" / "catalog.json").exists()
+    teach_cards(frame, tmp_path / "deck", 3, 3, names, commit=True)
+    catalog = Catalog(tmp_path / "deck")
+    assert sorted(catalog.names) == sorted(names)
+    assert sorted(c.name for c in read_cards(frame, catalog)) == sorted(names)
+
+
+@pytest.mark.parametrize("names, message", [(["a"] * 9, "duplicate"), (["a", "b"], "2 names")])
+def test_bad_teaching_is_refused_and_writes_nothing(tmp_path, names, message):
+    photo, _ = enroll_photo()
+    with pytest.raises(ValueError, match=message):
+        teach_cards(cv2.imread(str(photo)), tmp_path / "deck", 3, 3, names, commit=True)
+    assert not (tmp_path / "deck" / "catalog.json").exists()
+
+
+def test_no_frame_yet(tmp_path):
+    with pytest.raises(ValueError, match="camera"):
+        teach_cards(None, tmp_path / "deck", 1, 1, ["a"], commit=False)
