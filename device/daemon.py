@@ -30,6 +30,8 @@ from device.store import Store
 from device.table_service import TableService
 from engine.effects import Effect, Say
 from vision.camera import CameraError, open_camera
+from vision.cards import read_cards
+from vision.catalog import Catalog
 from vision.dice import read_dice
 from vision.dice_taught import TaughtDice
 from vision.settle import SettleDetector
@@ -185,13 +187,35 @@ class Daemon:
                 self._problem("vision", "a photo could not be read: enter it by hand on the host page", "failing")
 
     def _on_settled(self, frame: Any) -> None:
+        """A still tray: read what the table waits for (dice or cards), nothing else."""
+        if self.service.table.game is None:
+            return
         expects = self.service.table.expects()
-        dice_expect = next((e for e in expects if e.kind == "dice"), None)
-        if self.service.table.game is None or (dice_expect is None and expects):
-            return  # the table waits for something else: a still tray is not an answer
-        outcome = self.desk.dice(frame, read_dice(frame, self.taught), dice_expect)
-        log.info("dice: %s", outcome)
+        wanted = next((e for e in expects if e.kind in ("dice", "cards")), None)
+        if wanted is None and expects:
+            return  # the table waits for a choice or a vote: a still tray is not an answer
+        if wanted is not None and wanted.kind == "cards":
+            outcome = self._read_cards(frame, wanted)
+        else:
+            outcome = self.desk.dice(frame, read_dice(frame, self.taught), wanted)
+        log.info("reading: %s", outcome)
         self._show_board()
+
+    def _read_cards(self, frame: Any, expect: Any) -> str:
+        """Read revealed cards against the taught decks; the deck that knows the most wins.
+        Without a taught deck the host enters the cards by hand."""
+        best: tuple[int, list, Any] | None = None
+        for index in sorted(self.config.state_path(self.config.vision.card_catalog).glob("*/catalog.json")):
+            catalog = Catalog(index.parent)
+            if not catalog.names:
+                continue
+            cards = read_cards(frame, catalog)
+            known = sum(c.name is not None for c in cards)
+            if best is None or known > best[0]:
+                best = (known, cards, catalog)
+        if best is None:
+            return "no taught deck: cards are entered by hand"
+        return self.desk.cards(frame, best[1], best[2].card_data, expect)
 
     # The Box protocol, for the web pages
 

@@ -76,20 +76,33 @@ class ReadingDesk:
         if not dice or self._unmoved(seen):
             return "empty tray" if not dice else "same dice in the same places: not a roll"
         self._last = seen
-        values = [d.value for d in dice]
         unsure = [i for i, d in enumerate(dice) if d.value is None or d.confidence < self.confirm_below]
-        confidence = min(d.confidence for d in dice)
-        action = expect.action if expect else "roll"
+        return self._route(frame, "dice", [d.value for d in dice], unsure, dice, expect, "roll")
+
+    def cards(self, frame: np.ndarray, cards: list[Any], data: Callable[[str], dict], expect: Expect | None) -> str:
+        """Handle revealed cards: each known card is sent with its deck data (e.g. its dice
+        value, whether it is a Curse); an unknown or doubtful card goes to the host."""
+        if not cards:
+            return "no cards"
+        unsure = [i for i, c in enumerate(cards) if c.name is None or c.confidence < self.confirm_below]
+        values = [{"card": c.name, **(data(c.name) if c.name else {})} for c in cards]
+        return self._route(frame, "cards", values, unsure, cards, expect, "reveal")
+
+    def _route(self, frame: np.ndarray, kind: str, values: list[Any], unsure: list[int], items: list[Any],
+               expect: Expect | None, default_action: str) -> str:
+        """Submit a sure reading the table waits for; park anything else for the host."""
+        action = expect.action if expect else default_action
         if expect is not None and not unsure:
             try:
-                self.submit(Action(action, {"dice": values}))
+                self.submit(Action(action, {kind: values}))
                 return f"read {values}"
             except IllegalAction as exc:
                 why = str(exc)
         else:
-            why = "some dice are unclear" if unsure else "no roll was expected"
-        photo = marked_photo(frame, [(list(d.corners), i in unsure) for i, d in enumerate(dice)])
-        self._park(Pending(secrets.token_hex(6), "dice", action, values, unsure, round(confidence, 3), why, photo))
+            why = f"some {kind} are unclear" if unsure else f"no {kind} were expected"
+        photo = marked_photo(frame, [(list(item.corners), i in unsure) for i, item in enumerate(items)])
+        confidence = min(item.confidence for item in items)
+        self._park(Pending(secrets.token_hex(6), kind, action, values, unsure, round(confidence, 3), why, photo))
         return f"pending: {why}"
 
     def _unmoved(self, seen: list[tuple[Any, float, float]]) -> bool:

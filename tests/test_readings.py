@@ -62,3 +62,18 @@ def test_the_same_dice_in_the_same_places_are_not_a_new_roll_but_a_reroll_is():
     assert desk.dice(FRAME, DiceReading((die(5, 61, 41), die(3, 19, 20))), ROLL).startswith("same dice")
     desk.dice(FRAME, DiceReading((die(3, 20, 20), die(5, 90, 70))), ROLL)  # one die re-rolled to the same face
     assert len(table.actions) == 2
+
+
+def test_known_cards_are_sent_with_their_deck_data_unknown_ones_wait():
+    from vision.cards import Card
+
+    corners = ((0, 0), (10, 0), (10, 14), (0, 14))
+    table = Table()
+    desk = ReadingDesk(table.submit, 0.9)
+    deck = {"Galleon": {"dice": 2}, "Crucio": {"dice": 0, "curse": True}}
+    reveal = Expect("cards", "reveal", "Reveal the cards")
+    desk.cards(FRAME, [Card("Galleon", corners, 0.97), Card("Crucio", corners, 0.95)], deck.__getitem__, reveal)
+    assert table.actions == [Action("reveal", {"cards": [{"card": "Galleon", "dice": 2},
+                                                         {"card": "Crucio", "dice": 0, "curse": True}]})]
+    desk.cards(FRAME, [Card("Galleon", corners, 0.97), Card(None, corners, 0.3)], deck.__getitem__, reveal)
+    assert desk.pending()[0]["unsure"] == [1] and len(table.actions) == 1
