@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import logging
+import os
 import signal
 import sys
 import tempfile
@@ -41,6 +42,7 @@ def _serve(config: Config, first_game: tuple[str, list[str], dict] | None = None
     from device.outputs import HardwareError
     from engine.actions import Action
 
+    os.umask(0o077)  # the log (with its seeds, hence every secret) and WAL files are the box's alone
     try:
         daemon = Daemon(config)
     except HardwareError as exc:
