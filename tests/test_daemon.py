@@ -152,6 +152,8 @@ def test_kill_9_of_the_demo_daemon_then_restart_loses_nothing(tmp_path):
         history = call(opener, base + "/api/table")["view"]["history"]
         assert history[: len(rolls)] == rolls
         assert _answers(opener, base + "/api/host/pending")  # still the host after the restart
+        for private in tmp_path.glob("familiar.db*"):  # the log's seeds decide every secret
+            assert private.stat().st_mode & 0o077 == 0, private
     finally:
         proc.kill()
         proc.wait(10)
