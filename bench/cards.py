@@ -330,6 +330,16 @@ def tune(catalog: Catalog, enrol: list[tuple[np.ndarray, list[str]]], deck: list
             continue
         t, _, cpu = run(catalog, enrol, set(deck), variation)
         print(f"  tune {name:15s} right {t.right}/{t.cards}  wrong {t.wrong}  missed {t.missed}  extra {t.extra}  cpu {pct(cpu, 50)} ms")
+    with tempfile.TemporaryDirectory() as tmp:
+        partial = Catalog(Path(tmp) / "partial")
+        left_out = set(deck[::3])
+        for frame, names in enrol:
+            partial.add([(n, c, None) for n, c in zip(names, grid_cards(frame)) if n not in left_out])
+        for name, variation in VARIATIONS.items():
+            if len(sys.argv) > 2 and name not in sys.argv[2:]:
+                continue
+            t, _, _ = run(partial, enrol, set(deck) - left_out, variation)
+            print(f"  tune unknown {name:15s} left-out named {t.unknown_wrong}/{t.unknown_right + t.unknown_wrong}  known wrong {t.wrong}")
 
 
 def main() -> dict:

@@ -46,6 +46,12 @@ fraction of the card's strongest contrast, so faint and bold printing give the s
 silhouette."""
 CONTRAST_WINDOW = 9
 """Pixels around which 'surroundings' are averaged when finding marks."""
+FILL_BLUR = 0.8
+"""Blur (sigma, pixels) of the tint before measuring fill and layout.  Fine stripes read
+as a lighter solid once a photo is soft, while the outline's peak tint (the scale fill
+is measured on) drops; blurring every card a little first makes a sharp and a soft
+photo of the same card agree.  Chosen on blurred variations of the enrol photos
+(70 -> 80 of 81 read; 0.8, 1.5 and 2.5 gave the same there, glare refused more as it grew)."""
 CONTRAST_BLUR = 2.5
 """Blur (sigma, pixels) before measuring the card's print contrast (see _contrast)."""
 
@@ -164,7 +170,8 @@ def silhouette(tint: np.ndarray) -> np.ndarray:
 def _fill(tint: np.ndarray, filled: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """How tinted the silhouettes' insides are, relative to the card's strongest tint
     (solid ~1, striped ~0.25, empty ~0.05), and the coarse tint map on the same scale."""
-    relative = np.clip(tint / _strongest(tint), 0.0, 1.0)
+    soft = cv2.GaussianBlur(tint, (0, 0), FILL_BLUR)
+    relative = np.clip(soft / _strongest(soft), 0.0, 1.0)
     inside = cv2.erode(filled, np.ones((2 * INTERIOR + 1, 2 * INTERIOR + 1), np.uint8))
     area = float(inside.sum())
     fill = float((relative * inside).sum()) / area if area > 0 else 0.0
