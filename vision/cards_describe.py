@@ -128,12 +128,20 @@ def _blank_border(image: np.ndarray) -> np.ndarray:
     return out
 
 
-def tint_map(img: np.ndarray) -> np.ndarray:
+def tint_map(img: np.ndarray) -> tuple[np.ndarray, float]:
     """How far the palest channel falls below the local paper (0..1): ink of any colour
     counts, so do faint tints such as fine stripes blurred into a shade, while a shadow
-    or glare spread across the card is divided out by the local paper level."""
+    or glare spread across the card is divided out by the local paper level.
+
+    Also how evenly lit the paper is: its darkest local level over its brightest (2nd and
+    98th percentiles), 1.0 = even.  A lamp's reflection drags this far below a plainly lit
+    card's, and then dividing it out leaves a false tint inside empty shapes (they look
+    striped) and washes out stripes: see vision.cards for what the reader does about it."""
     palest = np.minimum(np.minimum(img[..., 0], img[..., 1]), img[..., 2])
-    return _blank_border(np.clip(1.0 - palest / _local_paper(palest), 0.0, 1.0))
+    paper = _local_paper(palest)
+    sample = np.ascontiguousarray(paper[::4, ::4])
+    evenness = _quantile(sample, 0.02) / max(_quantile(sample, 0.98), 1e-3)
+    return _blank_border(np.clip(1.0 - palest / paper, 0.0, 1.0)), evenness
 
 
 def _strongest(ink: np.ndarray) -> float:
@@ -223,8 +231,14 @@ _TEXTURE_CELL_COUNT = (DESCRIBE_SIZE[0] // TEXTURE_CELL) * (DESCRIBE_SIZE[1] // 
 
 def describe_parts(card: np.ndarray) -> dict[str, np.ndarray]:
     """The parts describing a straightened card (BGR, portrait), unweighted."""
+    return _parts_and_evenness(card)[0]
+
+
+def _parts_and_evenness(card: np.ndarray) -> tuple[dict[str, np.ndarray], float]:
+    """The parts describing a straightened card (BGR, portrait), unweighted, and how
+    evenly its paper is lit (see :func:`tint_map`)."""
     img, lab = prepare(card)
-    tint = tint_map(img)
+    tint, evenness = tint_map(img)
     filled = silhouette(tint)
     fill, layout = _fill(tint, filled)
     return {
@@ -235,7 +249,7 @@ def describe_parts(card: np.ndarray) -> dict[str, np.ndarray]:
         "hues": _hues(lab),
         "chroma": _grid(lab[..., 1:] / 50.0, CHROMA_GRID),
         "texture": _texture(lab),
-    }
+    }, evenness
 
 
 def _part_sizes() -> dict[str, int]:
@@ -250,8 +264,14 @@ CARD_PROBE = (200, 300)
 def describe(card: np.ndarray) -> np.ndarray:
     """One float32 vector per card, each part divided by its tolerance: the Euclidean
     distance between two vectors sums up every way in which two cards look different."""
-    parts = describe_parts(card)
-    return np.concatenate([parts[name] / TOLERANCES[name] for name in PARTS]).astype(np.float32)
+    return describe_lit(card)[0]
+
+
+def describe_lit(card: np.ndarray) -> tuple[np.ndarray, float]:
+    """:func:`describe`, and how evenly the card's paper is lit (1.0 = even; see
+    :func:`tint_map`): the reader is stricter with unevenly lit cards."""
+    parts, evenness = _parts_and_evenness(card)
+    return np.concatenate([parts[name] / TOLERANCES[name] for name in PARTS]).astype(np.float32), evenness
 
 
 def part_distances(query: np.ndarray, candidates: np.ndarray) -> np.ndarray:
