@@ -27,6 +27,14 @@ MIN_AREA_FRACTION = 0.004
 MAX_AREA_FRACTION = 0.9
 """A single-card photo may be mostly card; only a card cut by the frame edge is refused."""
 MIN_RECTANGULARITY = 0.86
+COVERED_RECTANGULARITY = 0.6
+COVERED_SIZE = 1.25
+"""A card with a corner covered (another card dropped on it) shows a region with a bite
+out of it, less rectangular than a whole card; but its three visible corners still span
+the whole card, so the minimum-area rectangle of what is seen is the card.  Such a
+region (rectangularity at least COVERED_RECTANGULARITY) is taken only where nothing
+whole was found, and only when its rectangle is within COVERED_SIZE times the area of
+the whole cards found (cards of one game are the same size)."""
 """Contour area / its minimum-area rectangle: rounded corners and a little
 perspective keep a real card above ~0.9; blobs of table texture fall far below."""
 
@@ -102,6 +110,8 @@ class Candidate(NamedTuple):
     """Bounding box (x0, y0, x1, y1): most pairs of candidates are far apart, and
     comparing boxes in plain Python is far cheaper than intersecting polygons."""
     inset: float
+    covered: bool
+    """Card-sized but with a bite out of it: see COVERED_RECTANGULARITY."""
     """How far inside the card's true outline the contour runs (see _region_maps)."""
 
 
@@ -114,8 +124,9 @@ def _candidate(contour: np.ndarray, frame_area: float, inset: float) -> Candidat
         return None
     rect = cv2.minAreaRect(contour)
     (rw, rh) = rect[1]
-    if min(rw, rh) <= 0 or area / (rw * rh) < MIN_RECTANGULARITY:
+    if min(rw, rh) <= 0 or area / (rw * rh) < COVERED_RECTANGULARITY:
         return None
+    covered = area / (rw * rh) < MIN_RECTANGULARITY
     if max(rw, rh) / min(rw, rh) > MAX_ASPECT:
         return None
     hull = cv2.convexHull(contour)
@@ -127,7 +138,8 @@ def _candidate(contour: np.ndarray, frame_area: float, inset: float) -> Candidat
     quad_area = max(float(cv2.contourArea(quad)), 1.0)
     fit = area / quad_area
     (x0, y0), (x1, y1) = quad.min(axis=0), quad.max(axis=0)
-    return Candidate(quad, quad_area, contour, min(fit, 1.0 / fit), (float(x0), float(y0), float(x1), float(y1)), inset)
+    box = (float(x0), float(y0), float(x1), float(y1))
+    return Candidate(quad, quad_area, contour, min(fit, 1.0 / fit), box, inset, covered)
 
 
 def _fit_sides(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -239,9 +251,12 @@ def find_cards_scaled(small: np.ndarray) -> list[np.ndarray]:
     grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
     frame_area = float(grey.shape[0] * grey.shape[1])
     cands = [c for region, inset in _region_maps(grey) for c in _candidates(region, frame_area, inset)]
-    kept = _dedupe(cands)
     faint, inset = _edge_map(grey, *FAINT_EDGES)
-    kept += _missed(_dedupe(_candidates(faint, frame_area, inset)), kept)
+    faint_cands = _candidates(faint, frame_area, inset)
+    kept = _dedupe([c for c in cands if not c.covered])
+    kept += _missed(_dedupe([c for c in faint_cands if not c.covered]), kept, BLOCK_AREA)
+    if kept:
+        kept += _missed(_dedupe([c for c in cands + faint_cands if c.covered]), kept, COVERED_SIZE)
     cards = [order_corners(_inflate(_fit_sides(c.quad, c.outline), c.inset)) for c in kept]
     return sorted(cards, key=lambda q: (float(q[:, 1].mean()), float(q[:, 0].mean())))
 
@@ -253,14 +268,14 @@ def _candidates(region: np.ndarray, frame_area: float, inset: float) -> list[Can
     return [c for c in found if c is not None]
 
 
-def _missed(extra: list[Candidate], kept: list[Candidate]) -> list[Candidate]:
+def _missed(extra: list[Candidate], kept: list[Candidate], size: float) -> list[Candidate]:
     """Cards of ``extra`` that overlap none of ``kept`` and, when cards were already
-    found, are about their size (cards of one game are the same size)."""
+    found, are within ``size`` times their area (cards of one game are the same size)."""
     typical = float(np.median([c.area for c in kept])) if kept else 0.0
     return [
         c
         for c in extra
-        if all(_overlap(c, k) < 0.2 for k in kept) and (not kept or typical <= c.area * BLOCK_AREA and c.area <= typical * BLOCK_AREA)
+        if all(_overlap(c, k) < 0.2 for k in kept) and (not kept or typical <= c.area * size and c.area <= typical * size)
     ]
 
 
