@@ -131,9 +131,9 @@ def _candidate(contour: np.ndarray, frame_area: float, inset: float) -> Candidat
         return None
     hull = cv2.convexHull(contour)
     approx = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
-    if len(approx) == 4 and cv2.isContourConvex(approx):
+    if len(approx) == 4 and cv2.isContourConvex(approx) and not covered:
         quad = approx.reshape(4, 2).astype(np.float32)
-    else:  # rounded or chipped corners: the bounding rectangle is the honest outline
+    else:  # rounded, chipped or covered corners: the bounding rectangle is the honest outline
         quad = cv2.boxPoints(rect).astype(np.float32)
     quad_area = max(float(cv2.contourArea(quad)), 1.0)
     fit = area / quad_area
@@ -160,7 +160,7 @@ def _fit_sides(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
         chosen = points[near[i]]
         if len(chosen) < 5:
             return quad
-        vx, vy, x0, y0 = cv2.fitLine(chosen, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        vx, vy, x0, y0 = cv2.fitLine(chosen, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         lines.append((x0, y0, vx, vy))
     corners = []
     for (px, py, ux, uy), (qx, qy, vx, vy) in zip(lines[-1:] + lines[:-1], lines):

@@ -1,0 +1,102 @@
+"""Card reader on generated variations of real photos (tests/data/cards, Apache-2.0):
+a pale table, a soft photo, lamp reflections, a card dropped across others.
+
+The variations are the benchmark's own (bench/cards.py), so a test and the benchmark
+cannot drift apart; each test's floor is what the reader reached when the case was
+fixed, above what it reached before (noted per test), so a regression fails it.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bench.cards import TUNE_VARIATIONS, VARIATIONS, Tally, Variation, score, truth_of
+from vision.cards import UNEVEN_LIGHT, Catalog, find_cards, read_cards, warp_card
+from vision.cards_describe import describe_lit
+from tests.test_cards import ENROLL, LABELS, photo
+
+RED_TEST = "red-2-20170101_124832.jpg"
+GREEN_ENROL = "green-1-20161231_114459.jpg"
+
+
+@pytest.fixture(scope="module")
+def deck(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
+    """The green-1 and red-2 cards taught from their enrol photos (18 cards)."""
+    catalog = Catalog(tmp_path_factory.mktemp("deck") / "set")
+    for img in ENROLL:
+        catalog.enroll_grid(photo(img), 3, 3, LABELS[img][1])
+    return catalog
+
+
+def tally(deck: Catalog, img: str, variation: Variation) -> Tally:
+    """How the reader does on one varied photo, scored against its labels."""
+    frame = photo(img)
+    truth = truth_of(frame, LABELS[img][1])
+    assert truth is not None, f"{img}: the untouched photo must show its 9 cards"
+    varied, move = variation(frame)
+    truth = [(move(c.reshape(1, 2)).reshape(2), n) for c, n in truth]
+    result = Tally()
+    score(result, read_cards(varied, deck), truth, set(deck.names))
+    return result
+
+
+def test_pale_cards_on_a_pale_table_are_found_and_read(deck: Catalog) -> None:
+    """The edge maps alone lost 6 of these cards (3 found); the faint-edge map finds all."""
+    result = tally(deck, RED_TEST, VARIATIONS["light table"])
+    assert (result.found, result.right, result.wrong) == (9, 9, 0)
+    assert len(find_cards(VARIATIONS["light table"](photo(GREEN_ENROL))[0])) == 9  # was 8
+
+
+def test_a_soft_photo_of_striped_cards_still_reads_them(deck: Catalog) -> None:
+    """Blur made stripes look solid: 6 of 9 right before the fill was measured on a
+    slightly blurred tint, 8 after; never a wrong name."""
+    result = tally(deck, RED_TEST, VARIATIONS["blurred"])
+    assert result.right >= 8 and result.wrong == 0
+
+
+@pytest.mark.parametrize("img", [GREEN_ENROL, RED_TEST])
+@pytest.mark.parametrize("glare", sorted(TUNE_VARIATIONS))
+def test_glare_never_names_a_card_wrongly(deck: Catalog, img: str, glare: str) -> None:
+    """A reflection makes empty shapes look striped; under 'glare 0.4,0.6 +200' the green
+    enrol photo had a card named wrongly until unevenly lit cards had to match closer."""
+    result = tally(deck, img, TUNE_VARIATIONS[glare])
+    assert result.wrong == 0
+    assert result.right >= 5  # refusing is allowed, refusing everything is not
+
+
+def test_glare_is_seen_as_uneven_light() -> None:
+    """The measure the stricter rule hangs on: plainly lit cards are even, a card under a
+    strong reflection is not."""
+    frame = photo(GREEN_ENROL)
+    plain = [describe_lit(warp_card(frame, q))[1] for q in find_cards(frame)]
+    glared_frame, _ = TUNE_VARIATIONS["glare 0.4,0.6 +200"](frame)
+    glared = [describe_lit(warp_card(glared_frame, q))[1] for q in find_cards(glared_frame)]
+    assert min(plain) >= UNEVEN_LIGHT
+    assert min(glared) < UNEVEN_LIGHT
+
+
+def test_cards_with_a_corner_covered_are_found(deck: Catalog) -> None:
+    """A card dropped across the middle card covers corners of four: 6 of 9 were found
+    before covered cards were taken from the rectangle of their visible corners, 8 after,
+    and a card whose print is partly hidden is never named as another card."""
+    result = tally(deck, RED_TEST, VARIATIONS["corner covered"])
+    assert result.found >= 8 and result.wrong == 0
+
+
+def test_a_covered_card_outline_spans_the_whole_card() -> None:
+    """The outline of a card with a corner covered is the whole card, not the visible
+    part: its corners are where the uncovered card's are (within 8 px at 1024 px).
+    Known gap: a small bite can still pass as a whole card with one corner pulled in
+    (one card here, 37 px off); it is then reported unknown, not named wrongly."""
+    frame = photo(RED_TEST)
+    varied, _ = VARIATIONS["corner covered"](frame)
+    found = find_cards(varied)
+    close = 0
+    for quad in find_cards(frame):
+        near = [q for q in found if np.linalg.norm(q.mean(axis=0) - quad.mean(axis=0)) < 40]
+        if near:
+            gaps = np.linalg.norm(near[0][:, None, :] - quad[None, :, :], axis=2).min(axis=1)
+            close += int(gaps.max() < 8)
+    assert close >= 7
