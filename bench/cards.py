@@ -11,6 +11,10 @@ Prints and writes ``bench/results/cards.json``:
 * variations of the real test photos (rotation, tilt, blur, white balance, glare, dark
   and light tables, a card partly covered): the same tallies for each.
 
+``python -m bench.cards --tune [variation ...]`` reads variations of the *enrol* photos
+instead (plus more glares), against the deck taught from them and against a deck missing
+a third of it, and writes nothing: thresholds are tuned there, never on the test photos.
+
 Truth positions come from the labels' grid (row, col) matched to the cards found on the
 untouched photo; a geometric variation moves those positions with the photo.
 """
