@@ -1,7 +1,7 @@
 """The dice reader on real tray photos it never trained on, and on variations of them.
 
 The floors below are regression floors set just under what the current models
-measure on these 86 dice (80 right, 0 wrong, 6 unsure or missed), NOT the issue's
+measure on these 86 dice (82 right, 0 wrong, 4 unsure or missed), NOT the issue's
 targets (99.5 % right): bench/dice.py reports the gap honestly.
 
 The photos in tests/data/dice are from the dice-tray *test* split (BSD-3, LICENSE
@@ -103,7 +103,7 @@ def test_real_photos_read_right() -> None:
     s = score(PHOTOS)
     assert s.dice == 86
     assert s.wrong == 0, s.failures
-    assert s.right >= 0.91 * s.dice, s.failures
+    assert s.right >= 0.93 * s.dice, s.failures
     assert s.extra <= 1, s.failures
 
 
@@ -119,7 +119,7 @@ def test_variations_are_read_without_wrong_values(name: str) -> None:
     variant = {n: VARIANTS[name](f, l) for n, (f, l) in PHOTOS.items()}
     s = score(variant)
     assert s.wrong <= 1, s.failures  # measured: 0 or 1
-    assert s.right >= 0.86 * s.dice, s.failures  # measured: 0.87 (JPEG 25, rotated 90) to 0.97
+    assert s.right >= 0.84 * s.dice, s.failures  # measured: 0.86 (JPEG 25) to 0.95
     assert s.extra <= 3, s.failures  # dice cut by the new frame edge count as extra
 
 

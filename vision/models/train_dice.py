@@ -15,8 +15,9 @@ this order, all with ``--out D`` (seed 7, one thread each; minutes on the shared
    (detector fine-tuned, 25: missed hold-out dice 11 -> 4);
 6. ``--only none --faces-hard 2500 --mild 0.5 --noise 0.03`` (the face net on the new
    detector's false alarms and on random speckle, 10);
-7. ``--only det --det-init D/dice_detector.onnx --det-finetune 2000 --faces-hard 0``
-   (detector fine-tuned again, 10: missed hold-out dice 26 -> 21 of 1024 views).
+7. ``--only det --det-init D/dice_detector.onnx --det-finetune 2000 --faces-hard 0``,
+   twice (detector fine-tuned again, 7 each: missed hold-out dice 26 -> 21 -> 18 of
+   1024 views).
    A further face run like step 6 made the hold-out worse and is not shipped;
 
 then ``.venv/bin/python vision/models/pick_dice_thresholds.py`` (after copying D's
