@@ -15,19 +15,10 @@ import pytest
 from bench.cards import TUNE_VARIATIONS, VARIATIONS, Tally, Variation, score, truth_of
 from vision.cards import UNEVEN_LIGHT, Catalog, find_cards, read_cards, warp_card
 from vision.cards_describe import describe_lit
-from tests.test_cards import ENROLL, LABELS, photo
+from tests.test_cards import LABELS, deck, photo  # noqa: F401 - deck is a shared fixture
 
 RED_TEST = "red-2-20170101_124832.jpg"
 GREEN_ENROL = "green-1-20161231_114459.jpg"
-
-
-@pytest.fixture(scope="module")
-def deck(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
-    """The green-1 and red-2 cards taught from their enrol photos (18 cards)."""
-    catalog = Catalog(tmp_path_factory.mktemp("deck") / "set")
-    for img in ENROLL:
-        catalog.enroll_grid(photo(img), 3, 3, LABELS[img][1])
-    return catalog
 
 
 def tally(deck: Catalog, img: str, variation: Variation) -> Tally:
