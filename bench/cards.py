@@ -23,7 +23,6 @@ from __future__ import annotations
 import csv
 import json
 import os
-import statistics
 import sys
 import tempfile
 import time

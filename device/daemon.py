@@ -15,8 +15,6 @@ from __future__ import annotations
 import logging
 import math
 import threading
-import time
-from pathlib import Path
 from collections.abc import Callable
 from typing import Any
 
@@ -28,6 +26,7 @@ from device.buttons import Buttons
 from device.readings import ReadingDesk
 from device.store import Store
 from device.table_service import TableService
+from engine.actions import Action, IllegalAction
 from engine.effects import Effect, Say
 from vision.camera import CameraError, open_camera
 from vision.cards import read_cards
@@ -135,8 +134,6 @@ class Daemon:
 
     def confirm(self) -> None:
         """Confirm/next: answers a host confirmation the game waits for, if any."""
-        from engine.actions import Action, IllegalAction
-
         for expect in self.service.table.expects():
             if expect.kind == "confirm" and expect.seat is None:
                 try:
@@ -146,8 +143,6 @@ class Daemon:
                 return
 
     def undo(self) -> None:
-        from engine.actions import IllegalAction
-
         try:
             self.service.undo()
         except IllegalAction as exc:

@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.actions import Action, IllegalAction
 from engine.effects import Effect, Notice, Say
-from engine.table import NEW, UNDO, Entry, Table, effective, replay
+from engine.table import NEW, UNDO, Entry, effective, replay
 from device.store import SeatTaken, Store
 
 Listener = Callable[[list[Effect]], None]
@@ -42,11 +42,10 @@ class TableService:
         self.version = 0
         self.notices: deque[str] = deque(maxlen=NOTICES)
         self._pairing_until = 0.0
-        self._load()
+        self._load(self.store.entries())
 
-    def _load(self) -> None:
+    def _load(self, entries: list[Entry]) -> None:
         """Replay the log: this is crash recovery, and undo."""
-        entries = self.store.entries()
         self.table = replay(entries, self.games)
         self.game_seq = self._game_seq(entries)
 
@@ -77,10 +76,10 @@ class TableService:
     def undo(self) -> list[Effect]:
         """Take back the last action by replaying the log without it."""
         with self._lock:
-            if not effective(self.store.entries()):
+            entries = self.store.entries()
+            if not effective(entries):
                 raise IllegalAction("there is nothing to undo")
-            self.store.append(Action(UNDO), 0)
-            self._load()
+            self._load(entries + [self.store.append(Action(UNDO), 0)])
             effects: list[Effect] = [Say("Undone.")]
             self._changed_with(effects)
             return effects

@@ -6,7 +6,6 @@ be reported unknown; bad input must be refused without touching the catalog.
 """
 from __future__ import annotations
 
-import csv
 import shutil
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
+from bench.cards import load_labels
 from vision.cards import Card, Catalog, CatalogError, find_cards, read_cards, warp_card
 from vision.cards_detect import CARD_SIZE
 from vision.catalog import grid_order
@@ -24,13 +24,7 @@ DATA = Path(__file__).parent / "data" / "cards"
 
 def labels() -> dict[str, tuple[str, list[str]]]:
     """image -> (use, 9 names row-major)."""
-    cells: dict[str, dict[tuple[int, int], str]] = {}
-    use: dict[str, str] = {}
-    with (DATA / "labels.csv").open() as fh:
-        for row in csv.DictReader(fh):
-            cells.setdefault(row["image"], {})[(int(row["row"]), int(row["col"]))] = row["card"]
-            use[row["image"]] = row["use"]
-    return {img: (use[img], [c[(r, k)] for r in range(3) for k in range(3)]) for img, c in cells.items()}
+    return load_labels(DATA)
 
 
 LABELS = labels()

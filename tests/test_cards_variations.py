@@ -7,7 +7,6 @@ fixed, above what it reached before (noted per test), so a regression fails it.
 """
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest

@@ -17,7 +17,6 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections import Counter
 from pathlib import Path
 
 import pytest

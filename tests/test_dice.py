@@ -12,9 +12,7 @@ a failure; an unsure die is tolerated within a small share.
 """
 from __future__ import annotations
 
-import csv
 import math
-from pathlib import Path
 
 import cv2
 import numpy as np

@@ -10,8 +10,6 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import cv2
-import numpy as np
 import pytest
 
 from tests.test_dice_support import FACES, PHOTOS, empty_tray, paste

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
-from vision.dice_patch import PATCH, cut_patch
+from vision.dice_patch import cut_patch
 from vision.images import check_frame
 
 if TYPE_CHECKING:
