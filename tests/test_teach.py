@@ -1,12 +1,12 @@
 """Teaching a deck from a camera frame: preview writes nothing, commit enrols the grid."""
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import cv2
 import pytest
 
+from bench.cards import load_labels
 from device.teach import teach_cards
 from vision.cards import read_cards
 from vision.catalog import Catalog
@@ -16,10 +16,8 @@ IMAGES = CARDS / "images"
 
 
 def enroll_photo() -> tuple[Path, list[str]]:
-    rows = [r for r in csv.DictReader((CARDS / "labels.csv").open()) if r["use"] == "enroll"]
-    image = rows[0]["image"]
-    grid = sorted((int(r["row"]), int(r["col"]), r["card"]) for r in rows if r["image"] == image)
-    return IMAGES / image, [name for _, _, name in grid]
+    image, (_, names) = next((img, lab) for img, lab in sorted(load_labels(CARDS).items()) if lab[0] == "enroll")
+    return IMAGES / image, names
 
 
 def test_preview_then_commit_teaches_the_grid(tmp_path):
