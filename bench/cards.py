@@ -100,9 +100,28 @@ def tilt(frame: np.ndarray) -> tuple[np.ndarray, Point]:
     return out, lambda p: cv2.perspectiveTransform(p.reshape(-1, 1, 2).astype(np.float32), m).reshape(-1, 2)
 
 
-def blur(frame: np.ndarray) -> tuple[np.ndarray, Point]:
-    """Out of focus / shaken: Gaussian blur, sigma 2.5 px."""
-    return cv2.GaussianBlur(frame, (0, 0), 2.5), _same
+def blurred(sigma: float) -> Variation:
+    """Out of focus / shaken: Gaussian blur, ``sigma`` px."""
+
+    def apply(frame: np.ndarray) -> tuple[np.ndarray, Point]:
+        return cv2.GaussianBlur(frame, (0, 0), sigma), _same
+
+    return apply
+
+
+blur = blurred(2.5)
+"""The benchmark's blur."""
+
+
+def both(first: Variation, second: Variation) -> Variation:
+    """One variation after the other (e.g. a soft photo from a tilted camera)."""
+
+    def apply(frame: np.ndarray) -> tuple[np.ndarray, Point]:
+        once, move_once = first(frame)
+        twice, move_twice = second(once)
+        return twice, lambda p: move_twice(move_once(p))
+
+    return apply
 
 
 def warm_light(frame: np.ndarray) -> tuple[np.ndarray, Point]:
@@ -127,9 +146,21 @@ glare = glare_at(0.55, 0.45, 150.0)
 
 TUNE_VARIATIONS: dict[str, Variation] = {
     f"glare {x:.1f},{y:.1f} +{s}": glare_at(x, y, s) for x, y, s in ((0.3, 0.3, 150), (0.7, 0.7, 150), (0.5, 0.2, 200), (0.4, 0.6, 200), (0.5, 0.5, 100))
-}
-"""Extra glares (other places and strengths) for ``--tune`` only: glare must never
-make the reader name a card wrongly, and one glare position is too few to show it."""
+} | {f"blurred {sigma}": blurred(sigma) for sigma in (1.5, 3.5)}
+"""Extra glares (other places and strengths) and blurs for ``--tune`` only: glare must
+never make the reader name a card wrongly, and one glare position is too few to show
+it; a blur is tuned on three strengths, and with other changes, so it is not fitted to
+the benchmark's one blur (the combinations are added below VARIATIONS)."""
+
+
+def shadow(frame: np.ndarray) -> tuple[np.ndarray, Point]:
+    """Someone leaning over the table: a hard-edged shadow (light down to 55 %, a 3 px
+    penumbra) over the left of the photo, its edge slanting across the cards."""
+    h, w = frame.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    across = np.clip((xx - (0.35 * w + 0.25 * (yy - h / 2))) / 3.0, -30, 30)  # distance to the edge, in penumbras
+    light = 0.55 + 0.45 / (1.0 + np.exp(-across))
+    return np.clip(frame.astype(np.float32) * light[..., None], 0, 255).astype(np.uint8), _same
 
 
 def dim(frame: np.ndarray) -> tuple[np.ndarray, Point]:
@@ -182,10 +213,13 @@ VARIATIONS: dict[str, Variation] = {
     "blurred": blur,
     "warm light": warm_light,
     "glare": glare,
+    "shadow": shadow,
     "dim": dim,
     "light table": light_table,
     "corner covered": covered,
 }
+
+TUNE_VARIATIONS |= {"blurred tilted": both(tilt, blur), "blurred dim": both(dim, blur), "blurred warm": both(warm_light, blur)}
 
 
 # ----- scoring -----------------------------------------------------------------------

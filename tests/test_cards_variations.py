@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from bench.cards import TUNE_VARIATIONS, VARIATIONS, Tally, Variation, score, truth_of
-from vision.cards import UNEVEN_LIGHT, Catalog, find_cards, read_cards, warp_card
+from vision.cards import Catalog, find_cards, plainly_lit, read_cards, warp_card
 from vision.cards_describe import describe_lit
 from tests.test_cards import LABELS, deck, photo  # noqa: F401 - deck is a shared fixture
 
@@ -40,14 +40,14 @@ def test_pale_cards_on_a_pale_table_are_found_and_read(deck: Catalog) -> None:
 
 
 def test_a_soft_photo_of_striped_cards_still_reads_them(deck: Catalog) -> None:
-    """Blur made stripes look solid: 6 of 9 right before the fill was measured on a
-    slightly blurred tint, 8 after; never a wrong name."""
+    """Blur made stripes look solid: 6 of 9 right at first, 8 with the fill measured on a
+    slightly blurred tint, 9 since each card is taught sharp and soft; never a wrong name."""
     result = tally(deck, RED_TEST, VARIATIONS["blurred"])
-    assert result.right >= 8 and result.wrong == 0
+    assert result.right == 9 and result.wrong == 0
 
 
 @pytest.mark.parametrize("img", [GREEN_ENROL, RED_TEST])
-@pytest.mark.parametrize("glare", sorted(TUNE_VARIATIONS))
+@pytest.mark.parametrize("glare", sorted(name for name in TUNE_VARIATIONS if name.startswith("glare")))
 def test_glare_never_names_a_card_wrongly(deck: Catalog, img: str, glare: str) -> None:
     """A reflection makes empty shapes look striped; under 'glare 0.4,0.6 +200' the green
     enrol photo had a card named wrongly until unevenly lit cards had to match closer."""
@@ -57,14 +57,14 @@ def test_glare_never_names_a_card_wrongly(deck: Catalog, img: str, glare: str) -
 
 
 def test_glare_is_seen_as_uneven_light() -> None:
-    """The measure the stricter rule hangs on: plainly lit cards are even, a card under a
-    strong reflection is not."""
+    """The measure the stricter rule hangs on: plainly lit cards are even and not washed
+    out, a card under a strong reflection is not plainly lit."""
     frame = photo(GREEN_ENROL)
     plain = [describe_lit(warp_card(frame, q))[1] for q in find_cards(frame)]
     glared_frame, _ = TUNE_VARIATIONS["glare 0.4,0.6 +200"](frame)
     glared = [describe_lit(warp_card(glared_frame, q))[1] for q in find_cards(glared_frame)]
-    assert min(plain) >= UNEVEN_LIGHT
-    assert min(glared) < UNEVEN_LIGHT
+    assert all(plainly_lit(lighting) for lighting in plain)
+    assert not all(plainly_lit(lighting) for lighting in glared)
 
 
 def test_cards_with_a_corner_covered_are_found(deck: Catalog) -> None:

@@ -15,6 +15,8 @@ two descriptors adds up how different two cards look in every respect:
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import cv2
 import numpy as np
 
@@ -28,9 +30,13 @@ WARP_SIZE = (108, 164)
 """A card warped to this size is DESCRIBE_SIZE once trimmed: reading warps straight to
 it, skipping a resize (the catalog keeps larger images, for people to look at)."""
 
-PAPER_KERNEL = (31, 31)
-"""Local paper lightness is the brightest value within this window (then smoothed):
-wider than a printed stroke, narrower than a shadow's gradient."""
+PAPER_KERNEL = (41, 41)
+"""Local paper lightness is a morphological closing over this window (see
+:func:`_local_paper`): wider than a printed mark, solid ones included (a SET shape is
+~37 px tall here), so ink is never taken for paper.  On the enrol photos the fill of
+empty and striped cards, which a sharp shadow across a card had made overlap, came
+0.028 apart with the old smoothed maximum filter and 0.068 with this closing (0.071 at
+51); at 31 px solid shapes were taken for paper (solid fill down to 0.46)."""
 MIN_CHROMA = 10.0
 """Pixels paler than this chroma (Lab units) are paper or a grey shadow: no hue vote."""
 BORDER = 4
@@ -46,12 +52,18 @@ fraction of the card's strongest contrast, so faint and bold printing give the s
 silhouette."""
 CONTRAST_WINDOW = 9
 """Pixels around which 'surroundings' are averaged when finding marks."""
-FILL_BLUR = 0.8
-"""Blur (sigma, pixels) of the tint before measuring fill and layout.  Fine stripes read
-as a lighter solid once a photo is soft, while the outline's peak tint (the scale fill
-is measured on) drops; blurring every card a little first makes a sharp and a soft
-photo of the same card agree.  Chosen on blurred variations of the enrol photos
-(70 -> 80 of 81 read; 0.8, 1.5 and 2.5 gave the same there, glare refused more as it grew)."""
+CLIPPED_LEVEL = 250
+"""A pixel whose every channel is at least this (0-255) is washed out to white: the
+camera clipped it, and whatever faint print lay there is gone."""
+SOFT_VIEWS: tuple[float, ...] = (1.2,)
+"""Blurs (sigma, description pixels) of the extra views each taught card is described in.
+Fine stripes blur into a lighter solid and thin outlines fade, so a soft photo's fill
+and layout drift from the sharp card's; rather than blur every card (which costs sharp
+photos of fine-striped cards), the deck holds the card sharp and soft and a photo
+matches whichever is nearer.  Chosen on blurred variations of the enrol photos (blur
+sigma 1.5, 2.5, 3.5 px, alone and with tilt, dim and warm light): one view at 1.2 read
+55 -> 79 of 81 at 3.5 px, the others as well as a fixed blur of every card did; 0.8
+read 66, 1.6 lost 3 at 2.5 px, two views (1.0, 2.0) gave nothing more."""
 CONTRAST_BLUR = 2.5
 """Blur (sigma, pixels) before measuring the card's print contrast (see _contrast)."""
 
@@ -97,11 +109,31 @@ def _grid(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     return grid / np.sqrt(grid.size)
 
 
+class Lighting(NamedTuple):
+    """How trustworthy a card's faint print is: how evenly its paper is lit (darkest /
+    brightest local paper level, 1.0 = even; see :func:`tint_map`) and the fraction of
+    the card washed out to white (see CLIPPED_LEVEL).  A lamp's reflection lowers the
+    first or raises the second; the reader is then stricter (see vision.cards)."""
+
+    evenness: float
+    clipped: float
+
+
+def _clipped(inner: np.ndarray) -> float:
+    """Fraction of the card (every 4th pixel sampled) whose channels all clip to white."""
+    return float((inner[::2, ::2].min(axis=2) >= CLIPPED_LEVEL).mean())
+
+
 def prepare(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The card trimmed, resized, white-balanced on its paper: (BGR 0..1, Lab) float32.
 
     The paper is the 90th percentile of each channel, so a warm lamp or a blue dusk
     does not change the ink colours."""
+    return _prepare(card)[:2]
+
+
+def _prepare(card: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """:func:`prepare`, and the fraction of the card clipped to white (see _clipped)."""
     h, w = card.shape[:2]
     dy, dx = round(h * MARGIN), round(w * MARGIN)
     inner = card[dy : h - dy, dx : w - dx]
@@ -111,13 +143,15 @@ def prepare(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     sample = img[::2, ::2]  # every 4th pixel is plenty
     paper = np.array([_quantile(np.ascontiguousarray(sample[..., c]), 0.9) for c in range(3)], np.float32)
     img = np.clip(img / np.maximum(paper, 1.0), 0.0, 1.0)
-    return img, cv2.cvtColor(img, cv2.COLOR_BGR2Lab)
+    return img, cv2.cvtColor(img, cv2.COLOR_BGR2Lab), _clipped(inner)
 
 
 def _local_paper(channel: np.ndarray) -> np.ndarray:
-    """The paper's value around each pixel: the brightest nearby value, smoothed."""
+    """The paper's value around each pixel: a morphological closing (brightest nearby
+    value, then darkest of those), which erases print narrower than the kernel but keeps
+    a shadow's edge where it is, so a sharp shadow across the card is not read as ink."""
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, PAPER_KERNEL)
-    return np.maximum(cv2.blur(cv2.dilate(channel, kernel), PAPER_KERNEL), 1e-3)
+    return np.maximum(cv2.morphologyEx(channel, cv2.MORPH_CLOSE, kernel, borderType=cv2.BORDER_REPLICATE), 1e-3)
 
 
 def _blank_border(image: np.ndarray) -> np.ndarray:
@@ -178,8 +212,7 @@ def silhouette(tint: np.ndarray) -> np.ndarray:
 def _fill(tint: np.ndarray, filled: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """How tinted the silhouettes' insides are, relative to the card's strongest tint
     (solid ~1, striped ~0.25, empty ~0.05), and the coarse tint map on the same scale."""
-    soft = cv2.GaussianBlur(tint, (0, 0), FILL_BLUR)
-    relative = np.clip(soft / _strongest(soft), 0.0, 1.0)
+    relative = np.clip(tint / _strongest(tint), 0.0, 1.0)
     inside = cv2.erode(filled, np.ones((2 * INTERIOR + 1, 2 * INTERIOR + 1), np.uint8))
     area = float(inside.sum())
     fill = float((relative * inside).sum()) / area if area > 0 else 0.0
@@ -231,13 +264,17 @@ _TEXTURE_CELL_COUNT = (DESCRIBE_SIZE[0] // TEXTURE_CELL) * (DESCRIBE_SIZE[1] // 
 
 def describe_parts(card: np.ndarray) -> dict[str, np.ndarray]:
     """The parts describing a straightened card (BGR, portrait), unweighted."""
-    return _parts_and_evenness(card)[0]
+    return _parts_and_lighting(card)[0]
 
 
-def _parts_and_evenness(card: np.ndarray) -> tuple[dict[str, np.ndarray], float]:
-    """The parts describing a straightened card (BGR, portrait), unweighted, and how
-    evenly its paper is lit (see :func:`tint_map`)."""
-    img, lab = prepare(card)
+def _parts_and_lighting(card: np.ndarray, soften: float = 0.0) -> tuple[dict[str, np.ndarray], Lighting]:
+    """The parts describing a straightened card (BGR, portrait), unweighted, and how it
+    is lit (see :class:`Lighting`); ``soften`` > 0 describes it as a photo blurred by
+    that sigma (description pixels) would show it (see SOFT_VIEWS)."""
+    img, lab, clipped = _prepare(card)
+    if soften > 0:
+        img = cv2.GaussianBlur(img, (0, 0), soften)
+        lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab)
     tint, evenness = tint_map(img)
     filled = silhouette(tint)
     fill, layout = _fill(tint, filled)
@@ -249,7 +286,7 @@ def _parts_and_evenness(card: np.ndarray) -> tuple[dict[str, np.ndarray], float]
         "hues": _hues(lab),
         "chroma": _grid(lab[..., 1:] / 50.0, CHROMA_GRID),
         "texture": _texture(lab),
-    }, evenness
+    }, Lighting(evenness, clipped)
 
 
 def _part_sizes() -> dict[str, int]:
@@ -267,20 +304,30 @@ def describe(card: np.ndarray) -> np.ndarray:
     return describe_lit(card)[0]
 
 
-def describe_lit(card: np.ndarray) -> tuple[np.ndarray, float]:
-    """:func:`describe`, and how evenly the card's paper is lit (1.0 = even; see
-    :func:`tint_map`): the reader is stricter with unevenly lit cards."""
-    parts, evenness = _parts_and_evenness(card)
-    return np.concatenate([parts[name] / TOLERANCES[name] for name in PARTS]).astype(np.float32), evenness
+def describe_lit(card: np.ndarray, soften: float = 0.0) -> tuple[np.ndarray, Lighting]:
+    """:func:`describe`, and how the card is lit (see :class:`Lighting`): the reader is
+    stricter with cards under a lamp's reflection."""
+    parts, lighting = _parts_and_lighting(card, soften)
+    return np.concatenate([parts[name] / TOLERANCES[name] for name in PARTS]).astype(np.float32), lighting
 
 
-def part_distances(query: np.ndarray, candidates: np.ndarray) -> np.ndarray:
-    """Distance in each part (columns, in PARTS order) from ``query`` to each candidate row.
+def describe_views(card: np.ndarray) -> np.ndarray:
+    """The card as taught (one row per view, see SOFT_VIEWS): sharp, and as soft photos
+    would show it, so a blurred photo meets a blurred view of its card."""
+    return np.stack([describe_lit(card, soften)[0] for soften in (0.0, *SOFT_VIEWS)])
+
+
+def part_distances(query: np.ndarray, candidates: np.ndarray, parts: tuple[str, ...] = PARTS) -> np.ndarray:
+    """Distance in each part (columns, in ``parts`` order) from ``query`` to each candidate row.
 
     A card of another kind differs strongly in at least one part (colour, count, fill,
     shape), so the largest part distance is what rejects cards missing from the deck."""
-    diff = candidates - query[None, :]
-    return np.stack([np.linalg.norm(diff[:, s], axis=1) for s in PART_SLICES.values()], axis=1)
+    return np.stack([np.linalg.norm(candidates[:, PART_SLICES[p]] - query[PART_SLICES[p]], axis=1) for p in parts], axis=1)
+
+
+def fill_of(vectors: np.ndarray) -> np.ndarray:
+    """The fill part (see :func:`_fill`) of descriptor rows, in tolerance units."""
+    return vectors[..., PART_SLICES["fill"].start]
 
 
 def rotated_180(card: np.ndarray) -> np.ndarray:
@@ -334,7 +381,7 @@ def _descriptor_version() -> str:
     import hashlib
 
     probe = np.random.default_rng(4).integers(0, 256, (CARD_PROBE[1], CARD_PROBE[0], 3), dtype=np.uint8)
-    return hashlib.sha1(np.round(describe(probe), 3).tobytes()).hexdigest()[:16]
+    return hashlib.sha1(np.round(describe_views(probe), 3).tobytes()).hexdigest()[:16]
 
 
 DESCRIPTOR_VERSION = _descriptor_version()

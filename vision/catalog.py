@@ -29,7 +29,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.cards_describe import DESCRIPTOR_VERSION, describe
+from vision.cards_describe import DESCRIPTOR_VERSION, SOFT_VIEWS, describe_views
 from vision.cards_detect import CARD_SIZE, find_cards, warp_card
 from vision.images import check_frame
 
@@ -159,9 +159,15 @@ class Catalog:
                 return entry
         raise CatalogError(f"no card named {name!r} in {self.directory}")
 
+    @property
+    def views(self) -> int:
+        """Rows per card in :meth:`vectors` (the card sharp and soft, see SOFT_VIEWS)."""
+        return 1 + len(SOFT_VIEWS)
+
     def vectors(self) -> tuple[np.ndarray, np.ndarray]:
-        """Descriptor matrix (one row per card, enrolment order) and each row's squared
-        length, for nearest-neighbour search.
+        """Descriptor matrix and each row's squared length, for nearest-neighbour search:
+        ``views`` blocks of one row per card (enrolment order), so row r is card
+        ``r % len(self)`` (see :func:`vision.cards_describe.describe_views`).
 
         Describing 1000 cards takes ~4 s, so descriptors are kept per image file (whose
         name changes whenever the card is re-taught) in memory and in ``descriptors.npz``;
@@ -172,11 +178,11 @@ class Catalog:
                 self._cache = self._load_cache()
             missing = [e for e in self._entries if e.image not in self._cache]
             for entry in missing:
-                self._cache[entry.image] = describe(self.card_image(entry.name))
+                self._cache[entry.image] = describe_views(self.card_image(entry.name))
             if missing:
                 self._save_cache()
             rows = [self._cache[e.image] for e in self._entries]
-            self._vectors = np.stack(rows) if rows else np.zeros((0, 0), np.float32)
+            self._vectors = np.concatenate(np.stack(rows, axis=1)) if rows else np.zeros((0, 0), np.float32)
             self._norms = (self._vectors**2).sum(axis=1)
         return self._vectors, self._norms
 
