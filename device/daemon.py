@@ -16,6 +16,7 @@ import logging
 import math
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from device.config import Config
@@ -32,7 +33,7 @@ from vision.camera import CameraError, open_camera
 from vision.cards import read_cards
 from vision.catalog import Catalog
 from vision.dice import read_dice
-from vision.dice_taught import TaughtDice
+from vision.dice_taught import TaughtDice, forget_die, taught_dice
 from vision.settle import SettleDetector
 
 log = logging.getLogger("familiar")
@@ -71,6 +72,7 @@ class Daemon:
                                on_confirm=self.confirm, on_confirm_hold=self.service.open_host_pairing,
                                on_undo=self.undo, on_undo_hold=self.narrator.repeat)
         self.desk = ReadingDesk(self.service.submit, config.vision.confirm_below)
+        self._teaching = threading.Lock()
         self.taught = self._taught_dice()
         self.notify = Notifier()
         self._latest_frame = None
@@ -78,9 +80,10 @@ class Daemon:
         self._show_board()
 
     def _taught_dice(self) -> TaughtDice | None:
-        """Every symbol die taught on this box (``familiar vision teach-die``), read
-        together with pipped dice; a die taught later is used after a restart."""
-        root = self.config.state_path(self.config.vision.dice_dir)
+        """Every symbol die taught on this box (host page or ``familiar vision teach-die``),
+        read together with pipped dice.  The host page's teaching reloads it; a die taught
+        from the shell while the box runs is used after a restart."""
+        root = self._dice_root()
         names = sorted(p.name for p in root.glob("*") if (p / "die.json").is_file())
         if not names:
             return None
@@ -89,6 +92,9 @@ class Daemon:
         except (OSError, ValueError) as exc:
             self._problem("vision", f"taught dice in {root} cannot be loaded: {exc}", "failing")
             return None
+
+    def _dice_root(self) -> Path:
+        return self.config.state_path(self.config.vision.dice_dir)
 
     # Outputs follow the table
 
@@ -255,6 +261,25 @@ class Daemon:
 
         return teach_cards(self._latest_frame, self.config.state_path(self.config.vision.card_catalog) / catalog,
                            rows, cols, names, commit)
+
+    def teach_die(self, die: str, face: str) -> dict[str, Any]:
+        """One photo of a face from the latest frame; the next roll already reads it.
+        The lock keeps two taps from interleaving their files; the reading thread only
+        ever sees a whole ``TaughtDice``, swapped in by one assignment."""
+        from device.teach import teach_die_face
+
+        with self._teaching:
+            result = teach_die_face(self._latest_frame, self._dice_root(), die, face)
+            self.taught = self._taught_dice()
+        return result
+
+    def forget_die(self, die: str) -> None:
+        with self._teaching:
+            forget_die(self._dice_root(), die)
+            self.taught = self._taught_dice()
+
+    def taught_dice(self) -> dict[str, dict[str, int]]:
+        return taught_dice(self._dice_root())
 
     # Life cycle
 

@@ -16,6 +16,7 @@ best correlation fit that die; otherwise the pip reader reads it.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Iterable
@@ -25,69 +26,252 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice_patch import PATCH, cut_patch
+from vision.dice_patch import MARGIN as PATCH_MARGIN
+from vision.dice_patch import cut_patch
+from vision.dice import FITS, SURE_FIT
 from vision.images import ImageError, check_frame
 
-ROTATIONS = 24
-"""Templates are kept every 15 degrees: the correlation of a face with itself falls
-well below a same-face match beyond ~10 degrees of misalignment."""
+SURE = (SURE_FIT + 1.0) / 2
+"""Fit reported for a die that is surely a taught die (whatever its face)."""
+MAYBE = (FITS + SURE_FIT) / 2
+"""Fit reported for a die that may be a taught die: the reader then calls it unsure."""
 
-ACCEPT = 0.55
-"""Minimum correlation for a die to be taken as a taught die at all."""
+PATCH = 48
+"""Side of a stored face patch: cut like the pip reader's 32 px patches (same share of
+the die), but larger, so a symbol keeps the details that tell it from the others."""
 
-MARGIN = 0.06
-"""Best face must beat the next face by this much, or the taught die is unsure."""
+TURNS = (0.0, 90.0, 180.0, 270.0)
+"""Once the die's square is found, its face can lie only at these turns..."""
 
-COLOUR_DIST = 40.0
-"""Largest Lab distance between a die's body colour and the taught die's."""
+JITTER = (-4.0, 0.0, 4.0)
+"""...give or take the angle step of the square search (degrees)."""
 
-SCALES = (0.7, 0.85, 1.0, 1.2, 1.4)
-"""Patch scales tried when reading a taught die (see ``TaughtDice.read``)."""
+SCALES = (0.94, 1.0, 1.06)
+SHIFTS = (-0.03, 0.0, 0.03)
+"""Sizes and centre offsets (shares of the die side) tried around the found square, to
+absorb the square search's pixel steps."""
 
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+FACE_SQUARE = 0.42
+"""Half-width of the compared square, as a share of the die side: the whole face,
+corner pips included (they tell a pipped die apart), but not the die's bevelled edges,
+whose look changes with the light and the camera's slant."""
+
+ACCEPT = 0.88
+"""Least correlation with a taught face for a die to be read as the taught die: true
+faces reach 0.93-0.99 once squared up, pipped dice of the same colours at most 0.80
+(measured with the drawn symbol die on the tray photos, see tests/test_teach_die_support)."""
+
+MAYBE_FROM = 0.84
+"""From this correlation up to ACCEPT a die may be the taught die: it is called unsure."""
+
+RATIO = 2.0
+"""The best face must be this many times closer (1 - correlation) than the next face;
+other faces of the same die still reach 0.84-0.92, so a plain margin would be blind."""
+
+PIP_MARGIN = 0.05
+"""The best face must beat every pip face drawn in the die's own colours by this much."""
+
+COLOUR_AB = 22.0
+"""Largest distance in Lab chroma (a, b; 8-bit scale) between a die's body colour and
+the taught die's: lamp colour moves chroma a little, pipped dice of other colours a lot."""
+
+COLOUR_L = 60.0
+"""Largest lightness difference (8-bit scale): lamp brightness moves it a lot."""
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
-def _check_name(kind: str, name: str) -> str:
+def check_name(kind: str, name: str) -> str:
     """Names become file names: refuse anything that could leave the model directory."""
-    if not _NAME.match(name):
-        raise ValueError(f"{kind} name {name!r}: use letters, digits, '-', '_' or '.' (up to 64)")
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise ValueError(f"{kind} name {name!r}: use letters, digits, '-', '_' or '.' (up to 64, starting with a letter or digit)")
     return name
 
 
-def _disk_mask() -> np.ndarray:
-    """Weights keeping the die face and dropping the table in the patch corners."""
+def _square_mask(half: float) -> np.ndarray:
+    """Pixels of a patch within ``half`` of a die side from the centre (both axes)."""
     yy, xx = np.mgrid[0:PATCH, 0:PATCH].astype(np.float32) - (PATCH - 1) / 2
-    return (np.hypot(xx, yy) <= PATCH * 0.42).astype(np.float32)
+    limit = half * PATCH / PATCH_MARGIN
+    return (np.abs(xx) <= limit) & (np.abs(yy) <= limit)
 
 
-MASK = _disk_mask()
+MASK = _square_mask(FACE_SQUARE)
+"""The compared square: the face, not the die's edges or the table."""
+
+BODY_MASK = MASK & ~_square_mask(0.3)
+"""Where a found face's body colour is taken: the ring between the symbol (or the
+pips) and the die's edges."""
+
+
+def _ring_mask(inner: float, outer: float) -> np.ndarray:
+    yy, xx = np.mgrid[0:PATCH, 0:PATCH].astype(np.float32) - (PATCH - 1) / 2
+    r = np.hypot(xx, yy) / (PATCH / PATCH_MARGIN)
+    return (r >= inner) & (r <= outer)
+
+
+PEAK_RING = _ring_mask(0.2, 0.28)
+"""Where the body colour is taken around a detector peak, before the face is found:
+inside the die whether the detector's size is a third too large or too small."""
 
 
 def normalise(patch: np.ndarray) -> np.ndarray:
-    """Zero-mean, unit-norm grey values inside the face disk: NCC becomes a dot product,
+    """Zero-mean, unit-norm grey values inside the face square: NCC becomes a dot product,
     insensitive to the brightness and contrast of the light at the table."""
-    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32) if patch.ndim == 3 else patch.astype(np.float32)
     grey = cv2.GaussianBlur(grey, (5, 5), 1.2)
-    v = grey[MASK > 0]
+    v = grey[MASK]
     v = v - v.mean()
     return v / max(float(np.linalg.norm(v)), 1e-3)
 
 
 def body_colour(patch: np.ndarray) -> np.ndarray:
-    """The die's body colour in Lab: the median over the face disk, which pips or
-    symbols (a minority of the face) do not move."""
-    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).reshape(-1, 3)
-    return np.median(lab[MASK.reshape(-1) > 0].astype(np.float32), axis=0)
+    """The body colour in Lab of a face squared up in its patch (see ``face_patches``):
+    the median over the ring around the symbol, which the symbol barely touches."""
+    return _median_lab(patch, BODY_MASK)
 
 
-def _rotations(patch: np.ndarray) -> np.ndarray:
-    """The patch at every template rotation, each normalised: shape (ROTATIONS, k)."""
+def _median_lab(patch: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    return np.median(cv2.cvtColor(patch, cv2.COLOR_BGR2LAB)[mask].astype(np.float32), axis=0)
+
+
+def _colour_fits(colour: np.ndarray, taught: np.ndarray) -> bool:
+    return float(np.hypot(*(colour[1:] - taught[1:]))) <= COLOUR_AB and abs(float(colour[0] - taught[0])) <= COLOUR_L
+
+
+def _turns(patch: np.ndarray, turns: tuple[float, ...] = TURNS) -> np.ndarray:
+    """The patch at every turn with its jitter, each normalised: (n, k)."""
     c = (PATCH / 2 - 0.5, PATCH / 2 - 0.5)
     out = []
-    for i in range(ROTATIONS):
-        m = cv2.getRotationMatrix2D(c, 360.0 * i / ROTATIONS, 1.0)
-        out.append(normalise(cv2.warpAffine(patch, m, (PATCH, PATCH), borderMode=cv2.BORDER_REPLICATE)))
+    for turn in turns:
+        for jitter in JITTER:
+            m = cv2.getRotationMatrix2D(c, turn + jitter, 1.0)
+            out.append(normalise(cv2.warpAffine(patch, m, (PATCH, PATCH), borderMode=cv2.BORDER_REPLICATE)))
     return np.stack(out)
+
+
+WINDOW = 64
+"""Side of the window in which the die's square is searched (pixels)."""
+
+SQUARE_ANGLES = np.arange(0.0, 90.0, 6.0)
+SQUARE_SIDES = np.geomspace(0.55, 1.5, 16)
+"""Square angles (degrees) and sides (times the detector's size) searched: the
+detector's size is off by up to a third, more on dice unlike the pipped ones."""
+
+SQUARE_CONTRAST = 0.25
+"""Least contrast between the die and the tray around it (body-likeness inside the
+square minus outside, 0-1) for the square to be trusted."""
+
+
+def locate_face(frame: np.ndarray, x: float, y: float, size: float) -> tuple[float, float, float, float, float]:
+    """(cx, cy, side, angle, contrast) of the die's top face near a detector peak.
+
+    The detector's box is only roughly centred and sized on a symbol die, and a face
+    compared at the wrong scale is mostly compared by its outline, which every die of
+    that colour shares.  So the die is found as the square, at any angle, whose inside
+    looks most like the die's body colour (taken near the peak) and whose surround
+    looks least like it; ``contrast`` says how clearly it stands out from the tray.
+    """
+    span = 2.2 * size
+    ppf = WINDOW / span  # window pixels per frame pixel
+    window = cut_patch(frame, x, y, span / PATCH_MARGIN, out=WINDOW)
+    lab = cv2.cvtColor(window, cv2.COLOR_BGR2LAB).astype(np.float32)
+    yy, xx = np.mgrid[0:WINDOW, 0:WINDOW].astype(np.float32) - (WINDOW - 1) / 2
+    r = np.hypot(xx, yy) / (size * ppf)
+    body = np.median(lab[(r >= 0.2) & (r <= 0.28)], axis=0)
+    diff = lab - body
+    diff[..., 0] *= 0.5  # lamp brightness varies more than colour
+    like = np.exp(-(diff ** 2).sum(axis=2) / (2 * 18.0 ** 2)).astype(np.float32)
+    centre = ((WINDOW - 1) / 2, (WINDOW - 1) / 2)
+    best = (-1.0, 0.0, 0.0, 0.0, 0.0)
+    for angle in SQUARE_ANGLES:
+        m = cv2.getRotationMatrix2D(centre, float(angle), 1.0)
+        turned = cv2.warpAffine(like, m, (WINDOW, WINDOW), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        sums = cv2.integral(turned)
+        for rel in SQUARE_SIDES:
+            score, px, py, side = _best_square(sums, rel * size * ppf, 0.25 * size * ppf)
+            if score > best[0]:
+                best = (score, px, py, side, float(angle))
+    score, px, py, side, angle = best
+    back = cv2.invertAffineTransform(cv2.getRotationMatrix2D(centre, angle, 1.0))
+    wx, wy = back @ np.array([px, py, 1.0])
+    return x + (wx - WINDOW / 2) / ppf, y + (wy - WINDOW / 2) / ppf, side / ppf, angle, score
+
+
+def _best_square(sums: np.ndarray, side: float, reach: float) -> tuple[float, float, float, float]:
+    """(score, cx, cy, side) of the best axis-aligned square of about ``side`` pixels
+    centred within ``reach`` of the window centre, from an integral image."""
+    s = max(4, int(round(side)))
+    m = max(2, int(round(0.15 * s)))
+    n = WINDOW + 1
+    inner = sums[s:, s:] - sums[:-s, s:] - sums[s:, :-s] + sums[:-s, :-s]  # top-left (i, j)
+    o = s + 2 * m
+    if o >= n:
+        return -1.0, 0.0, 0.0, float(s)
+    outer = sums[o:, o:] - sums[:-o, o:] - sums[o:, :-o] + sums[:-o, :-o]
+    k = outer.shape[0]
+    inner = inner[m:m + k, m:m + k]  # the inner square of each outer one
+    score = inner / (s * s) - (outer - inner) / (o * o - s * s)
+    idx = np.arange(k, dtype=np.float32) + o / 2  # centre of each outer square
+    near = (np.abs(idx - WINDOW / 2)[:, None] <= reach) & (np.abs(idx - WINDOW / 2)[None, :] <= reach)
+    score = np.where(near, score, -1.0)
+    i, j = np.unravel_index(int(np.argmax(score)), score.shape)
+    return float(score[i, j]), float(idx[j]), float(idx[i]), float(s)
+
+
+def face_patches(frame: np.ndarray, x: float, y: float, size: float, steps: bool = False) -> tuple[list[np.ndarray], float]:
+    """The die's face cut square to the patch (at the found square), or, with ``steps``,
+    at every tried scale and shift; and the square's contrast with the tray."""
+    cx, cy, side, angle, contrast = locate_face(frame, x, y, size)
+    scales, shifts = (SCALES, SHIFTS) if steps else ((1.0,), (0.0,))
+    a = np.radians(angle)
+    ux, uy = np.cos(a), -np.sin(a)  # the square's own axes in the frame
+    patches = []
+    for scale in scales:
+        for dy in shifts:
+            for dx in shifts:
+                px = cx + (dx * ux - dy * uy) * side
+                py = cy + (dx * uy + dy * ux) * side
+                patches.append(cut_patch(frame, px, py, side * scale, angle, out=PATCH))
+    return patches, contrast
+
+
+PIPS = {
+    1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+"""Pip layouts, in units of the pip spacing (a quarter of the die side)."""
+
+
+PIP_LOOKS = ((0.26, 0.10), (0.26, 0.13), (0.30, 0.11), (0.30, 0.14))
+"""(pip spacing, pip radius) as shares of the die side: real dice vary around these
+(measured on the tray photos' pipped dice); a lone pip is drawn 1.4 times larger."""
+
+
+def pip_faces(body: float, ink: float) -> list[np.ndarray]:
+    """The six pip faces drawn in a taught die's own body and ink greys, cut like a
+    patch: a pipped die of the same colours must match these better than any taught
+    face, so it is left to the pip reader instead of being read as a symbol."""
+    side = PATCH / PATCH_MARGIN  # the die box inside the patch
+    c = (PATCH - 1) / 2
+    faces = []
+    for spacing, radius in PIP_LOOKS:
+        for count, layout in PIPS.items():
+            face = np.full((PATCH * 4, PATCH * 4), body, np.float32)  # drawn 4x, then shrunk
+            r = radius * (1.4 if count == 1 else 1.0)
+            for px, py in layout:
+                centre = (round((c + px * side * spacing) * 4), round((c + py * side * spacing) * 4))
+                cv2.circle(face, centre, round(side * r * 4), ink, -1, cv2.LINE_AA)
+            faces.append(cv2.resize(face, (PATCH, PATCH), interpolation=cv2.INTER_AREA))
+    return faces
+
+
+def ink_grey(patches: list[np.ndarray]) -> tuple[float, float]:
+    """(body, ink) grey levels of the taught faces: the symbol is the minority of the
+    face, light on a dark die or dark on a light one."""
+    greys = np.concatenate([cv2.cvtColor(p, cv2.COLOR_BGR2GRAY)[MASK].astype(np.float32) for p in patches])
+    lo, mid, hi = np.percentile(greys, (3, 50, 97))
+    return float(mid), float(hi if hi - mid >= mid - lo else lo)
 
 
 @dataclass
@@ -96,8 +280,9 @@ class TaughtDie:
 
     name: str
     faces: list[str]
-    templates: np.ndarray  # (n_templates, k) normalised patches at all rotations
+    templates: np.ndarray  # (n_templates, k) normalised face patches at all rotations
     owners: np.ndarray     # face index of each template
+    pips: np.ndarray       # (n, k) pip faces in the die's colours, at all rotations
     colour: np.ndarray     # Lab body colour
 
     @classmethod
@@ -108,35 +293,41 @@ class TaughtDie:
             raise FileNotFoundError(f"{directory}: no taught die here (die.json missing)")
         meta = json.loads(meta_path.read_text())
         faces = list(meta["faces"])
-        templates, owners, colours = [], [], []
+        patches, owners = [], []
         for index, face in enumerate(faces):
             for png in sorted(directory.glob(f"{face}-*.png")):
                 patch = cv2.imread(str(png), cv2.IMREAD_COLOR)
                 if patch is None or patch.shape[:2] != (PATCH, PATCH):
                     raise ValueError(f"{png}: not a {PATCH}x{PATCH} face patch")
-                templates.append(_rotations(patch))
-                owners += [index] * ROTATIONS
-                colours.append(body_colour(patch))
-        if not templates:
+                patches.append(patch)
+                owners += [index] * len(TURNS) * len(JITTER)
+        if not patches:
             raise ValueError(f"{directory}: taught die has no face photos")
-        return cls(meta["name"], faces, np.concatenate(templates), np.array(owners), np.median(colours, axis=0))
+        templates = np.concatenate([_turns(p) for p in patches])
+        pips = np.concatenate([_turns(f, (0.0, 90.0)) for f in pip_faces(*ink_grey(patches))])
+        colour = np.median([body_colour(p) for p in patches], axis=0)
+        return cls(meta["name"], faces, templates, np.array(owners), pips, colour)
 
-    def match(self, patch: np.ndarray) -> tuple[str | None, float, float] | None:
-        """(face or None when unsure, confidence, best correlation) if the patch is this
-        die, else None."""
-        if float(np.linalg.norm(body_colour(patch) - self.colour)) > COLOUR_DIST:
+    def match(self, queries: np.ndarray, colour: np.ndarray) -> tuple[str | None, float, float] | None:
+        """(face or None when unsure, confidence, fit) if the die is this taught die, else
+        None.  ``queries`` are the die's normalised patches at the tried scales and shifts,
+        ``colour`` its body colour; ``fit`` is on the scale of ``vision.dice.FITS``."""
+        if not _colour_fits(colour, self.colour):
             return None
-        scores = self.templates @ normalise(patch)
+        scores = (queries @ self.templates.T).max(axis=0)
         per_face = np.full(len(self.faces), -1.0, np.float32)
         np.maximum.at(per_face, self.owners, scores)
         order = np.argsort(per_face)[::-1]
         best = float(per_face[order[0]])
-        if best < ACCEPT:
-            return None
         second = float(per_face[order[1]]) if len(order) > 1 else -1.0
-        confidence = float(np.clip(0.5 + (best - second) / (4 * MARGIN), 0.0, 1.0))
-        face = self.faces[order[0]] if best - second >= MARGIN else None
-        return face, confidence, best
+        pip = float((queries @ self.pips.T).max())
+        if best < MAYBE_FROM or best < pip:
+            return None  # a pipped die in these colours, or something else: the pip reader decides
+        closer = (1.0 - second) / max(1.0 - best, 1e-3)
+        confidence = float(np.clip(best * min(1.0, closer / (2 * RATIO)), 0.0, 1.0))
+        if best < ACCEPT or best - pip < PIP_MARGIN:
+            return None, min(confidence, 0.5), MAYBE  # may be this die: never let a guess through
+        return (self.faces[order[0]] if closer >= RATIO else None), confidence, SURE
 
 
 @dataclass
@@ -148,50 +339,108 @@ class TaughtDice:
     @classmethod
     def load(cls, root: Path, names: Iterable[str]) -> "TaughtDice":
         """Load dice by name from ``root`` (``<state_dir>/dice``)."""
-        return cls(tuple(TaughtDie.load(root / _check_name("die", n)) for n in names))
+        return cls(tuple(TaughtDie.load(root / check_name("die", n)) for n in names))
 
     def read(self, frame: np.ndarray, x: float, y: float, size: float) -> tuple[str | None, float, float] | None:
-        """(face or None, confidence, correlation) of the die at (x, y) if it is one of
-        the taught dice, else None.
+        """(face or None, confidence, fit) of the die at (x, y) if it may be one of the
+        taught dice, else None.  ``fit`` tells ``vision.dice.read_dice`` how sure it is
+        that this is a taught die at all: SURE overrides the pip reader, MAYBE makes the
+        die unsure (asked to a player) rather than risk a wrong pip value or face."""
+        colour = _median_lab(cut_patch(frame, x, y, size, out=PATCH), PEAK_RING)
+        if not any(_colour_fits(colour, d.colour) for d in self.dice):
+            return None  # cheap exit for the pipped dice of other colours
+        patches, contrast = face_patches(frame, x, y, size, steps=True)
+        colour = body_colour(patches[len(patches) // 2])
+        queries = np.stack([normalise(p) for p in patches])
+        results = [r for r in (d.match(queries, colour) for d in self.dice) if r is not None]
+        if contrast < SQUARE_CONTRAST:  # the die's outline was not clear: never sure
+            results = [(None, min(r[1], 0.5), MAYBE) for r in results]
+        return max(results, key=lambda r: (r[2], r[1])) if results else None
 
-        The detector's size estimate is off by up to a third on dice unlike the pipped
-        ones it learned from, so the die is cut at several scales and the best-fitting
-        one is kept.
-        """
-        results = []
-        for scale in SCALES:
-            patch = cut_patch(frame, x, y, size * scale)
-            results += [r for r in (d.match(patch) for d in self.dice) if r is not None]
-        return max(results, key=lambda r: r[2]) if results else None
+
+MAX_PHOTOS = 12
+"""Photos kept per face: more adds matching time and little else (the rotations and
+scales are already tried when reading)."""
+
+
+def face_patch(frame: np.ndarray, what: str = "the photo") -> np.ndarray:
+    """The one die in view, cut like the pip reader cuts it; raises ImageError unless
+    exactly one die is in view, so a stray die or a hand never becomes a face."""
+    from vision.dice import classify_faces, find_dice, thresholds  # the pip reader's detector finds any die
+
+    frame = check_frame(frame, what)
+    t = thresholds()
+    candidates = find_dice(frame, t.peak)
+    # The classifier's "not a die" drops screw holes and specks the detector also
+    # marks; symbol dice pass it (they look like dice, just not like any pip face).
+    found = [c for c, p in zip(candidates, classify_faces(frame, candidates)) if p[0] <= t.not_die]
+    if len(found) != 1:
+        seen = "no die" if not found else f"{len(found)} dice"
+        hint = ("put the die in the tray, well lit, away from the edges" if not found
+                else "leave only the die you are teaching")
+        raise ImageError(f"{what}: I see {seen}: {hint}")
+    die = found[0]
+    patches, contrast = face_patches(frame, die.x, die.y, die.size)
+    if contrast < SQUARE_CONTRAST:
+        raise ImageError(f"{what}: I cannot make out the die's edges against the tray: more light, or a tray of another colour")
+    return patches[0]
+
+
+def add_face(directory: Path, face: str, patches: list[np.ndarray]) -> TaughtDie:
+    """Store face patches in the model directory and return the reloaded model.
+
+    Faces can be taught in any order and re-taught; a new face is appended to the
+    die's faces.  Nothing is written if the face would exceed MAX_PHOTOS.
+    """
+    check_name("face", face)
+    check_name("die", directory.name)
+    if not patches:
+        raise ValueError("no photos given")
+    count = len(list(directory.glob(f"{face}-*.png")))
+    if count + len(patches) > MAX_PHOTOS:
+        raise ValueError(f"face {face!r} already has {count} photos; at most {MAX_PHOTOS} are kept: forget the die to start over")
+    directory.mkdir(parents=True, exist_ok=True)
+    meta_path = directory / "die.json"
+    meta = json.loads(meta_path.read_text()) if meta_path.exists() else {"name": directory.name, "faces": []}
+    for k, patch in enumerate(patches):
+        cv2.imwrite(str(directory / f"{face}-{count + k}.png"), patch)
+    if face not in meta["faces"]:
+        meta["faces"].append(face)
+    meta_path.write_text(json.dumps({"name": meta["name"], "faces": meta["faces"], "patch": PATCH, "version": 2}, indent=2) + "\n")
+    return TaughtDie.load(directory)
 
 
 def teach_die(directory: Path, face: str, frames: Iterable[np.ndarray]) -> TaughtDie:
     """Add photos of one face of a die to the model in ``directory``; returns the model.
 
-    Each frame must show the die (alone, or as the clearest die in view).  Faces can
-    be taught in any order and re-taught; a new face is appended to the die's faces.
+    Each frame must show that die alone; nothing is stored unless every photo is usable.
     """
-    from vision.dice import find_dice  # the pip reader's detector finds any die
+    check_name("face", face)
+    check_name("die", directory.name)
+    patches = [face_patch(frame, f"photo {i + 1}") for i, frame in enumerate(frames)]
+    return add_face(directory, face, patches)
 
-    _check_name("face", face)
-    _check_name("die", directory.name)
-    directory.mkdir(parents=True, exist_ok=True)
-    meta_path = directory / "die.json"
-    meta = json.loads(meta_path.read_text()) if meta_path.exists() else {"name": directory.name, "faces": []}
-    patches = []
-    for i, frame in enumerate(frames):
-        frame = check_frame(frame, f"photo {i + 1}")
-        found = find_dice(frame, peak=0.15)
-        if not found:
-            raise ImageError(f"photo {i + 1}: no die found; show the die alone, well lit, filling 5-15% of the view")
-        die = max(found, key=lambda c: c.heat)
-        patches.append(cut_patch(frame, die.x, die.y, die.size))
-    if not patches:
-        raise ValueError("no photos given")
-    count = len(list(directory.glob(f"{face}-*.png")))
-    for k, patch in enumerate(patches):  # written only once every photo was usable
-        cv2.imwrite(str(directory / f"{face}-{count + k}.png"), patch)
-    if face not in meta["faces"]:
-        meta["faces"].append(face)
-    meta_path.write_text(json.dumps({"name": meta["name"], "faces": meta["faces"], "patch": PATCH, "version": 1}, indent=2) + "\n")
-    return TaughtDie.load(directory)
+
+def taught_dice(root: Path) -> dict[str, dict[str, int]]:
+    """Every die taught under ``root`` (``<state_dir>/dice``): its faces, in teaching
+    order, with the number of photos of each."""
+    found: dict[str, dict[str, int]] = {}
+    for meta_path in sorted(root.glob("*/die.json")):
+        try:
+            faces = json.loads(meta_path.read_text())["faces"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # a damaged model is reported when the daemon loads it
+        found[meta_path.parent.name] = {f: len(list(meta_path.parent.glob(f"{f}-*.png"))) for f in faces}
+    return found
+
+
+def forget_die(root: Path, name: str) -> None:
+    """Delete a taught die's model; KeyError if no such die was taught."""
+    directory = root / check_name("die", name)
+    if not (directory / "die.json").is_file():
+        raise KeyError(name)
+    for png in directory.glob("*.png"):
+        png.unlink()
+    (directory / "die.json").unlink()
+    with contextlib.suppress(OSError):  # files the box did not write stay with the folder
+        directory.rmdir()

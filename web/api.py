@@ -283,3 +283,46 @@ def teach() -> Response:
     urls = ["data:image/jpeg;base64," + base64.b64encode(p).decode("ascii") for p in previews]
     return jsonify(ok=True, committed=commit, previews=urls)
 
+
+
+def _name_field(body: dict[str, Any], key: str, what: str) -> str:
+    """A die or face name as typed; the box checks it fully (names become file names)."""
+    value = body.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise ApiError(400, f"type the {what}'s name")
+    return value.strip()
+
+
+@api.get("/host/dice")
+@host_only
+def taught_dice() -> Response:
+    """The symbol dice taught on this box, with the photos of each face."""
+    return jsonify(dice=_web().box.taught_dice())
+
+
+@api.post("/host/dice/teach")
+@host_only
+def teach_die() -> Response:
+    """One more photo of one face of a symbol die, from the camera's latest frame."""
+    body = json_body()
+    die, face = _name_field(body, "die", "die"), _name_field(body, "face", "face")
+    try:
+        result = _web().box.teach_die(die, face)
+    except ValueError as exc:
+        raise ApiError(400, str(exc)) from None
+    preview = "data:image/jpeg;base64," + base64.b64encode(result["preview"]).decode("ascii")
+    return jsonify(ok=True, die=result["die"], face=result["face"], preview=preview, faces=result["faces"],
+                   dice=_web().box.taught_dice())
+
+
+@api.post("/host/dice/forget")
+@host_only
+def forget_die() -> Response:
+    die = _name_field(json_body(), "die", "die")
+    try:
+        _web().box.forget_die(die)
+    except KeyError:
+        raise ApiError(404, f"no die called {die!r} is taught") from None
+    except ValueError as exc:
+        raise ApiError(400, str(exc)) from None
+    return jsonify(ok=True, dice=_web().box.taught_dice())

@@ -40,6 +40,19 @@ class Box(Protocol):
         with ``commit`` they are enrolled into ``catalog``. Raises ValueError with a message
         for the host when the photo does not hold ``rows*cols`` cards."""
 
+    def teach_die(self, die: str, face: str) -> dict[str, Any]:
+        """Add the one die in the current camera frame as a photo of ``face`` of ``die``:
+        ``{"die": str, "face": str, "preview": JPEG bytes of the stored face patch,
+        "faces": {face: photos so far}}``; rolls read it from then on.  Raises
+        ValueError with a message for the host (no camera, no die or several dice in
+        view, a name that is not letters, digits, '-', '_' or '.')."""
+
+    def forget_die(self, die: str) -> None:
+        """Delete a taught die; KeyError if none has that name, ValueError for a bad name."""
+
+    def taught_dice(self) -> dict[str, dict[str, int]]:
+        """Every taught die: ``{die: {face: photos}}``, faces in teaching order."""
+
 
 class NoHardware:
     """A box with no camera, lights or speaker: everything is entered by hand."""
@@ -64,3 +77,12 @@ class NoHardware:
 
     def teach_cards(self, catalog: str, rows: int, cols: int, names: list[str], commit: bool) -> list[bytes]:
         raise ValueError("this box has no camera: cards cannot be taught")
+
+    def teach_die(self, die: str, face: str) -> dict[str, Any]:
+        raise ValueError("this box has no camera: dice cannot be taught")
+
+    def forget_die(self, die: str) -> None:
+        raise KeyError(die)
+
+    def taught_dice(self) -> dict[str, dict[str, int]]:
+        return {}

@@ -1,5 +1,5 @@
 // The host's page: the public table only (never /api/me), the host's own prompts,
-// readings to confirm, seats to reset, undo, notices, lights, new game, teach a deck.
+// readings to confirm, seats to reset, undo, notices, lights, new game, teach a deck or a die.
 "use strict";
 (() => {
   const { el, clear, api, say, live, pretty, renderObject, renderTable, renderPrompt } = Familiar;
@@ -149,10 +149,69 @@
 
   document.getElementById("teach").addEventListener("submit", (event) => { event.preventDefault(); teach(false); });
   document.getElementById("teach-save").addEventListener("click", () => teach(true));
-  document.getElementById("camera-box").addEventListener("toggle", (event) => {
-    if (event.currentTarget.open) document.getElementById("camera").src = `/api/host/camera?t=${Date.now()}`;
-  });
+  for (const box of document.querySelectorAll("details.camera-box")) {
+    box.addEventListener("toggle", () => {
+      if (box.open) box.querySelector("img").src = `/api/host/camera?t=${Date.now()}`;
+    });
+  }
+
+  // Teach a symbol die: one capture adds one photo of one face; the list shows every
+  // taught die with its faces and photo counts, and forgets a die after a confirmation.
+
+  function faceList(faces) {
+    return el("ul", { class: "face-counts" },
+      Object.entries(faces).map(([face, n]) => el("li", {}, `${face}: ${n} photo${n === 1 ? "" : "s"}`)));
+  }
+
+  function drawTaughtDice(dice) {
+    const holder = clear(document.getElementById("taught-dice"));
+    const names = Object.keys(dice);
+    if (!names.length) { holder.append(el("p", { class: "muted" }, "No die taught yet.")); return; }
+    holder.append(...names.map((name) => el("div", { class: "taught-die", "data-die": name },
+      el("div", { class: "row" }, el("strong", {}, name),
+        el("button", { class: "small no", type: "button", onclick: () => forgetDie(name) }, `Forget ${name}`)),
+      faceList(dice[name]))));
+  }
+
+  async function loadTaughtDice() {
+    const reply = await api("/api/host/dice");
+    if (reply.ok) drawTaughtDice(reply.data.dice);
+  }
+
+  async function forgetDie(name) {
+    if (!window.confirm(`Forget the die "${name}" and all its photos? Rolls will no longer read it.`)) return;
+    const reply = await post("/api/host/dice/forget", { die: name }, `Forgot ${name}.`);
+    if (reply.ok) drawTaughtDice(reply.data.dice);
+  }
+
+  async function captureFace() {
+    const die = document.getElementById("die-name").value.trim();
+    const face = document.getElementById("face-name").value.trim();
+    const result = document.getElementById("die-result");
+    const preview = document.getElementById("die-preview");
+    const button = document.getElementById("capture");
+    button.disabled = true;
+    const reply = await api("/api/host/dice/teach", { die, face });
+    button.disabled = false;
+    if (!reply.ok) {
+      result.textContent = reply.data.error || "Not accepted.";
+      result.className = "problem";
+      say(result.textContent, true);
+      return;
+    }
+    const n = reply.data.faces[face];
+    result.textContent = `Saved photo ${n} of ${face}. Turn or move the die and capture again, or show the next face.`;
+    result.className = "muted";
+    preview.hidden = false;
+    preview.querySelector("img").src = reply.data.preview;
+    preview.querySelector("figcaption").textContent = `${die}: ${face}`;
+    say(`Saved photo ${n} of ${face}.`);
+    drawTaughtDice(reply.data.dice);
+  }
+
+  document.getElementById("teach-die").addEventListener("submit", (event) => { event.preventDefault(); captureFace(); });
 
   loadGames();
+  loadTaughtDice();
   live(refresh);
 })();
