@@ -1,68 +1,96 @@
 """Teaching a symbol die once and reading it in later rolls, with pipped dice beside it.
 
-No photos of Clue's symbol die exist in the project, so the die is drawn here: a dark
-rounded cube face with a light symbol, pasted (rotated, at a new place, softened like
-a camera would) onto real tray photos.  The teaching photos and the reading photos
-differ in position, rotation and background, as they would at a table.
+The die is the rendered Clue-like die of ``tests/test_teach_die_support`` (six ivory
+symbols on a dark bevelled body, with shadow, lamp colour, focus, noise and JPEG).  It
+is taught alone on emptied real trays (``tests/data/tray``) and read among the real
+dice of other real photos (``tests/data/dice``), as at a table.
 """
 from __future__ import annotations
 
-import math
+import json
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
-from tests.test_dice_support import FACES, PHOTOS, empty_tray, paste
+from tests.test_teach_die_support import FACES, Tally, camera_finish, empty_tray, local_photos, measure, paste_die, random_look, teach_photos
 from vision.dice import read_dice
-from vision.dice_taught import TaughtDice, teach_die
+from vision.dice_taught import PATCH, TaughtDice, forget_die, taught_dice, teach_die
 from vision.images import ImageError
 
+TRAYS = local_photos("tray")
+ROLLS = local_photos("dice")
+
+
 @pytest.fixture(scope="module")
-def taught(tmp_path_factory: pytest.TempPathFactory) -> TaughtDice:
+def state(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("state") / "dice"
-    tray = empty_tray()
-    for i, face in enumerate(FACES):
-        photos = [paste(tray, face, 200 + 90 * k, 260 + 40 * k, 40 + 3 * k, 25 * i + 70 * k) for k in range(3)]
-        teach_die(root / "clue", face, photos)
-    return TaughtDice.load(root, ["clue"])
+    for face, frames in teach_photos(TRAYS, 3, np.random.default_rng(7)).items():
+        teach_die(root / "clue", face, frames)
+    return root
 
 
-def test_model_is_portable_files(taught: TaughtDice, tmp_path_factory: pytest.TempPathFactory) -> None:
-    die = taught.dice[0]
-    assert die.name == "clue" and die.faces == list(FACES)
+@pytest.fixture(scope="module")
+def tally() -> Tally:
+    """The measurement of tests/test_teach_die_support on the copied photos."""
+    return measure(TRAYS, ROLLS, per_face=3, per_photo=3, seed=5)
 
 
-def test_taught_faces_read_among_pipped_dice(taught: TaughtDice) -> None:
-    """Each face in a new roll: never a wrong face, pips unchanged, half read at least."""
-    frame, labels = PHOTOS["IMG_20191208_112246.jpg"]
-    x, y = 560.0, 560.0
-    assert all(math.hypot(l.x - x, l.y - y) > 60 for l in labels)
-    read = []
-    for face in FACES:
-        roll = paste(frame, face, x, y, 42, 17 + 40 * FACES.index(face))
-        reading = read_dice(roll, taught)
-        symbol = [d for d in reading.dice if math.hypot(d.x - x, d.y - y) < 15]
-        assert len(symbol) == 1 and symbol[0].value in (face, None), (face, symbol)
-        read.append(symbol[0].value)
-        pipped = [d.value for d in reading.dice if d not in symbol]
-        assert not any(isinstance(v, str) for v in pipped)
-    assert read.count(None) <= 3, read  # measured: 3 of 6 read, none wrong (a known gap)
+def test_model_is_portable_files(state: Path) -> None:
+    meta = json.loads((state / "clue" / "die.json").read_text())
+    assert meta["name"] == "clue" and meta["faces"] == list(FACES)
+    pngs = sorted((state / "clue").glob("*.png"))
+    assert len(pngs) == 3 * len(FACES) and all(cv2.imread(str(p)).shape == (PATCH, PATCH, 3) for p in pngs)
+    assert taught_dice(state) == {"clue": {face: 3 for face in FACES}}
 
 
-def test_pipped_dice_are_not_taken_for_taught_ones(taught: TaughtDice) -> None:
-    for name, (frame, labels) in PHOTOS.items():
-        values = read_dice(frame, taught).values
-        assert not any(isinstance(v, str) for v in values), name
+def test_taught_faces_are_read_never_guessed(tally: Tally) -> None:
+    """Measured on these photos: 24 of 24 right (the full set: see the module's main)."""
+    assert tally.shown == 24 and tally.missed == 0
+    assert tally.wrong_face == 0 and tally.as_pips == 0, tally.line()
+    assert tally.right >= 20, tally.line()
 
 
-def test_teaching_without_a_die_stores_nothing(tmp_path: Path) -> None:
-    with pytest.raises(ImageError, match="no die found"):
-        teach_die(tmp_path / "clue", "star", [paste(empty_tray(), "star", 300, 300, 40, 0), empty_tray()])
-    assert not list((tmp_path / "clue").glob("*.png"))
+def test_pipped_dice_read_the_same_with_a_taught_die_loaded(tally: Tally, state: Path) -> None:
+    assert tally.pips_as_taught == 0 and tally.pips_changed <= 2, tally.line()
+    taught = TaughtDice.load(state, ["clue"])
+    for name, (frame, _) in ROLLS.items():
+        assert read_dice(frame, taught).values == read_dice(frame).values, name
 
 
-def test_names_cannot_escape_the_state_dir(tmp_path: Path) -> None:
+def test_teaching_needs_exactly_one_die_and_stores_nothing_otherwise(tmp_path: Path) -> None:
+    name, (frame, labels) = next(iter(TRAYS.items()))
+    tray = empty_tray(frame, labels)
+    rng = np.random.default_rng(3)
+    alone = camera_finish(paste_die(tray, "star", random_look(rng, [], 640)), rng)
+    with pytest.raises(ImageError, match="I see no die"):
+        teach_die(tmp_path / "clue", "star", [alone, tray])
+    with pytest.raises(ImageError, match=r"I see (1\d|2\d) dice: leave only the die you are teaching"):
+        teach_die(tmp_path / "clue", "star", [alone, frame])
+    assert not (tmp_path / "clue").exists()
+    teach_die(tmp_path / "clue", "star", [alone])
+    assert taught_dice(tmp_path) == {"clue": {"star": 1}}
+
+
+@pytest.mark.parametrize("die, face", [("clue", "../evil"), ("..", "star"), ("clue", "a/b"), ("clue", ""), ("clue", "star\n"), (".hidden", "star")])
+def test_names_cannot_escape_the_state_dir(tmp_path: Path, die: str, face: str) -> None:
     with pytest.raises(ValueError):
-        teach_die(tmp_path / "clue", "../evil", [empty_tray()])
+        teach_die(tmp_path / die, face, [np.zeros((64, 64, 3), np.uint8)])
+    assert list(tmp_path.iterdir()) == []
+    if die != "clue":
+        with pytest.raises(ValueError):
+            TaughtDice.load(tmp_path, [die])
+
+
+def test_forget_a_die(state: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "dice"
+    (copy / "clue").mkdir(parents=True)
+    for f in (state / "clue").iterdir():
+        (copy / "clue" / f.name).write_bytes(f.read_bytes())
+    with pytest.raises(KeyError):
+        forget_die(copy, "other")
     with pytest.raises(ValueError):
-        TaughtDice.load(tmp_path, ["../etc"])
+        forget_die(copy, "../dice")
+    forget_die(copy, "clue")
+    assert taught_dice(copy) == {} and not (copy / "clue").exists()

@@ -203,11 +203,15 @@ def teach_photos(photos: dict[str, tuple[np.ndarray, list[Label]]], per_face: in
     from vision.images import ImageError
 
     names = sorted(photos)
+    trays: dict[str, np.ndarray] = {}
     out: dict[str, list[np.ndarray]] = {}
     for face in FACES:
         out[face] = []
         while len(out[face]) < per_face:
-            tray = empty_tray(*photos[names[int(rng.integers(len(names)))]])
+            name = names[int(rng.integers(len(names)))]
+            if name not in trays:
+                trays[name] = empty_tray(*photos[name])
+            tray = trays[name]
             shot = camera_finish(paste_die(tray, face, random_look(rng, [], tray.shape[0])), rng)
             try:
                 face_patch(shot)
@@ -233,17 +237,17 @@ def measure(teach: dict[str, tuple[np.ndarray, list[Label]]], read: dict[str, tu
     tally = Tally()
     for name in sorted(read):
         frame, labels = read[name]
-        plain = read_dice(frame)
         for _ in range(per_photo):
             face = FACES[int(rng.integers(len(FACES)))]
             look = random_look(rng, labels, frame.shape[0])
             roll = camera_finish(paste_die(frame, face, look), rng)
-            score_roll(tally, read_dice(roll, taught), plain, face, look, labels)
+            score_roll(tally, read_dice(roll, taught), read_dice(roll), face, look, labels)
     return tally
 
 
 def score_roll(tally: Tally, reading, plain, face: str, look: Look, labels: list[Label]) -> None:
-    """Tally one roll: the taught die at ``look``, the real dice at ``labels``."""
+    """Tally one roll: the taught die at ``look``, the real dice at ``labels``; ``plain``
+    is the same roll read without the taught die (the pipped dice must read the same)."""
     tally.shown += 1
     near = [d for d in reading.dice if math.hypot(d.x - look.x, d.y - look.y) < look.size * 0.5]
     if not near:
@@ -267,7 +271,18 @@ def score_roll(tally: Tally, reading, plain, face: str, look: Look, labels: list
 
 
 def load_photos(tray: Path, split: str) -> dict[str, tuple[np.ndarray, list[Label]]]:
+    """The full set's photos of one split (for the measurement)."""
     return {name: (cv2.imread(str(tray / "images" / name)), labs) for name, labs in load_labels(tray, split).items()}
+
+
+TESTS_DATA = Path(__file__).resolve().parent / "data"
+
+
+def local_photos(folder: str) -> dict[str, tuple[np.ndarray, list[Label]]]:
+    """The few copied photos in ``tests/data/<folder>`` (for the tests), whatever their split."""
+    root = TESTS_DATA / folder
+    labels = {**load_labels(root, "train"), **load_labels(root, "test")}
+    return {name: (cv2.imread(str(root / name)), labs) for name, labs in sorted(labels.items())}
 
 
 def main() -> int:

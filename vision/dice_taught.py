@@ -46,10 +46,10 @@ TURNS = (0.0, 90.0, 180.0, 270.0)
 JITTER = (-4.0, 0.0, 4.0)
 """...give or take the angle step of the square search (degrees)."""
 
-SCALES = (0.94, 1.0, 1.06)
-SHIFTS = (-0.03, 0.0, 0.03)
+SCALES = (1.0, 0.95, 1.05)
+SHIFTS = ((0.0, 0.0), (-0.03, 0.0), (0.03, 0.0), (0.0, -0.03), (0.0, 0.03))
 """Sizes and centre offsets (shares of the die side) tried around the found square, to
-absorb the square search's pixel steps."""
+absorb the square search's pixel steps; the first of each is the plain cut."""
 
 FACE_SQUARE = 0.42
 """Half-width of the compared square, as a share of the die side: the whole face,
@@ -152,10 +152,14 @@ def _turns(patch: np.ndarray, turns: tuple[float, ...] = TURNS) -> np.ndarray:
 WINDOW = 64
 """Side of the window in which the die's square is searched (pixels)."""
 
-SQUARE_ANGLES = np.arange(0.0, 90.0, 6.0)
-SQUARE_SIDES = np.geomspace(0.55, 1.5, 16)
-"""Square angles (degrees) and sides (times the detector's size) searched: the
-detector's size is off by up to a third, more on dice unlike the pipped ones."""
+SQUARE_ANGLES = np.arange(0.0, 90.0, 10.0)
+SQUARE_SIDES = np.geomspace(0.55, 1.5, 8)
+"""Square angles (degrees) and sides (times the detector's size) searched coarsely:
+the detector's size is off by up to a third, more on dice unlike the pipped ones..."""
+
+FINE_ANGLES = (-5.0, -2.5, 0.0, 2.5, 5.0)
+FINE_SIDES = (0.9, 0.95, 1.0, 1.05, 1.1)
+"""...then finely around the best coarse square (degrees, times its side)."""
 
 SQUARE_CONTRAST = 0.25
 """Least contrast between the die and the tray around it (body-likeness inside the
@@ -182,15 +186,21 @@ def locate_face(frame: np.ndarray, x: float, y: float, size: float) -> tuple[flo
     diff[..., 0] *= 0.5  # lamp brightness varies more than colour
     like = np.exp(-(diff ** 2).sum(axis=2) / (2 * 18.0 ** 2)).astype(np.float32)
     centre = ((WINDOW - 1) / 2, (WINDOW - 1) / 2)
-    best = (-1.0, 0.0, 0.0, 0.0, 0.0)
-    for angle in SQUARE_ANGLES:
-        m = cv2.getRotationMatrix2D(centre, float(angle), 1.0)
-        turned = cv2.warpAffine(like, m, (WINDOW, WINDOW), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        sums = cv2.integral(turned)
-        for rel in SQUARE_SIDES:
-            score, px, py, side = _best_square(sums, rel * size * ppf, 0.25 * size * ppf)
-            if score > best[0]:
-                best = (score, px, py, side, float(angle))
+    reach = 0.25 * size * ppf
+
+    def search(angles: Iterable[float], sides: Iterable[float]) -> tuple[float, float, float, float, float]:
+        best = (-1.0, 0.0, 0.0, 0.0, 0.0)
+        for angle in angles:
+            m = cv2.getRotationMatrix2D(centre, float(angle), 1.0)
+            sums = cv2.integral(cv2.warpAffine(like, m, (WINDOW, WINDOW), borderMode=cv2.BORDER_REPLICATE))
+            for side in sides:
+                score, px, py, s = _best_square(sums, side, reach)
+                if score > best[0]:
+                    best = (score, px, py, s, float(angle))
+        return best
+
+    coarse = search(SQUARE_ANGLES, SQUARE_SIDES * size * ppf)
+    best = search([coarse[4] + a for a in FINE_ANGLES], [coarse[3] * f for f in FINE_SIDES])
     score, px, py, side, angle = best
     back = cv2.invertAffineTransform(cv2.getRotationMatrix2D(centre, angle, 1.0))
     wx, wy = back @ np.array([px, py, 1.0])
@@ -222,16 +232,15 @@ def face_patches(frame: np.ndarray, x: float, y: float, size: float, steps: bool
     """The die's face cut square to the patch (at the found square), or, with ``steps``,
     at every tried scale and shift; and the square's contrast with the tray."""
     cx, cy, side, angle, contrast = locate_face(frame, x, y, size)
-    scales, shifts = (SCALES, SHIFTS) if steps else ((1.0,), (0.0,))
+    scales, shifts = (SCALES, SHIFTS) if steps else ((1.0,), ((0.0, 0.0),))
     a = np.radians(angle)
     ux, uy = np.cos(a), -np.sin(a)  # the square's own axes in the frame
     patches = []
     for scale in scales:
-        for dy in shifts:
-            for dx in shifts:
-                px = cx + (dx * ux - dy * uy) * side
-                py = cy + (dx * uy + dy * ux) * side
-                patches.append(cut_patch(frame, px, py, side * scale, angle, out=PATCH))
+        for dx, dy in shifts:
+            px = cx + (dx * ux - dy * uy) * side
+            py = cy + (dx * uy + dy * ux) * side
+            patches.append(cut_patch(frame, px, py, side * scale, angle, out=PATCH))
     return patches, contrast
 
 
@@ -350,7 +359,7 @@ class TaughtDice:
         if not any(_colour_fits(colour, d.colour) for d in self.dice):
             return None  # cheap exit for the pipped dice of other colours
         patches, contrast = face_patches(frame, x, y, size, steps=True)
-        colour = body_colour(patches[len(patches) // 2])
+        colour = body_colour(patches[0])  # the plain cut: scale 1, no shift
         queries = np.stack([normalise(p) for p in patches])
         results = [r for r in (d.match(queries, colour) for d in self.dice) if r is not None]
         if contrast < SQUARE_CONTRAST:  # the die's outline was not clear: never sure
