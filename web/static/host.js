@@ -59,7 +59,7 @@
 
   function pendingReading(reading) {
     const values = el("input", { type: "text", value: reading.values.join(", "), "aria-label": "values read" });
-    const parse = () => values.value.split(",").map((s) => s.trim()).filter(Boolean).map((s) => (reading.kind === "dice" ? Number(s) : s));
+    const parse = () => values.value.split(",").map((s) => s.trim()).filter(Boolean).map((s) => (reading.kind === "dice" && /^\d+$/.test(s) ? Number(s) : s));  // a taught die's faces are names
     const resolve = (vals, done) => post(`/api/host/pending/${encodeURIComponent(reading.id)}`, { values: vals }, done).then(refresh);
     return el("div", { class: "reading" },
       el("img", { class: "photo", alt: "the photo of this reading", src: `/api/host/pending/${encodeURIComponent(reading.id)}/photo` }),

@@ -1,0 +1,104 @@
+"""The host teaches a symbol die from the host page in a real browser (Debian's chromium
+driven by Playwright), with the real daemon behind the page: each capture takes the
+camera's latest frame (replayed from photos), and the next roll reads the die."""
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import cv2
+import pytest
+from gpiozero import Device
+from playwright.sync_api import expect
+
+from device.cli import demo_config
+from device.config import Config
+from device.daemon import Daemon
+from engine.actions import Action
+from test_browser import ARGS, CHROMIUM, PHONE, WAIT_MS, watch_console, CONSOLE_ERRORS
+from tests.test_teach_die import FULL_TRAY, roll_with, shot
+from vision.camera_replay import ReplayCamera
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (make test installs it with apt)"),
+]
+
+CAPTURES = [("star", 31), ("star", 32), ("bolt", 33), ("bolt", 34), ("key", 35), ("key", 36)]
+
+
+@pytest.fixture
+def box(tmp_path):
+    config = demo_config(Config(), tmp_path / "state", port=0)
+    config = dataclasses.replace(config, camera=dataclasses.replace(config.camera, source="usb:/dev/familiar-no-such-camera"))
+    daemon = Daemon(config)
+    daemon.start()
+    yield daemon, f"http://127.0.0.1:{daemon.server.port}"
+    daemon.close()
+    Device.pin_factory = None
+
+
+@pytest.fixture
+def camera(tmp_path):
+    """The photos the camera will show, in order: each face alone, the full tray, a roll."""
+    paths = []
+    for i, (face, seed) in enumerate(CAPTURES):
+        paths.append(tmp_path / f"{i:02d}-{face}.png")
+        cv2.imwrite(str(paths[-1]), shot(face, seed))
+    paths.append(tmp_path / "90-full-tray.png")
+    cv2.imwrite(str(paths[-1]), FULL_TRAY)
+    roll, x, y = roll_with("bolt", 40)
+    paths.append(tmp_path / "99-roll.png")
+    cv2.imwrite(str(paths[-1]), roll)
+    with ReplayCamera(paths, fps=None, loop=False, simulate_rolls=False) as replay:
+        yield replay, (x, y)
+
+
+def test_host_teaches_a_die_on_the_page_and_a_roll_reads_it(box, camera):
+    from playwright.sync_api import sync_playwright
+
+    daemon, base = box
+    replay, (x, y) = camera
+    expect.set_options(timeout=WAIT_MS)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = chromium.new_context(**PHONE).new_page()
+        watch_console(page)
+        page.goto(base + "/host")
+        expect(page.locator("#taught-dice")).to_contain_text("No die taught yet.")
+        page.fill("#die-name", "clue")
+        counts: dict[str, int] = {}
+        for face, _ in CAPTURES:
+            daemon._latest_frame = replay.read()  # what the camera thread does with each frame
+            page.fill("#face-name", face)
+            page.click("#capture")
+            counts[face] = counts.get(face, 0) + 1
+            expect(page.locator("#die-result")).to_have_text(
+                f"Saved photo {counts[face]} of {face}. Turn or move the die and capture again, or show the next face.")
+            expect(page.locator("#die-preview figcaption")).to_have_text(f"clue: {face}")
+        die = page.locator(".taught-die[data-die=clue]")
+        expect(die).to_contain_text("star: 2 photos")
+        expect(die).to_contain_text("key: 2 photos")
+        assert page.locator("#die-preview img").evaluate("img => img.complete && img.naturalWidth") == 160
+
+        daemon._latest_frame = replay.read()  # the whole tray of dice: refused, nothing stored
+        page.click("#capture")
+        expect(page.locator("#die-result")).to_contain_text("leave only the die you are teaching")
+        assert daemon.taught_dice() == {"clue": {"star": 2, "bolt": 2, "key": 2}}
+        page.screenshot(path="/tmp/familiar-host-teach-die.png", full_page=True)
+
+        # A roll: the dice reader game takes pips only, so the read symbol goes to the host.
+        daemon.service.submit(Action("table.new", {"game": "dice", "seats": []}))
+        roll = replay.read()
+        daemon._on_settled(roll)
+        pending = daemon.pending()
+        assert len(pending) == 1 and "bolt" in pending[0]["values"], pending
+        page.reload()  # a parked reading does not change the table's version, so no live update
+        expect(page.locator("#pending")).to_contain_text("bolt")
+
+        page.once("dialog", lambda dialog: dialog.accept())
+        die.get_by_role("button", name="Forget clue").click()
+        expect(page.locator("#taught-dice")).to_contain_text("No die taught yet.")
+        assert daemon.taught is None and daemon.taught_dice() == {}
+        chromium.close()
+    assert [e for e in CONSOLE_ERRORS if "status of 400" not in e] == []
