@@ -121,7 +121,9 @@ class Lighting(NamedTuple):
 
 def _clipped(inner: np.ndarray) -> float:
     """Fraction of the card (every 4th pixel sampled) whose channels all clip to white."""
-    return float((inner[::2, ::2].min(axis=2) >= CLIPPED_LEVEL).mean())
+    sample = np.ascontiguousarray(inner[::2, ::2])
+    white = cv2.inRange(sample, (CLIPPED_LEVEL,) * 3, (255,) * 3)
+    return cv2.countNonZero(white) / float(white.size)
 
 
 def prepare(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -140,9 +142,12 @@ def _prepare(card: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     if inner.shape[1::-1] != DESCRIBE_SIZE:
         inner = cv2.resize(inner, DESCRIBE_SIZE, interpolation=cv2.INTER_AREA)
     img = inner.astype(np.float32)
-    sample = img[::2, ::2]  # every 4th pixel is plenty
-    paper = np.array([_quantile(np.ascontiguousarray(sample[..., c]), 0.9) for c in range(3)], np.float32)
-    img = np.clip(img / np.maximum(paper, 1.0), 0.0, 1.0)
+    sample = cv2.split(np.ascontiguousarray(inner[::2, ::2]))  # every 4th pixel is plenty
+    paper = [_quantile(channel, 0.9) for channel in sample]
+    # OpenCV's per-channel scalar product: numpy's broadcast over 3 interleaved channels
+    # costs ten times more, and this runs for every card of every frame.
+    scale = [float(1.0 / max(p, 1.0)) for p in paper]
+    img = np.minimum(cv2.multiply(img, (*scale, 0.0)), 1.0)
     return img, cv2.cvtColor(img, cv2.COLOR_BGR2Lab), _clipped(inner)
 
 
@@ -171,7 +176,8 @@ def tint_map(img: np.ndarray) -> tuple[np.ndarray, float]:
     98th percentiles), 1.0 = even.  A lamp's reflection drags this far below a plainly lit
     card's, and then dividing it out leaves a false tint inside empty shapes (they look
     striped) and washes out stripes: see vision.cards for what the reader does about it."""
-    palest = np.minimum(np.minimum(img[..., 0], img[..., 1]), img[..., 2])
+    b, g, r = cv2.split(img)  # contiguous planes: interleaved numpy views are slow
+    palest = cv2.min(cv2.min(b, g), r)
     paper = _local_paper(palest)
     sample = np.ascontiguousarray(paper[::4, ::4])
     evenness = _quantile(sample, 0.02) / max(_quantile(sample, 0.98), 1e-3)
@@ -229,12 +235,19 @@ def _contrast(tint: np.ndarray) -> np.ndarray:
 def _hues(lab: np.ndarray) -> np.ndarray:
     """Normalised histogram of the hues of inked pixels (weighted by chroma): names
     the ink colour however much ink there is.  Every 4th pixel is plenty for a histogram."""
-    a, b = lab[::2, ::2, 1], lab[::2, ::2, 2]
-    chroma = np.hypot(a, b)
-    hue = (np.arctan2(b, a) + np.pi) / (2 * np.pi) * HUE_BINS
-    weight = np.clip(chroma - MIN_CHROMA, 0.0, None)
-    hist = np.bincount(np.minimum(hue.astype(np.int32), HUE_BINS - 1).ravel(), weight.ravel(), HUE_BINS)
+    a, b = np.ascontiguousarray(lab[::2, ::2, 1]), np.ascontiguousarray(lab[::2, ::2, 2])
+    chroma, angle = cv2.cartToPolar(a, b)  # angle 0..2pi from the +a axis; bin 0 starts at -a
+    bins = ((angle * (HUE_BINS / (2 * np.pi))).astype(np.int32) + HUE_BINS // 2) % HUE_BINS
+    weight = np.maximum(chroma - MIN_CHROMA, 0.0)
+    hist = np.bincount(bins.ravel(), weight.ravel(), HUE_BINS)
     return _unit(_HUE_SPREAD @ hist.astype(np.float32))
+
+
+def _chroma(lab: np.ndarray) -> np.ndarray:
+    """Where on the card which colours are: (a, b) averaged on a coarse grid, as
+    :func:`_grid` scales it (the whole Lab image is averaged: slicing first costs more)."""
+    ab = cv2.resize(lab, CHROMA_GRID, interpolation=cv2.INTER_AREA)[..., 1:].ravel() / 50.0
+    return ab / np.sqrt(ab.size)
 
 
 def _texture(lab: np.ndarray) -> np.ndarray:
@@ -284,7 +297,7 @@ def _parts_and_lighting(card: np.ndarray, soften: float = 0.0) -> tuple[dict[str
         "contrast": _contrast(tint),
         "layout": layout,
         "hues": _hues(lab),
-        "chroma": _grid(lab[..., 1:] / 50.0, CHROMA_GRID),
+        "chroma": _chroma(lab),
         "texture": _texture(lab),
     }, Lighting(evenness, clipped)
 
