@@ -15,8 +15,10 @@ Prints and writes ``bench/results/cards.json``:
 instead (plus more glares), against the deck taught from them and against a deck missing
 a third of it, and writes nothing: thresholds are tuned there, never on the test photos.
 
-Truth positions come from the labels' grid (row, col) matched to the cards found on the
-untouched photo; a geometric variation moves those positions with the photo.
+Truth outlines come from the labels' grid (row, col) matched to the cards found on the
+untouched photo, once; a geometric variation moves them with the photo, and variations
+that paint around or over cards (light table, corner covered) use them, never what the
+reader finds on the varied photo.
 """
 from __future__ import annotations
 
@@ -62,8 +64,13 @@ def load_labels(card_set: Path) -> dict[str, tuple[str, list[str]]]:
 
 
 # ----- variations of a real photo: (new frame, how a point of the old frame moves) -----
+# A variation is given the photo and the labelled cards' outlines (found once on the
+# untouched photo, see truth_of), so what it paints never depends on the reader under test.
 Point = Callable[[np.ndarray], np.ndarray]
-Variation = Callable[[np.ndarray], tuple[np.ndarray, Point]]
+Quads = list[np.ndarray]
+Variation = Callable[[np.ndarray, Quads], tuple[np.ndarray, Point]]
+Truth = list[tuple[np.ndarray, str]]
+"""Each labelled card's outline (4x2, photo pixels) and name, in row-major grid order."""
 
 
 def _same(points: np.ndarray) -> np.ndarray:
@@ -78,7 +85,7 @@ def _affine(frame: np.ndarray, matrix: np.ndarray, size: tuple[int, int]) -> tup
 def rotate(angle: float) -> Variation:
     """The whole photo turned by ``angle`` degrees (canvas grown to keep every card)."""
 
-    def apply(frame: np.ndarray) -> tuple[np.ndarray, Point]:
+    def apply(frame: np.ndarray, quads: Quads) -> tuple[np.ndarray, Point]:
         h, w = frame.shape[:2]
         m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
         c, s = abs(m[0, 0]), abs(m[0, 1])
@@ -90,7 +97,7 @@ def rotate(angle: float) -> Variation:
     return apply
 
 
-def tilt(frame: np.ndarray) -> tuple[np.ndarray, Point]:
+def tilt(frame: np.ndarray, quads: Quads) -> tuple[np.ndarray, Point]:
     """Camera tilted: the far edge of the table shrinks to 75 % of the near edge."""
     h, w = frame.shape[:2]
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
@@ -103,7 +110,7 @@ def tilt(frame: np.ndarray) -> tuple[np.ndarray, Point]:
 def blurred(sigma: float) -> Variation:
     """Out of focus / shaken: Gaussian blur, ``sigma`` px."""
 
-    def apply(frame: np.ndarray) -> tuple[np.ndarray, Point]:
+    def apply(frame: np.ndarray, quads: Quads) -> tuple[np.ndarray, Point]:
         return cv2.GaussianBlur(frame, (0, 0), sigma), _same
 
     return apply
@@ -116,15 +123,15 @@ blur = blurred(2.5)
 def both(first: Variation, second: Variation) -> Variation:
     """One variation after the other (e.g. a soft photo from a tilted camera)."""
 
-    def apply(frame: np.ndarray) -> tuple[np.ndarray, Point]:
-        once, move_once = first(frame)
-        twice, move_twice = second(once)
+    def apply(frame: np.ndarray, quads: Quads) -> tuple[np.ndarray, Point]:
+        once, move_once = first(frame, quads)
+        twice, move_twice = second(once, [move_once(q) for q in quads])
         return twice, lambda p: move_twice(move_once(p))
 
     return apply
 
 
-def warm_light(frame: np.ndarray) -> tuple[np.ndarray, Point]:
+def warm_light(frame: np.ndarray, quads: Quads) -> tuple[np.ndarray, Point]:
     """A warm lamp: blue down 25 %, red up 20 %."""
     return np.clip(frame.astype(np.float32) * np.float32([0.75, 1.0, 1.2]), 0, 255).astype(np.uint8), _same
 
@@ -132,7 +139,7 @@ def warm_light(frame: np.ndarray) -> tuple[np.ndarray, Point]:
 def glare_at(x: float, y: float, strength: float) -> Variation:
     """A lamp's reflection: a bright soft blob centred at (x, y) (fractions of the frame)."""
 
-    def apply(frame: np.ndarray) -> tuple[np.ndarray, Point]:
+    def apply(frame: np.ndarray, quads: Quads) -> tuple[np.ndarray, Point]:
         h, w = frame.shape[:2]
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         blob = np.exp(-(((xx - x * w) / (0.22 * w)) ** 2 + ((yy - y * h) / (0.15 * h)) ** 2))
@@ -153,7 +160,7 @@ it; a blur is tuned on three strengths, and with other changes, so it is not fit
 the benchmark's one blur (the combinations are added below VARIATIONS)."""
 
 
-def shadow(frame: np.ndarray) -> tuple[np.ndarray, Point]:
+def shadow(frame: np.ndarray, quads: Quads) -> tuple[np.ndarray, Point]:
     """Someone leaning over the table: a hard-edged shadow (light down to 55 %, a 3 px
     penumbra) over the left of the photo, its edge slanting across the cards."""
     h, w = frame.shape[:2]
@@ -163,17 +170,17 @@ def shadow(frame: np.ndarray) -> tuple[np.ndarray, Point]:
     return np.clip(frame.astype(np.float32) * light[..., None], 0, 255).astype(np.uint8), _same
 
 
-def dim(frame: np.ndarray) -> tuple[np.ndarray, Point]:
+def dim(frame: np.ndarray, quads: Quads) -> tuple[np.ndarray, Point]:
     """A dim room: half the light, with sensor noise."""
     noise = np.random.default_rng(1).normal(0, 4, frame.shape)
     return np.clip(frame.astype(np.float32) * 0.5 + noise, 0, 255).astype(np.uint8), _same
 
 
-def light_table(frame: np.ndarray) -> tuple[np.ndarray, Point]:
-    """The table repainted light grey (cards kept, found on the real photo), keeping the
-    table's texture and shading: cards now stand out only by their edges."""
+def light_table(frame: np.ndarray, quads: Quads) -> tuple[np.ndarray, Point]:
+    """The table repainted light grey (the labelled cards kept), keeping the table's
+    texture and shading: cards now stand out only by their edges."""
     mask = np.zeros(frame.shape[:2], np.uint8)
-    for quad in find_cards(frame):
+    for quad in quads:
         cv2.fillConvexPoly(mask, quad.astype(np.int32), 255)
     mask = cv2.GaussianBlur(cv2.erode(mask, np.ones((5, 5), np.uint8)), (5, 5), 0)[..., None] / 255.0
     table = frame.astype(np.float32)
@@ -183,13 +190,10 @@ def light_table(frame: np.ndarray) -> tuple[np.ndarray, Point]:
     return out.astype(np.uint8), _same
 
 
-def covered(frame: np.ndarray) -> tuple[np.ndarray, Point]:
+def covered(frame: np.ndarray, quads: Quads) -> tuple[np.ndarray, Point]:
     """Another card dropped on the middle card: a copy of the top-left card, turned a
     little, covering the middle card's lower right part (and some of its neighbours')."""
-    quads = find_cards(frame)
-    if len(quads) != GRID[0] * GRID[1]:
-        return frame.copy(), _same
-    grid = grid_order(quads, *GRID)
+    grid = quads  # row-major
     card = warp_card(frame, grid[0])
     middle = grid[4]
     across, down = middle[1] - middle[0], middle[3] - middle[0]
@@ -244,21 +248,29 @@ class Tally:
         return out
 
 
-def truth_of(frame: np.ndarray, names: list[str]) -> list[tuple[np.ndarray, str]] | None:
-    """(centre, name) of each labelled card, from the grid found on the untouched photo."""
+def truth_of(frame: np.ndarray, names: list[str]) -> Truth | None:
+    """Outline and name of each labelled card: the labels' grid (row, col) matched to the
+    cards found on the untouched photo; None when that photo does not show the grid."""
     quads = find_cards(frame)
     if len(quads) != len(names):
         return None
-    return [(q.mean(axis=0), n) for q, n in zip(grid_order(quads, *GRID), names)]
+    return list(zip(grid_order(quads, *GRID), names))
 
 
-def score(tally: Tally, cards: list, truth: list[tuple[np.ndarray, str]], known: set[str]) -> None:
+def vary(variation: Variation, frame: np.ndarray, truth: Truth) -> tuple[np.ndarray, Truth]:
+    """The varied photo, and the truth outlines moved with it."""
+    varied, move = variation(frame, [q for q, _ in truth])
+    return varied, [(move(q), n) for q, n in truth]
+
+
+def score(tally: Tally, cards: list, truth: Truth, known: set[str]) -> None:
     """Add one photo's readings to ``tally``: each truth card takes the nearest reading
     whose outline contains its centre."""
     tally.photos += 1
     used: set[int] = set()
     all_right = True
-    for centre, name in truth:
+    for quad, name in truth:
+        centre = quad.mean(axis=0)
         tally.cards += 1
         hit = None
         for i, card in enumerate(cards):
@@ -291,21 +303,28 @@ def score(tally: Tally, cards: list, truth: list[tuple[np.ndarray, str]], known:
     tally.photos_right += int(all_right and len(cards) == len(used))
 
 
-def run(catalog: Catalog, photos: list[tuple[np.ndarray, list[str]]], known: set[str], variation: Variation | None = None) -> tuple[Tally, list[float], list[float]]:
+Labelled = tuple[np.ndarray, list[str], "Truth | None"]
+"""A photo, its card names (row-major) and its truth (see truth_of), found once."""
+
+
+def labelled(photos: list[tuple[np.ndarray, list[str]]]) -> list[Labelled]:
+    """Each photo with its truth, found once on the untouched photo."""
+    return [(frame, names, truth_of(frame, names)) for frame, names in photos]
+
+
+def run(catalog: Catalog, photos: list[Labelled], known: set[str], variation: Variation | None = None) -> tuple[Tally, list[float], list[float]]:
     """Read every photo (optionally varied); tallies, and per-photo wall-clock and CPU
     milliseconds (CPU time of this thread: the reader runs on one core, and on a busy
     machine wall-clock time also counts other processes' turns)."""
     tally, times, cpu = Tally(), [], []
-    for frame, names in photos:
-        truth = truth_of(frame, names)
+    for frame, names, truth in photos:
         if truth is None:
             tally.cards += len(names)
             tally.missed += len(names)
             tally.photos += 1
             continue
         if variation is not None:
-            frame, move = variation(frame)
-            truth = [(move(c.reshape(1, 2)).reshape(2), n) for c, n in truth]
+            frame, truth = vary(variation, frame, truth)
         start, start_cpu = time.perf_counter(), time.thread_time()
         cards = read_cards(frame, catalog)
         times.append((time.perf_counter() - start) * 1000.0)
@@ -371,7 +390,7 @@ def pct(values: list[float], q: float) -> float:
     return round(float(np.percentile(values, q)), 1) if values else float("nan")
 
 
-def tune(catalog: Catalog, enrol: list[tuple[np.ndarray, list[str]]], deck: list[str]) -> None:
+def tune(catalog: Catalog, enrol: list[Labelled], deck: list[str]) -> None:
     """``--tune``: read variations of the *enrol* photos against the deck taught from them.
 
     Tolerances and thresholds are tuned on this, never on the test photos, so that the
@@ -384,7 +403,7 @@ def tune(catalog: Catalog, enrol: list[tuple[np.ndarray, list[str]]], deck: list
     with tempfile.TemporaryDirectory() as tmp:
         partial = Catalog(Path(tmp) / "partial")
         left_out = set(deck[::3])
-        for frame, names in enrol:
+        for frame, names, _ in enrol:
             partial.add([(n, c, None) for n, c in zip(names, grid_cards(frame)) if n not in left_out])
         for name, variation in (VARIATIONS | TUNE_VARIATIONS).items():
             if len(sys.argv) > 2 and name not in sys.argv[2:]:
@@ -401,15 +420,15 @@ def main() -> dict:
         return {}
     labels = load_labels(card_set)
     load = lambda img: cv2.imread(str(card_set / "images" / img))  # noqa: E731
-    enrol = [(load(img), names) for img, (use, names) in sorted(labels.items()) if use == "enroll"]
-    test = [(load(img), names) for img, (use, names) in sorted(labels.items()) if use == "test"]
-    deck = sorted({n for _, names in enrol for n in names})
+    enrol = labelled([(load(img), names) for img, (use, names) in sorted(labels.items()) if use == "enroll"])
+    test = labelled([(load(img), names) for img, (use, names) in sorted(labels.items()) if use == "test"])
+    deck = sorted({n for _, names, _ in enrol for n in names})
     result: dict[str, object] = {"photos": {"enroll": len(enrol), "test": len(test)}, "deck": len(deck), "load_average": os.getloadavg()[0]}
 
     with tempfile.TemporaryDirectory() as tmp:
         catalog = Catalog(Path(tmp) / "deck")
         start = time.perf_counter()
-        for frame, names in enrol:
+        for frame, names, _ in enrol:
             catalog.enroll_grid(frame, *GRID, names)
         catalog.vectors()
         result["enroll_s"] = round(time.perf_counter() - start, 2)
@@ -442,7 +461,7 @@ def main() -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         partial = Catalog(Path(tmp) / "partial")
         left_out = set(deck[::3])
-        for frame, names in enrol:
+        for frame, names, _ in enrol:
             keep = [(n, c) for n, c in zip(names, grid_cards(frame)) if n not in left_out]
             partial.add([(n, c, None) for n, c in keep])
         u_tally, _, _ = run(partial, test, set(deck) - left_out)

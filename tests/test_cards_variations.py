@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bench.cards import TUNE_VARIATIONS, VARIATIONS, Tally, Variation, score, truth_of
+from bench.cards import TUNE_VARIATIONS, VARIATIONS, Tally, Variation, score, truth_of, vary
 from vision.cards import Catalog, find_cards, plainly_lit, read_cards, warp_card
 from vision.cards_describe import describe_lit
 from tests.test_cards import LABELS, deck, photo  # noqa: F401 - deck is a shared fixture
@@ -20,13 +20,17 @@ RED_TEST = "red-2-20170101_124832.jpg"
 GREEN_ENROL = "green-1-20161231_114459.jpg"
 
 
-def tally(deck: Catalog, img: str, variation: Variation) -> Tally:
-    """How the reader does on one varied photo, scored against its labels."""
+def varied_photo(img: str, variation: Variation) -> tuple[np.ndarray, list[tuple[np.ndarray, str]]]:
+    """One test photo varied, with its labelled cards' outlines moved along."""
     frame = photo(img)
     truth = truth_of(frame, LABELS[img][1])
     assert truth is not None, f"{img}: the untouched photo must show its 9 cards"
-    varied, move = variation(frame)
-    truth = [(move(c.reshape(1, 2)).reshape(2), n) for c, n in truth]
+    return vary(variation, frame, truth)
+
+
+def tally(deck: Catalog, img: str, variation: Variation) -> Tally:
+    """How the reader does on one varied photo, scored against its labels."""
+    varied, truth = varied_photo(img, variation)
     result = Tally()
     score(result, read_cards(varied, deck), truth, set(deck.names))
     return result
@@ -36,7 +40,7 @@ def test_pale_cards_on_a_pale_table_are_found_and_read(deck: Catalog) -> None:
     """The edge maps alone lost 6 of these cards (3 found); the faint-edge map finds all."""
     result = tally(deck, RED_TEST, VARIATIONS["light table"])
     assert (result.found, result.right, result.wrong) == (9, 9, 0)
-    assert len(find_cards(VARIATIONS["light table"](photo(GREEN_ENROL))[0])) == 9  # was 8
+    assert len(find_cards(varied_photo(GREEN_ENROL, VARIATIONS["light table"])[0])) == 9  # was 8
 
 
 def test_a_soft_photo_of_striped_cards_still_reads_them(deck: Catalog) -> None:
@@ -61,7 +65,7 @@ def test_glare_is_seen_as_uneven_light() -> None:
     out, a card under a strong reflection is not plainly lit."""
     frame = photo(GREEN_ENROL)
     plain = [describe_lit(warp_card(frame, q))[1] for q in find_cards(frame)]
-    glared_frame, _ = TUNE_VARIATIONS["glare 0.4,0.6 +200"](frame)
+    glared_frame, _ = varied_photo(GREEN_ENROL, TUNE_VARIATIONS["glare 0.4,0.6 +200"])
     glared = [describe_lit(warp_card(glared_frame, q))[1] for q in find_cards(glared_frame)]
     assert all(plainly_lit(lighting) for lighting in plain)
     assert not all(plainly_lit(lighting) for lighting in glared)
@@ -81,7 +85,7 @@ def test_a_covered_card_outline_spans_the_whole_card() -> None:
     Known gap: a small bite can still pass as a whole card with one corner pulled in
     (one card here, 37 px off); it is then reported unknown, not named wrongly."""
     frame = photo(RED_TEST)
-    varied, _ = VARIATIONS["corner covered"](frame)
+    varied, _ = varied_photo(RED_TEST, VARIATIONS["corner covered"])
     found = find_cards(varied)
     close = 0
     for quad in find_cards(frame):
