@@ -54,7 +54,7 @@ def teach_die_face(frame: np.ndarray | None, root: Path, die: str, face: str) ->
     if frame is None:
         raise ValueError(NO_FRAME)
     try:
-        patch = face_patch(frame, "the camera picture")
+        patch = face_patch(frame)
     except ImageError as exc:
         raise ValueError(str(exc)) from None
     add_face(root / die, face, [patch])

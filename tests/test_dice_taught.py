@@ -14,8 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.test_teach_die_support import FACES, Tally, camera_finish, empty_tray, local_photos, measure, paste_die, random_look, teach_photos
-from vision.dice import read_dice
+from tests.test_teach_die_support import FACES, Tally, camera_finish, empty_tray, local_photos, measure, paste_die, random_look, teach
 from vision.dice_taught import PATCH, TaughtDice, forget_die, taught_dice, teach_die
 from vision.images import ImageError
 
@@ -26,15 +25,14 @@ ROLLS = local_photos("dice")
 @pytest.fixture(scope="module")
 def state(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("state") / "dice"
-    for face, frames in teach_photos(TRAYS, 3, np.random.default_rng(7)).items():
-        teach_die(root / "clue", face, frames)
+    teach(TRAYS, root, 3, np.random.default_rng(7))
     return root
 
 
 @pytest.fixture(scope="module")
-def tally() -> Tally:
+def tally(state: Path) -> Tally:
     """The measurement of tests/test_teach_die_support on the copied photos."""
-    return measure(TRAYS, ROLLS, per_face=3, per_photo=3, seed=5)
+    return measure(TaughtDice.load(state, ["clue"]), ROLLS, 2, np.random.default_rng(5))
 
 
 def test_model_is_portable_files(state: Path) -> None:
@@ -46,17 +44,14 @@ def test_model_is_portable_files(state: Path) -> None:
 
 
 def test_taught_faces_are_read_never_guessed(tally: Tally) -> None:
-    """Measured on these photos: 24 of 24 right (the full set: see the module's main)."""
-    assert tally.shown == 24 and tally.missed == 0
+    """Measured on these photos: RIGHT of 16 right (the full set: see the module's main)."""
+    assert tally.shown == 16 and tally.missed == 0
     assert tally.wrong_face == 0 and tally.as_pips == 0, tally.line()
-    assert tally.right >= 20, tally.line()
+    assert tally.right >= 14, tally.line()
 
 
-def test_pipped_dice_read_the_same_with_a_taught_die_loaded(tally: Tally, state: Path) -> None:
-    assert tally.pips_as_taught == 0 and tally.pips_changed <= 2, tally.line()
-    taught = TaughtDice.load(state, ["clue"])
-    for name, (frame, _) in ROLLS.items():
-        assert read_dice(frame, taught).values == read_dice(frame).values, name
+def test_pipped_dice_read_the_same_with_a_taught_die_loaded(tally: Tally) -> None:
+    assert tally.pips == 2 * 86 and tally.pips_as_taught == 0 and tally.pips_changed == 0, tally.line()
 
 
 def test_teaching_needs_exactly_one_die_and_stores_nothing_otherwise(tmp_path: Path) -> None:

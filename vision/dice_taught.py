@@ -109,9 +109,13 @@ def _ring_mask(inner: float, outer: float) -> np.ndarray:
     return (r >= inner) & (r <= outer)
 
 
-PEAK_RING = _ring_mask(0.2, 0.28)
-"""Where the body colour is taken around a detector peak, before the face is found:
-inside the die whether the detector's size is a third too large or too small."""
+PEAK_DISK = _ring_mask(0.0, 0.4)
+"""Where the body colour is looked for around a detector peak, before the face is found:
+mostly the die, whether the detector's size is a third too large or too small."""
+
+BODY_SHARE = 0.15
+"""Least share of that disk in the taught die's body colour for the die to be
+compared at all (large symbols, like a book or a tower, cover much of the face)."""
 
 
 def normalise(patch: np.ndarray) -> np.ndarray:
@@ -127,15 +131,21 @@ def normalise(patch: np.ndarray) -> np.ndarray:
 def body_colour(patch: np.ndarray) -> np.ndarray:
     """The body colour in Lab of a face squared up in its patch (see ``face_patches``):
     the median over the ring around the symbol, which the symbol barely touches."""
-    return _median_lab(patch, BODY_MASK)
-
-
-def _median_lab(patch: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    return np.median(cv2.cvtColor(patch, cv2.COLOR_BGR2LAB)[mask].astype(np.float32), axis=0)
+    return np.median(cv2.cvtColor(patch, cv2.COLOR_BGR2LAB)[BODY_MASK].astype(np.float32), axis=0)
 
 
 def _colour_fits(colour: np.ndarray, taught: np.ndarray) -> bool:
-    return float(np.hypot(*(colour[1:] - taught[1:]))) <= COLOUR_AB and abs(float(colour[0] - taught[0])) <= COLOUR_L
+    """Whether Lab colours (one, or an array of them) are within the colour tolerances."""
+    colour = np.asarray(colour, np.float32)
+    ab = np.hypot(colour[..., 1] - taught[1], colour[..., 2] - taught[2])
+    return (ab <= COLOUR_AB) & (np.abs(colour[..., 0] - taught[0]) <= COLOUR_L)
+
+
+def _may_be(frame: np.ndarray, x: float, y: float, size: float, die: "TaughtDie") -> bool:
+    """Cheap first look: does enough of the die near a peak have the taught body colour?
+    Pipped dice of other colours stop here, before the costlier square search."""
+    lab = cv2.cvtColor(cut_patch(frame, x, y, size, out=PATCH), cv2.COLOR_BGR2LAB)[PEAK_DISK].astype(np.float32)
+    return float(np.mean(_colour_fits(lab, die.colour))) >= BODY_SHARE
 
 
 def _turns(patch: np.ndarray, turns: tuple[float, ...] = TURNS) -> np.ndarray:
@@ -166,14 +176,15 @@ SQUARE_CONTRAST = 0.25
 square minus outside, 0-1) for the square to be trusted."""
 
 
-def locate_face(frame: np.ndarray, x: float, y: float, size: float) -> tuple[float, float, float, float, float]:
+def locate_face(frame: np.ndarray, x: float, y: float, size: float, body: np.ndarray | None = None) -> tuple[float, float, float, float, float]:
     """(cx, cy, side, angle, contrast) of the die's top face near a detector peak.
 
     The detector's box is only roughly centred and sized on a symbol die, and a face
     compared at the wrong scale is mostly compared by its outline, which every die of
     that colour shares.  So the die is found as the square, at any angle, whose inside
-    looks most like the die's body colour (taken near the peak) and whose surround
-    looks least like it; ``contrast`` says how clearly it stands out from the tray.
+    looks most like the die's body colour (``body`` in Lab, the taught die's, or else
+    taken from the die itself) and whose surround looks least like it; ``contrast``
+    says how clearly it stands out from the tray.
     """
     span = 2.2 * size
     ppf = WINDOW / span  # window pixels per frame pixel
@@ -181,7 +192,8 @@ def locate_face(frame: np.ndarray, x: float, y: float, size: float) -> tuple[flo
     lab = cv2.cvtColor(window, cv2.COLOR_BGR2LAB).astype(np.float32)
     yy, xx = np.mgrid[0:WINDOW, 0:WINDOW].astype(np.float32) - (WINDOW - 1) / 2
     r = np.hypot(xx, yy) / (size * ppf)
-    body = np.median(lab[(r >= 0.2) & (r <= 0.28)], axis=0)
+    if body is None:
+        body = _body_near_centre(lab, r)
     diff = lab - body
     diff[..., 0] *= 0.5  # lamp brightness varies more than colour
     like = np.exp(-(diff ** 2).sum(axis=2) / (2 * 18.0 ** 2)).astype(np.float32)
@@ -207,6 +219,21 @@ def locate_face(frame: np.ndarray, x: float, y: float, size: float) -> tuple[flo
     return x + (wx - WINDOW / 2) / ppf, y + (wy - WINDOW / 2) / ppf, side / ppf, angle, score
 
 
+def _body_near_centre(lab: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """The body colour of a die at the window's centre, before its face is known: of the
+    two colours of its middle (body and symbol, or body and pips), the one lying further
+    out, since the body surrounds the symbol however large the symbol is."""
+    inner = lab[r <= 0.35]
+    _, labels, centres = cv2.kmeans(inner, 2, None, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5), 2,
+                                    cv2.KMEANS_PP_CENTERS)
+    labels = labels.ravel()
+    radii = r[r <= 0.35]
+    if min(np.count_nonzero(labels == 0), np.count_nonzero(labels == 1)) < 0.05 * len(labels):
+        return np.median(inner, axis=0)  # one colour only: a plain face
+    outer = int(np.argmax([radii[labels == k].mean() for k in (0, 1)]))
+    return np.median(inner[labels == outer], axis=0)
+
+
 def _best_square(sums: np.ndarray, side: float, reach: float) -> tuple[float, float, float, float]:
     """(score, cx, cy, side) of the best axis-aligned square of about ``side`` pixels
     centred within ``reach`` of the window centre, from an integral image."""
@@ -228,10 +255,12 @@ def _best_square(sums: np.ndarray, side: float, reach: float) -> tuple[float, fl
     return float(score[i, j]), float(idx[j]), float(idx[i]), float(s)
 
 
-def face_patches(frame: np.ndarray, x: float, y: float, size: float, steps: bool = False) -> tuple[list[np.ndarray], float]:
+def face_patches(frame: np.ndarray, x: float, y: float, size: float, steps: bool = False,
+                 body: np.ndarray | None = None) -> tuple[list[np.ndarray], float]:
     """The die's face cut square to the patch (at the found square), or, with ``steps``,
-    at every tried scale and shift; and the square's contrast with the tray."""
-    cx, cy, side, angle, contrast = locate_face(frame, x, y, size)
+    at every tried scale and shift; and the square's contrast with the tray (see
+    ``locate_face`` for ``body``)."""
+    cx, cy, side, angle, contrast = locate_face(frame, x, y, size, body)
     scales, shifts = (SCALES, SHIFTS) if steps else ((1.0,), ((0.0, 0.0),))
     a = np.radians(angle)
     ux, uy = np.cos(a), -np.sin(a)  # the square's own axes in the frame
@@ -317,11 +346,11 @@ class TaughtDie:
         colour = np.median([body_colour(p) for p in patches], axis=0)
         return cls(meta["name"], faces, templates, np.array(owners), pips, colour)
 
-    def match(self, queries: np.ndarray, colour: np.ndarray) -> tuple[str | None, float, float] | None:
+    def match(self, queries: np.ndarray, face_lab: np.ndarray) -> tuple[str | None, float, float] | None:
         """(face or None when unsure, confidence, fit) if the die is this taught die, else
         None.  ``queries`` are the die's normalised patches at the tried scales and shifts,
-        ``colour`` its body colour; ``fit`` is on the scale of ``vision.dice.FITS``."""
-        if not _colour_fits(colour, self.colour):
+        ``face_lab`` the Lab pixels of its face; ``fit`` is on the scale of ``vision.dice.FITS``."""
+        if float(np.mean(_colour_fits(face_lab, self.colour))) < BODY_SHARE:
             return None
         scores = (queries @ self.templates.T).max(axis=0)
         per_face = np.full(len(self.faces), -1.0, np.float32)
@@ -355,15 +384,17 @@ class TaughtDice:
         taught dice, else None.  ``fit`` tells ``vision.dice.read_dice`` how sure it is
         that this is a taught die at all: SURE overrides the pip reader, MAYBE makes the
         die unsure (asked to a player) rather than risk a wrong pip value or face."""
-        colour = _median_lab(cut_patch(frame, x, y, size, out=PATCH), PEAK_RING)
-        if not any(_colour_fits(colour, d.colour) for d in self.dice):
-            return None  # cheap exit for the pipped dice of other colours
-        patches, contrast = face_patches(frame, x, y, size, steps=True)
-        colour = body_colour(patches[0])  # the plain cut: scale 1, no shift
-        queries = np.stack([normalise(p) for p in patches])
-        results = [r for r in (d.match(queries, colour) for d in self.dice) if r is not None]
-        if contrast < SQUARE_CONTRAST:  # the die's outline was not clear: never sure
-            results = [(None, min(r[1], 0.5), MAYBE) for r in results]
+        results = []
+        for die in self.dice:
+            if not _may_be(frame, x, y, size, die):
+                continue  # the cheap exit for pipped dice of other colours
+            patches, contrast = face_patches(frame, x, y, size, steps=True, body=die.colour)
+            face_lab = cv2.cvtColor(patches[0], cv2.COLOR_BGR2LAB)[BODY_MASK].astype(np.float32)  # the plain cut
+            result = die.match(np.stack([normalise(p) for p in patches]), face_lab)
+            if result is not None and contrast < SQUARE_CONTRAST:
+                result = (None, min(result[1], 0.5), MAYBE)  # the die's outline was not clear: never sure
+            if result is not None:
+                results.append(result)
         return max(results, key=lambda r: (r[2], r[1])) if results else None
 
 
@@ -372,12 +403,13 @@ MAX_PHOTOS = 12
 scales are already tried when reading)."""
 
 
-def face_patch(frame: np.ndarray, what: str = "the photo") -> np.ndarray:
+def face_patch(frame: np.ndarray, what: str = "") -> np.ndarray:
     """The one die in view, cut like the pip reader cuts it; raises ImageError unless
     exactly one die is in view, so a stray die or a hand never becomes a face."""
     from vision.dice import classify_faces, find_dice, thresholds  # the pip reader's detector finds any die
 
-    frame = check_frame(frame, what)
+    frame = check_frame(frame, what or "the photo")
+    said = f"{what}: " if what else ""
     t = thresholds()
     candidates = find_dice(frame, t.peak)
     # The classifier's "not a die" drops screw holes and specks the detector also
@@ -387,11 +419,11 @@ def face_patch(frame: np.ndarray, what: str = "the photo") -> np.ndarray:
         seen = "no die" if not found else f"{len(found)} dice"
         hint = ("put the die in the tray, well lit, away from the edges" if not found
                 else "leave only the die you are teaching")
-        raise ImageError(f"{what}: I see {seen}: {hint}")
+        raise ImageError(f"{said}I see {seen}: {hint}")
     die = found[0]
     patches, contrast = face_patches(frame, die.x, die.y, die.size)
     if contrast < SQUARE_CONTRAST:
-        raise ImageError(f"{what}: I cannot make out the die's edges against the tray: more light, or a tray of another colour")
+        raise ImageError(f"{said}I cannot make out the die's edges against the tray: more light, or a tray of another colour")
     return patches[0]
 
 

@@ -196,6 +196,7 @@
     if (!reply.ok) {
       result.textContent = reply.data.error || "Not accepted.";
       result.className = "problem";
+      preview.hidden = true;  // the last good patch is not what this capture saw
       say(result.textContent, true);
       return;
     }
