@@ -1,8 +1,9 @@
 """``familiar vision dice`` and ``familiar vision teach-die``: the dice reader from the shell.
 
 ``dice`` prints one line (or JSON object) per image, see ``vision.cli`` for the batch
-contract.  ``teach-die`` stores a symbol die's face in ``<state-dir>/dice/<NAME>/``;
-``dice --die NAME`` then reads that die together with pipped dice.
+contract.  ``teach-die`` stores a symbol die's face in ``<state-dir>/dice/<NAME>/``
+(the same model the host page's "Teach a die" builds); ``dice --die NAME`` then reads
+that die together with pipped dice.
 """
 from __future__ import annotations
 
@@ -31,11 +32,11 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     dice.add_argument("images", nargs="+", metavar="IMAGE")
     dice.set_defaults(func=run_dice)
 
-    teach = commands.add_parser("teach-die", help="teach one face of a symbol die from photos of it")
+    teach = commands.add_parser("teach-die", help="teach one face of a symbol die from photos of it alone in the tray (3-5 a face)")
     teach.add_argument("--die", required=True, metavar="NAME", help="the die's name, e.g. clue")
     teach.add_argument("--face", required=True, metavar="FACE", help="the face shown in these photos, e.g. dark-mark")
     teach.add_argument("--state-dir", type=Path, default=None)
-    teach.add_argument("images", nargs="+", metavar="IMAGE")
+    teach.add_argument("images", nargs="+", metavar="IMAGE", help="photos each showing only this die, this face up")
     teach.set_defaults(func=run_teach)
 
 

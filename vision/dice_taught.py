@@ -182,23 +182,36 @@ def locate_face(frame: np.ndarray, x: float, y: float, size: float, body: np.nda
     The detector's box is only roughly centred and sized on a symbol die, and a face
     compared at the wrong scale is mostly compared by its outline, which every die of
     that colour shares.  So the die is found as the square, at any angle, whose inside
-    looks most like the die's body colour (``body`` in Lab, the taught die's, or else
-    taken from the die itself) and whose surround looks least like it; ``contrast``
-    says how clearly it stands out from the tray.
+    looks most like the die's body colour and whose surround looks least like it;
+    ``contrast`` says how clearly it stands out from the tray.  ``body`` is the taught
+    die's colour (Lab); when teaching it is not known yet, and both colours of the
+    die's middle are tried (see ``_middle_colours``).
     """
     span = 2.2 * size
     ppf = WINDOW / span  # window pixels per frame pixel
     window = cut_patch(frame, x, y, span / PATCH_MARGIN, out=WINDOW)
     lab = cv2.cvtColor(window, cv2.COLOR_BGR2LAB).astype(np.float32)
-    yy, xx = np.mgrid[0:WINDOW, 0:WINDOW].astype(np.float32) - (WINDOW - 1) / 2
-    r = np.hypot(xx, yy) / (size * ppf)
-    if body is None:
-        body = _body_near_centre(lab, r)
+    if body is not None:
+        score, px, py, side, angle = _square_of(lab, body, size * ppf)
+    else:
+        tried = [_square_of(lab, colour, size * ppf) for colour in _middle_colours(lab, size * ppf)]
+        clear = [t for t in tried if t[0] >= SQUARE_CONTRAST]
+        # The die's square holds the symbol's: of two clear squares, the larger is the die.
+        score, px, py, side, angle = max(clear, key=lambda t: t[3]) if clear else max(tried)
+    centre = ((WINDOW - 1) / 2, (WINDOW - 1) / 2)
+    back = cv2.invertAffineTransform(cv2.getRotationMatrix2D(centre, angle, 1.0))
+    wx, wy = back @ np.array([px, py, 1.0])
+    return x + (wx - WINDOW / 2) / ppf, y + (wy - WINDOW / 2) / ppf, side / ppf, angle, score
+
+
+def _square_of(lab: np.ndarray, body: np.ndarray, size: float) -> tuple[float, float, float, float, float]:
+    """(contrast, cx, cy, side, angle) of the best square of ``body`` colour in a window
+    (``size``: the detector's die size in window pixels), searched coarsely then finely."""
     diff = lab - body
     diff[..., 0] *= 0.5  # lamp brightness varies more than colour
     like = np.exp(-(diff ** 2).sum(axis=2) / (2 * 18.0 ** 2)).astype(np.float32)
     centre = ((WINDOW - 1) / 2, (WINDOW - 1) / 2)
-    reach = 0.25 * size * ppf
+    reach = 0.25 * size
 
     def search(angles: Iterable[float], sides: Iterable[float]) -> tuple[float, float, float, float, float]:
         best = (-1.0, 0.0, 0.0, 0.0, 0.0)
@@ -211,48 +224,44 @@ def locate_face(frame: np.ndarray, x: float, y: float, size: float, body: np.nda
                     best = (score, px, py, s, float(angle))
         return best
 
-    coarse = search(SQUARE_ANGLES, SQUARE_SIDES * size * ppf)
-    best = search([coarse[4] + a for a in FINE_ANGLES], [coarse[3] * f for f in FINE_SIDES])
-    score, px, py, side, angle = best
-    back = cv2.invertAffineTransform(cv2.getRotationMatrix2D(centre, angle, 1.0))
-    wx, wy = back @ np.array([px, py, 1.0])
-    return x + (wx - WINDOW / 2) / ppf, y + (wy - WINDOW / 2) / ppf, side / ppf, angle, score
+    coarse = search(SQUARE_ANGLES, SQUARE_SIDES * size)
+    return search([coarse[4] + a for a in FINE_ANGLES], [coarse[3] * f for f in FINE_SIDES])
 
 
-def _body_near_centre(lab: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """The body colour of a die at the window's centre, before its face is known: of the
-    two colours of its middle (body and symbol, or body and pips), the one lying further
-    out, since the body surrounds the symbol however large the symbol is."""
-    inner = lab[r <= 0.35]
-    _, labels, centres = cv2.kmeans(inner, 2, None, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5), 2,
-                                    cv2.KMEANS_PP_CENTERS)
+def _middle_colours(lab: np.ndarray, size: float) -> list[np.ndarray]:
+    """The two colours of a die's middle (body and symbol, or body and pips), or one
+    for a plain face: one of them is the body, ``locate_face`` finds out which."""
+    yy, xx = np.mgrid[0:WINDOW, 0:WINDOW].astype(np.float32) - (WINDOW - 1) / 2
+    inner = lab[np.hypot(xx, yy) <= 0.35 * size]
+    _, labels, _ = cv2.kmeans(inner, 2, None, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5), 2,
+                              cv2.KMEANS_PP_CENTERS)
     labels = labels.ravel()
-    radii = r[r <= 0.35]
-    if min(np.count_nonzero(labels == 0), np.count_nonzero(labels == 1)) < 0.05 * len(labels):
-        return np.median(inner, axis=0)  # one colour only: a plain face
-    outer = int(np.argmax([radii[labels == k].mean() for k in (0, 1)]))
-    return np.median(inner[labels == outer], axis=0)
+    groups = [inner[labels == k] for k in (0, 1) if np.count_nonzero(labels == k) >= 0.05 * len(labels)]
+    return [np.median(g, axis=0) for g in groups]
 
 
 def _best_square(sums: np.ndarray, side: float, reach: float) -> tuple[float, float, float, float]:
     """(score, cx, cy, side) of the best axis-aligned square of about ``side`` pixels
-    centred within ``reach`` of the window centre, from an integral image."""
+    centred within ``reach`` of the window centre, from an integral image; the score
+    is the mean inside minus the mean of a ring around it."""
     s = max(4, int(round(side)))
     m = max(2, int(round(0.15 * s)))
-    n = WINDOW + 1
-    inner = sums[s:, s:] - sums[:-s, s:] - sums[s:, :-s] + sums[:-s, :-s]  # top-left (i, j)
-    o = s + 2 * m
-    if o >= n:
+    lo = max(m, int(np.ceil(WINDOW / 2 - reach - s / 2)))
+    hi = min(WINDOW - s - m, int(np.floor(WINDOW / 2 + reach - s / 2)))
+    if hi < lo:
         return -1.0, 0.0, 0.0, float(s)
-    outer = sums[o:, o:] - sums[:-o, o:] - sums[o:, :-o] + sums[:-o, :-o]
-    k = outer.shape[0]
-    inner = inner[m:m + k, m:m + k]  # the inner square of each outer one
+    t = np.arange(lo, hi + 1)  # top-left corners of the inner square, on both axes
+
+    def boxes(start: np.ndarray, n: int) -> np.ndarray:
+        a, b = start[:, None], start[None, :]
+        return sums[a + n, b + n] - sums[a, b + n] - sums[a + n, b] + sums[a, b]
+
+    inner = boxes(t, s)
+    outer = boxes(t - m, s + 2 * m)
+    o = s + 2 * m
     score = inner / (s * s) - (outer - inner) / (o * o - s * s)
-    idx = np.arange(k, dtype=np.float32) + o / 2  # centre of each outer square
-    near = (np.abs(idx - WINDOW / 2)[:, None] <= reach) & (np.abs(idx - WINDOW / 2)[None, :] <= reach)
-    score = np.where(near, score, -1.0)
     i, j = np.unravel_index(int(np.argmax(score)), score.shape)
-    return float(score[i, j]), float(idx[j]), float(idx[i]), float(s)
+    return float(score[i, j]), float(t[j] + s / 2), float(t[i] + s / 2), float(s)
 
 
 def face_patches(frame: np.ndarray, x: float, y: float, size: float, steps: bool = False,
@@ -398,6 +407,13 @@ class TaughtDice:
         return max(results, key=lambda r: (r[2], r[1])) if results else None
 
 
+NOT_A_DIE = 0.6
+"""A detector peak counts as a die when teaching unless the pip classifier gives "not a
+die" at least this probability.  The reader's own threshold is stricter, but a symbol
+die looks to the classifier like no die it learned (0.01-0.41 measured on drawn and
+rendered symbol dice), while the screw holes and specks the detector also marks in an
+empty tray score 0.89-0.97."""
+
 MAX_PHOTOS = 12
 """Photos kept per face: more adds matching time and little else (the rotations and
 scales are already tried when reading)."""
@@ -412,9 +428,7 @@ def face_patch(frame: np.ndarray, what: str = "") -> np.ndarray:
     said = f"{what}: " if what else ""
     t = thresholds()
     candidates = find_dice(frame, t.peak)
-    # The classifier's "not a die" drops screw holes and specks the detector also
-    # marks; symbol dice pass it (they look like dice, just not like any pip face).
-    found = [c for c, p in zip(candidates, classify_faces(frame, candidates)) if p[0] <= t.not_die]
+    found = [c for c, p in zip(candidates, classify_faces(frame, candidates)) if p[0] < NOT_A_DIE]
     if len(found) != 1:
         seen = "no die" if not found else f"{len(found)} dice"
         hint = ("put the die in the tray, well lit, away from the edges" if not found
