@@ -2,17 +2,22 @@
 
 Harry Potter Clue's black die has location symbols, the Dark Mark and a star instead
 of pips.  No network can know such faces in advance, so the box keeps, per taught
-die, the face patches it was shown (cut exactly like the pip reader's patches, see
-``vision.dice_patch``) and reads a die by normalised cross-correlation against those
-patches at 24 rotations.  A handful of photos per face is enough because the patch is
-already scale-normalised by the detector, and correlation needs no training.
+die, the face patches it was shown and compares a die in a roll with them by
+normalised cross-correlation.  Correlation needs no training, so 3-5 photos a face
+are enough, provided both sides are cut alike: the detector's box is too rough for
+that on a die it was not trained on, so the die's square (centre, side and angle) is
+found first (``locate_face``) and the face is cut square to the patch.  The face can
+then lie only at four turns, which keeps look-alike faces apart.
+
+A die is read as a taught face only when its colours fit the taught die, its best
+face correlates closely, clearly better than the next face and than every pip face
+drawn in the die's own colours (so a black pipped die stays a pipped die); a die that
+may be the taught die but is not clear is reported unsure, never guessed.
 
 A model is a directory of portable files, e.g. ``<state_dir>/dice/clue/``:
-``die.json`` (name, faces, body colour, acceptance threshold) and one PNG patch per
-taught photo (``<face>-<n>.png``), so it can be copied, inspected or re-taught.
-
-A die found in a roll is taken for a taught die only if both its body colour and its
-best correlation fit that die; otherwise the pip reader reads it.
+``die.json`` (name, faces in teaching order) and one PNG patch per taught photo
+(``<face>-<n>.png``), so it can be copied, inspected or re-taught.  The host page
+(``device.teach``) and ``familiar vision teach-die`` both build it here.
 """
 from __future__ import annotations
 
