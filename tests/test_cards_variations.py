@@ -8,12 +8,14 @@ fixed, above what it reached before (noted per test), so a regression fails it.
 from __future__ import annotations
 
 
+import cv2
 import numpy as np
 import pytest
 
 from bench.cards import TUNE_VARIATIONS, VARIATIONS, Tally, Variation, score, truth_of, vary
 from vision.cards import Catalog, find_cards, plainly_lit, read_cards, warp_card
-from vision.cards_describe import describe_lit
+from vision.cards_describe import TOLERANCES, describe_lit, describe_parts
+from vision.catalog import grid_order
 from tests.test_cards import LABELS, deck, photo  # noqa: F401 - deck is a shared fixture
 
 RED_TEST = "red-2-20170101_124832.jpg"
@@ -94,3 +96,56 @@ def test_a_covered_card_outline_spans_the_whole_card() -> None:
             gaps = np.linalg.norm(near[0][:, None, :] - quad[None, :, :], axis=2).min(axis=1)
             close += int(gaps.max() < 8)
     assert close >= 7
+
+
+def test_light_table_keeps_exactly_the_outlines_it_is_given() -> None:
+    """The variation paints around the labelled outlines it is handed, never around what
+    the reader under test finds: a card left out of the list is painted over."""
+    frame = photo(RED_TEST)
+    truth = truth_of(frame, LABELS[RED_TEST][1])
+    assert truth is not None
+    quads = [q for q, _ in truth]
+    painted, _ = VARIATIONS["light table"](frame, quads[:1])
+    for quad, kept in ((quads[0], True), (quads[1], False)):
+        x, y = quad.mean(axis=0).astype(int)
+        assert np.array_equal(painted[y, x], frame[y, x]) == kept
+
+
+def _shadowed(card: np.ndarray) -> np.ndarray:
+    """The card with a hard shadow (light down to 55 %, 1 px penumbra) over its left 40 %."""
+    xx = np.arange(card.shape[1], dtype=np.float32)
+    light = 0.55 + 0.45 / (1.0 + np.exp(-np.clip((xx - 0.4 * card.shape[1]) / 1.0, -30, 30)))
+    return np.clip(card.astype(np.float32) * light[None, :, None], 0, 255).astype(np.uint8)
+
+
+def test_a_hard_shadow_across_an_empty_card_is_not_read_as_ink() -> None:
+    """The paper level follows a shadow's edge (a closing, not a smoothed maximum), so the
+    inside of an empty shape stays empty; the old estimate read a band of 'ink' along the
+    edge, which is how three empty diamonds of the cards-set went unread."""
+    frame = photo(GREEN_ENROL)
+    names = LABELS[GREEN_ENROL][1]
+    for quad, name in zip(grid_order(find_cards(frame), 3, 3), names):
+        if "empty" not in name:
+            continue
+        card = warp_card(frame, quad)
+        plain = describe_parts(card)["fill"][0]
+        shadowed = describe_parts(_shadowed(card))["fill"][0]
+        assert abs(shadowed - plain) < TOLERANCES["fill"], (name, plain, shadowed)
+
+
+def test_a_card_washed_out_to_white_is_never_named_as_an_emptier_card(deck: Catalog) -> None:
+    """A reflection that clips a striped card's paper to white erases its stripes: it then
+    looks like the empty card of the same colour, count and shape, and must not be named so."""
+    frame = photo(RED_TEST)
+    truth = truth_of(frame, LABELS[RED_TEST][1])
+    assert truth is not None
+    washed = frame.copy()
+    for quad, name in truth:
+        if "striped" in name:
+            mask = np.zeros(frame.shape[:2], np.uint8)
+            cv2.fillConvexPoly(mask, quad.astype(np.int32), 255)
+            washed[mask > 0] = np.clip(washed[mask > 0].astype(np.int32) + 170, 0, 255).astype(np.uint8)
+    result = Tally()
+    score(result, read_cards(washed, deck), truth, set(deck.names))
+    assert result.wrong == 0
+    assert result.right >= 6  # the solid and empty rows are untouched

@@ -119,9 +119,8 @@ class Lighting(NamedTuple):
     clipped: float
 
 
-def _clipped(inner: np.ndarray) -> float:
-    """Fraction of the card (every 4th pixel sampled) whose channels all clip to white."""
-    sample = np.ascontiguousarray(inner[::2, ::2])
+def _clipped(sample: np.ndarray) -> float:
+    """Fraction of a sample of the card's pixels whose channels all clip to white."""
     white = cv2.inRange(sample, (CLIPPED_LEVEL,) * 3, (255,) * 3)
     return cv2.countNonZero(white) / float(white.size)
 
@@ -142,13 +141,13 @@ def _prepare(card: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     if inner.shape[1::-1] != DESCRIBE_SIZE:
         inner = cv2.resize(inner, DESCRIBE_SIZE, interpolation=cv2.INTER_AREA)
     img = inner.astype(np.float32)
-    sample = cv2.split(np.ascontiguousarray(inner[::2, ::2]))  # every 4th pixel is plenty
-    paper = [_quantile(channel, 0.9) for channel in sample]
+    sample = np.ascontiguousarray(inner[::2, ::2])  # every 4th pixel is plenty
+    paper = [_quantile(channel, 0.9) for channel in cv2.split(sample)]
     # OpenCV's per-channel scalar product: numpy's broadcast over 3 interleaved channels
     # costs ten times more, and this runs for every card of every frame.
     scale = [float(1.0 / max(p, 1.0)) for p in paper]
     img = np.minimum(cv2.multiply(img, (*scale, 0.0)), 1.0)
-    return img, cv2.cvtColor(img, cv2.COLOR_BGR2Lab), _clipped(inner)
+    return img, cv2.cvtColor(img, cv2.COLOR_BGR2Lab), _clipped(sample)
 
 
 def _local_paper(channel: np.ndarray) -> np.ndarray:
