@@ -169,9 +169,9 @@ class Catalog:
         ``views`` blocks of one row per card (enrolment order), so row r is card
         ``r % len(self)`` (see :func:`vision.cards_describe.describe_views`).
 
-        Describing 1000 cards takes ~4 s, so descriptors are kept per image file (whose
-        name changes whenever the card is re-taught) in memory and in ``descriptors.npz``;
-        only new images are described.  The cache is keyed by DESCRIPTOR_VERSION, so a
+        Describing 1000 cards (every view) takes seconds, so descriptors are kept per
+        image file (whose name changes whenever the card is re-taught) in memory and in
+        ``descriptors.npz``; only new images are described.  The cache is keyed by DESCRIPTOR_VERSION, so a
         reader whose descriptor differs ignores it, and a read-only deck still works."""
         if self._vectors is None:
             if not self._cache:
