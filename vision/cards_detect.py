@@ -268,10 +268,20 @@ def find_cards_scaled(small: np.ndarray) -> list[np.ndarray]:
 
 
 def _candidates(region: np.ndarray, frame_area: float, inset: float) -> list[Candidate]:
-    """The card-shaped regions of one binary map."""
-    contours, _ = cv2.findContours(region, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    """The card-shaped boundaries of one binary map's regions.
+
+    A region's outer boundary runs ``inset`` inside the card's outline; the boundary of
+    a hole in a region (the table around a card's thickened edge, in an edge map) runs
+    as far outside it, on the other side of the edge."""
+    contours, hierarchy = cv2.findContours(region, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    if hierarchy is None:
+        return []
     shortest = 4.0 * math.sqrt(MIN_AREA_FRACTION * frame_area)  # contours list every boundary pixel
-    found = (_candidate(contour, frame_area, inset) for contour in contours if len(contour) >= shortest)
+    found = (
+        _candidate(contour, frame_area, -inset if parent >= 0 else inset)
+        for contour, (_, _, _, parent) in zip(contours, hierarchy[0])
+        if len(contour) >= shortest
+    )
     return [c for c in found if c is not None]
 
 
