@@ -176,12 +176,17 @@ FINE_ANGLES = (-5.0, -2.5, 0.0, 2.5, 5.0)
 FINE_SIDES = (0.9, 0.95, 1.0, 1.05, 1.1)
 """...then finely around the best coarse square (degrees, times its side)."""
 
+SECOND_SQUARE = 0.88
+"""When the best square does not match surely, the best square under this share of its
+side is tried too."""
+
 SQUARE_CONTRAST = 0.25
 """Least contrast between the die and the tray around it (body-likeness inside the
 square minus outside, 0-1) for the square to be trusted."""
 
 
-def locate_face(frame: np.ndarray, x: float, y: float, size: float, body: np.ndarray | None = None) -> tuple[float, float, float, float, float]:
+def locate_face(frame: np.ndarray, x: float, y: float, size: float, body: np.ndarray | None = None,
+                below: float | None = None) -> tuple[float, float, float, float, float]:
     """(cx, cy, side, angle, contrast) of the die's top face near a detector peak.
 
     The detector's box is only roughly centred and sized on a symbol die, and a face
@@ -190,16 +195,19 @@ def locate_face(frame: np.ndarray, x: float, y: float, size: float, body: np.nda
     looks most like the die's body colour and whose surround looks least like it;
     ``contrast`` says how clearly it stands out from the tray.  ``body`` is the taught
     die's colour (Lab); when teaching it is not known yet, and both colours of the
-    die's middle are tried (see ``_middle_colours``).
+    die's middle are tried (see ``_middle_colours``).  With ``below`` (frame pixels)
+    only squares smaller than that are searched: the second guess when the best square
+    took in a neighbour of the die's colour, such as a dark tray edge.
     """
     span = 2.2 * size
     ppf = WINDOW / span  # window pixels per frame pixel
     window = cut_patch(frame, x, y, span / PATCH_MARGIN, out=WINDOW)
     lab = cv2.cvtColor(window, cv2.COLOR_BGR2LAB).astype(np.float32)
+    limit = None if below is None else below * ppf
     if body is not None:
-        score, px, py, side, angle = _square_of(lab, body, size * ppf)
+        score, px, py, side, angle = _square_of(lab, body, size * ppf, limit)
     else:
-        tried = [_square_of(lab, colour, size * ppf) for colour in _middle_colours(lab, size * ppf)]
+        tried = [_square_of(lab, colour, size * ppf, limit) for colour in _middle_colours(lab, size * ppf)]
         clear = [t for t in tried if t[0] >= SQUARE_CONTRAST]
         # The die's square holds the symbol's: of two clear squares, the larger is the die.
         score, px, py, side, angle = max(clear, key=lambda t: t[3]) if clear else max(tried)
@@ -209,9 +217,10 @@ def locate_face(frame: np.ndarray, x: float, y: float, size: float, body: np.nda
     return x + (wx - WINDOW / 2) / ppf, y + (wy - WINDOW / 2) / ppf, side / ppf, angle, score
 
 
-def _square_of(lab: np.ndarray, body: np.ndarray, size: float) -> tuple[float, float, float, float, float]:
+def _square_of(lab: np.ndarray, body: np.ndarray, size: float, limit: float | None) -> tuple[float, float, float, float, float]:
     """(contrast, cx, cy, side, angle) of the best square of ``body`` colour in a window
-    (``size``: the detector's die size in window pixels), searched coarsely then finely."""
+    (``size``: the detector's die size in window pixels; ``limit``: the largest side
+    allowed, or None), searched coarsely then finely."""
     diff = lab - body
     diff[..., 0] *= 0.5  # lamp brightness varies more than colour
     like = np.exp(-(diff ** 2).sum(axis=2) / (2 * 18.0 ** 2)).astype(np.float32)
@@ -223,14 +232,19 @@ def _square_of(lab: np.ndarray, body: np.ndarray, size: float) -> tuple[float, f
         for angle in angles:
             m = cv2.getRotationMatrix2D(centre, float(angle), 1.0)
             sums = cv2.integral(cv2.warpAffine(like, m, (WINDOW, WINDOW), borderMode=cv2.BORDER_REPLICATE))
-            for side in sides:
-                score, px, py, s = _best_square(sums, side, reach)
-                if score > best[0]:
-                    best = (score, px, py, s, float(angle))
+            score, px, py, side = _best_square(sums, np.asarray(sides, np.float64), reach)
+            if score > best[0]:
+                best = (score, px, py, side, float(angle))
         return best
 
-    coarse = search(SQUARE_ANGLES, SQUARE_SIDES * size)
-    return search([coarse[4] + a for a in FINE_ANGLES], [coarse[3] * f for f in FINE_SIDES])
+    sides = SQUARE_SIDES * size
+    if limit is not None:
+        sides = sides[sides < limit]
+        if not len(sides):
+            return -1.0, 0.0, 0.0, 0.0, 0.0
+    coarse = search(SQUARE_ANGLES, sides)
+    fine = [coarse[3] * f for f in FINE_SIDES]
+    return search([coarse[4] + a for a in FINE_ANGLES], [f for f in fine if limit is None or f < limit])
 
 
 def _middle_colours(lab: np.ndarray, size: float) -> list[np.ndarray]:
@@ -245,36 +259,37 @@ def _middle_colours(lab: np.ndarray, size: float) -> list[np.ndarray]:
     return [np.median(g, axis=0) for g in groups]
 
 
-def _best_square(sums: np.ndarray, side: float, reach: float) -> tuple[float, float, float, float]:
-    """(score, cx, cy, side) of the best axis-aligned square of about ``side`` pixels
+def _best_square(sums: np.ndarray, sides: np.ndarray, reach: float) -> tuple[float, float, float, float]:
+    """(score, cx, cy, side) of the best axis-aligned square, of one of ``sides`` pixels,
     centred within ``reach`` of the window centre, from an integral image; the score
-    is the mean inside minus the mean of a ring around it."""
-    s = max(4, int(round(side)))
-    m = max(2, int(round(0.15 * s)))
-    lo = max(m, int(np.ceil(WINDOW / 2 - reach - s / 2)))
-    hi = min(WINDOW - s - m, int(np.floor(WINDOW / 2 + reach - s / 2)))
-    if hi < lo:
-        return -1.0, 0.0, 0.0, float(s)
-    t = np.arange(lo, hi + 1)  # top-left corners of the inner square, on both axes
+    is the mean inside minus the mean of a ring around it.  All sides and centres are
+    scored in one numpy pass."""
+    s = np.maximum(4, np.round(sides)).astype(np.int64)[:, None, None]
+    m = np.maximum(2, np.round(0.15 * s)).astype(np.int64)
+    centres = np.arange(int(np.ceil(WINDOW / 2 - reach)), int(np.floor(WINDOW / 2 + reach)) + 1)
+    top = centres[None, :, None] - s // 2   # (sides, rows, 1)
+    left = centres[None, None, :] - s // 2  # (sides, 1, cols)
 
-    def boxes(start: np.ndarray, n: int) -> np.ndarray:
-        a, b = start[:, None], start[None, :]
-        return sums[a + n, b + n] - sums[a, b + n] - sums[a + n, b] + sums[a, b]
+    def boxes(t: np.ndarray, l: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        inside = (t >= 0) & (l >= 0) & (t + n <= WINDOW) & (l + n <= WINDOW)
+        t, l, b, r = (np.clip(v, 0, WINDOW) for v in (t, l, t + n, l + n))
+        return sums[b, r] - sums[t, r] - sums[b, l] + sums[t, l], inside
 
-    inner = boxes(t, s)
-    outer = boxes(t - m, s + 2 * m)
+    inner, _ = boxes(top, left, s)
+    outer, fits = boxes(top - m, left - m, s + 2 * m)
     o = s + 2 * m
-    score = inner / (s * s) - (outer - inner) / (o * o - s * s)
-    i, j = np.unravel_index(int(np.argmax(score)), score.shape)
-    return float(score[i, j]), float(t[j] + s / 2), float(t[i] + s / 2), float(s)
+    score = np.where(fits, inner / (s * s) - (outer - inner) / (o * o - s * s), -1.0)
+    k, i, j = np.unravel_index(int(np.argmax(score)), score.shape)
+    side = int(s[k, 0, 0])
+    return float(score[k, i, j]), float(centres[j] - side // 2 + side / 2), float(centres[i] - side // 2 + side / 2), float(side)
 
 
 def face_patches(frame: np.ndarray, x: float, y: float, size: float, steps: bool = False,
-                 body: np.ndarray | None = None) -> tuple[list[np.ndarray], float]:
+                 body: np.ndarray | None = None, below: float | None = None) -> tuple[list[np.ndarray], float, float]:
     """The die's face cut square to the patch (at the found square), or, with ``steps``,
-    at every tried scale and shift; and the square's contrast with the tray (see
-    ``locate_face`` for ``body``)."""
-    cx, cy, side, angle, contrast = locate_face(frame, x, y, size, body)
+    at every tried scale and shift; the square's contrast with the tray and its side
+    (see ``locate_face`` for ``body`` and ``below``)."""
+    cx, cy, side, angle, contrast = locate_face(frame, x, y, size, body, below)
     scales, shifts = (SCALES, SHIFTS) if steps else ((1.0,), ((0.0, 0.0),))
     a = np.radians(angle)
     ux, uy = np.cos(a), -np.sin(a)  # the square's own axes in the frame
@@ -284,7 +299,7 @@ def face_patches(frame: np.ndarray, x: float, y: float, size: float, steps: bool
             px = cx + (dx * ux - dy * uy) * side
             py = cy + (dx * uy + dy * ux) * side
             patches.append(cut_patch(frame, px, py, side * scale, angle, out=PATCH))
-    return patches, contrast
+    return patches, contrast, side
 
 
 PIPS = {
@@ -402,14 +417,27 @@ class TaughtDice:
         for die in self.dice:
             if not _may_be(frame, x, y, size, die):
                 continue  # the cheap exit for pipped dice of other colours
-            patches, contrast = face_patches(frame, x, y, size, steps=True, body=die.colour)
-            face_lab = cv2.cvtColor(patches[0], cv2.COLOR_BGR2LAB)[BODY_MASK].astype(np.float32)  # the plain cut
-            result = die.match(np.stack([normalise(p) for p in patches]), face_lab)
-            if result is not None and contrast < SQUARE_CONTRAST:
-                result = (None, min(result[1], 0.5), MAYBE)  # the die's outline was not clear: never sure
+            result, side = self._match(frame, x, y, size, die, None)
+            if result is None or result[2] < SURE:  # the square may have taken in a dark neighbour
+                second, _ = self._match(frame, x, y, size, die, SECOND_SQUARE * side)
+                if second is not None and (result is None or (second[2], second[1]) > (result[2], result[1])):
+                    result = second
             if result is not None:
                 results.append(result)
         return max(results, key=lambda r: (r[2], r[1])) if results else None
+
+    @staticmethod
+    def _match(frame: np.ndarray, x: float, y: float, size: float, die: TaughtDie,
+               below: float | None) -> tuple[tuple[str | None, float, float] | None, float]:
+        """The die's match on its best square (smaller than ``below``), and that square's side."""
+        patches, contrast, side = face_patches(frame, x, y, size, steps=True, body=die.colour, below=below)
+        if contrast <= 0:
+            return None, side
+        face_lab = cv2.cvtColor(patches[0], cv2.COLOR_BGR2LAB)[BODY_MASK].astype(np.float32)  # the plain cut
+        result = die.match(np.stack([normalise(p) for p in patches]), face_lab)
+        if result is not None and contrast < SQUARE_CONTRAST:
+            result = (None, min(result[1], 0.5), MAYBE)  # the die's outline was not clear: never sure
+        return result, side
 
 
 NOT_A_DIE = 0.6
@@ -440,7 +468,7 @@ def face_patch(frame: np.ndarray, what: str = "") -> np.ndarray:
                 else "leave only the die you are teaching")
         raise ImageError(f"{said}I see {seen}: {hint}")
     die = found[0]
-    patches, contrast = face_patches(frame, die.x, die.y, die.size)
+    patches, contrast, _ = face_patches(frame, die.x, die.y, die.size)
     if contrast < SQUARE_CONTRAST:
         raise ImageError(f"{said}I cannot make out the die's edges against the tray: more light, or a tray of another colour")
     return patches[0]
