@@ -128,6 +128,25 @@ def evaluate(tray: Path, split: str, only: set[str] | None = None) -> tuple[Scor
     return score, times, cpu
 
 
+def variations(tray: Path, split: str) -> dict[str, dict[str, float | int]]:
+    """The split read again under each of ``bench.dice_variations.VARIANTS``: how the
+    reader holds up with other cameras, light and die sizes (right/wrong/unsure/missed)."""
+    from bench.dice_variations import VARIANTS
+    from vision.dice import read_dice
+
+    labels = load_labels(tray, split)
+    frames = {name: cv2.imread(str(tray / "images" / name)) for name in sorted(labels)}
+    out = {}
+    for variant, make in VARIANTS.items():
+        score = Score()
+        for name, frame in frames.items():
+            moved_frame, moved = make(frame, labels[name])
+            score.add(name, moved, [(d.value, d.x, d.y) for d in read_dice(moved_frame).dice])
+        keep = ("read_right_pct", "wrong_value_pct", "right", "wrong", "unsure", "missed", "extra")
+        out[variant] = {k: v for k, v in score.summary().items() if k in keep}
+    return out
+
+
 def peak_memory_mb(tray: Path, split: str) -> dict[str, float]:
     """Peak resident memory (VmHWM) of a fresh process that imports the reader and reads
     the split.  VmHWM, unlike ru_maxrss, is not inherited from the benchmark process."""
@@ -162,10 +181,13 @@ def main() -> dict:
         **peak_memory_mb(tray, "test"),
         "cpu": _cpu_name(), "threads": 1,
         "failures": score.failures,
+        "variations": variations(tray, "test"),
     }
     for key, value in result.items():
-        if key != "failures":
+        if key not in ("failures", "variations"):
             print(f"  {key}: {value}")
+    for variant, figures in result["variations"].items():
+        print(f"  variation {variant}: " + ", ".join(f"{k} {v}" for k, v in figures.items()))
     for line in score.failures:
         print(f"  not fully right: {line}")
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

@@ -12,80 +12,22 @@ a failure; an unsure die is tolerated within a small share.
 """
 from __future__ import annotations
 
-import math
-
 import cv2
 import numpy as np
 import pytest
 
 from bench.dice import Label, Score
+from bench.dice_variations import VARIANTS
 from tests.test_dice_support import PHOTOS
-from vision.dice import Die, DiceReading, read_dice
+from vision.dice import DiceReading, Die, read_dice
 from vision.images import ImageError
+
 
 def score(variant: dict[str, tuple[np.ndarray, list[Label]]]) -> Score:
     s = Score()
     for name, (frame, labels) in variant.items():
         s.add(name, labels, [(d.value, d.x, d.y) for d in read_dice(frame).dice])
     return s
-
-
-def warp(frame: np.ndarray, labels: list[Label], m: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, list[Label]]:
-    """Apply an affine map to a photo and its labels (the border repeats the tray)."""
-    out = cv2.warpAffine(frame, m, size, flags=cv2.INTER_AREA if abs(np.linalg.det(m[:, :2])) < 1 else cv2.INTER_LINEAR,
-                         borderMode=cv2.BORDER_REPLICATE)
-    scale = math.sqrt(abs(np.linalg.det(m[:, :2])))
-    moved = []
-    for lab in labels:
-        x, y = m @ np.array([lab.x, lab.y, 1.0])
-        if 0 <= x < size[0] and 0 <= y < size[1]:  # a die cut by the edge is still a die
-            moved.append(Label(lab.face, float(x), float(y), lab.size * scale))
-    return out, moved
-
-
-def rotate(frame: np.ndarray, labels: list[Label], angle: float, zoom: float = 1.0) -> tuple[np.ndarray, list[Label]]:
-    h, w = frame.shape[:2]
-    m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, zoom)
-    return warp(frame, labels, m, (w, h))
-
-
-def shrink(frame: np.ndarray, labels: list[Label], factor: float) -> tuple[np.ndarray, list[Label]]:
-    h, w = frame.shape[:2]
-    m = np.array([[factor, 0, 0], [0, factor, 0]], np.float64)
-    return warp(frame, labels, m, (round(w * factor), round(h * factor)))
-
-
-def white_balance(frame: np.ndarray, gains: tuple[float, float, float]) -> np.ndarray:
-    return np.clip(frame.astype(np.float32) * np.array(gains, np.float32), 0, 255).astype(np.uint8)
-
-
-def jpeg(frame: np.ndarray, quality: int) -> np.ndarray:
-    ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    assert ok
-    return cv2.imdecode(data, cv2.IMREAD_COLOR)
-
-
-def shadow(frame: np.ndarray) -> np.ndarray:
-    """A soft diagonal shadow darkening half the tray to 45 %."""
-    h, w = frame.shape[:2]
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    ramp = np.clip((xx + yy - w) / (0.25 * w), 0, 1)
-    return (frame.astype(np.float32) * (1 - 0.55 * ramp[..., None])).astype(np.uint8)
-
-
-VARIANTS = {
-    "rotated 90": lambda f, l: rotate(f, l, 90),
-    "rotated 33": lambda f, l: rotate(f, l, 33),
-    "zoomed 1.4 (dice ~55 px)": lambda f, l: rotate(f, l, 0, 1.4),
-    "zoomed 1.8 (dice ~70 px)": lambda f, l: rotate(f, l, 0, 1.8),
-    "shrunk 0.45 (dice ~18 px)": lambda f, l: shrink(f, l, 0.45),
-    "blurred": lambda f, l: (cv2.GaussianBlur(f, (0, 0), 1.2), l),
-    "warm white balance": lambda f, l: (white_balance(f, (0.7, 0.95, 1.3)), l),
-    "cold white balance": lambda f, l: (white_balance(f, (1.3, 1.0, 0.75)), l),
-    "jpeg quality 25": lambda f, l: (jpeg(f, 25), l),
-    "shadow": lambda f, l: (shadow(f), l),
-    "dim": lambda f, l: ((f * 0.45).astype(np.uint8), l),
-}
 
 
 def assert_values_fit(reading: DiceReading, labels: list[Label]) -> None:
