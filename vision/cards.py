@@ -10,6 +10,8 @@ fill, layout, colour, texture: see :mod:`vision.cards_describe`) and clearly clo
 it than to any other deck card; otherwise it is reported with ``name=None``, because
 calling an unknown card by its nearest look-alike would corrupt the game.
 
+Each deck card is held sharp and as a soft photo would show it (see
+:data:`vision.cards_describe.SOFT_VIEWS`); a card is matched to whichever is nearer.
 Search is one matrix product of the frame's card descriptors with the deck's, so a
 deck of 1000 costs little more than a deck of 80: describing the cards dominates.
 """
@@ -40,7 +42,10 @@ wrongly (an empty shape looks striped), so it must match more closely to be name
 Measured on glare variations of the enrol photos: plainly lit cards stay above ~0.8,
 and the cards glare made the reader name wrongly (worst part 1.47-1.54) were at
 0.58-0.63; tightening only those cards cost 14 of the 486 cards of the six glares
-(387 -> 373 read right), 5 wrong -> 0.
+(387 -> 373 read right), 5 wrong -> 0.  (Measured with the earlier paper level, a
+smoothed maximum; with the closing no plainly lit enrol card falls below 0.75 either,
+and without this rule the tuning glares still gave 0 wrong, but a camera that rolls
+highlights off instead of clipping them would slip past MAX_CLIPPED: it stays.)
 A card more than MAX_CLIPPED washed out to white counts as under a reflection too:
 when the reflection covers the whole card its paper is evenly white, and its stripes are
 gone (enrol photos: at most 0.1% clipped; under the tuning glares up to 92%)."""
@@ -106,7 +111,8 @@ def plainly_lit(lighting: Lighting) -> bool:
 
 def _verdict(query: np.ndarray, views: np.ndarray, is_flipped: bool, vectors: np.ndarray, lighting: Lighting) -> Match:
     """Name one card from its distances to each view of each deck card (views x cards,
-    the better way up), or refuse: see MAX_PART_DISTANCE, UNEVEN_LIGHT and MAX_RATIO."""
+    the better way up), or refuse: see MAX_PART_DISTANCE, UNEVEN_LIGHT, FILL_BLIND_PARTS
+    and MAX_RATIO."""
     limit = MAX_PART_DISTANCE if plainly_lit(lighting) else UNEVEN_MAX_PART_DISTANCE
     row = views.min(axis=0)  # each card's nearest view: the runner-up must be another card
     if len(row) > 1:
