@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import math
 import os
+import statistics
 import sys
 import tempfile
+import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -187,12 +189,15 @@ class Tally:
     pips: int = 0
     pips_as_taught: int = 0
     pips_changed: int = 0
+    ms: list[float] = field(default_factory=list)  # reading time of each roll, with and without the taught die
+    ms_plain: list[float] = field(default_factory=list)
 
     def line(self) -> str:
         return (f"taught die shown {self.shown}: right {self.right} ({100 * self.right / max(1, self.shown):.1f}%), "
                 f"unsure {self.unsure}, wrong face {self.wrong_face}, read as pips {self.as_pips}, missed {self.missed}; "
                 f"real pipped dice {self.pips}: read as a taught face {self.pips_as_taught}, "
-                f"reading changed by the taught die {self.pips_changed}")
+                f"reading changed by the taught die {self.pips_changed}; median ms a roll "
+                f"{statistics.median(self.ms or [0]):.1f} with the taught die, {statistics.median(self.ms_plain or [0]):.1f} without")
 
 
 def teach_photos(photos: dict[str, tuple[np.ndarray, list[Label]]], per_face: int, rng: np.random.Generator) -> dict[str, list[np.ndarray]]:
@@ -242,7 +247,13 @@ def measure(taught, read: dict[str, tuple[np.ndarray, list[Label]]], per_photo: 
             face = FACES[int(rng.integers(len(FACES)))]
             look = random_look(rng, labels, frame.shape[0])
             roll = camera_finish(paste_die(frame, face, look), rng)
-            score_roll(tally, read_dice(roll, taught), read_dice(roll), face, look, labels)
+            start = time.perf_counter()
+            reading = read_dice(roll, taught)
+            middle = time.perf_counter()
+            plain = read_dice(roll)
+            tally.ms.append((middle - start) * 1000)
+            tally.ms_plain.append((time.perf_counter() - middle) * 1000)
+            score_roll(tally, reading, plain, face, look, labels)
     return tally
 
 

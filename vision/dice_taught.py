@@ -231,7 +231,7 @@ def _square_of(lab: np.ndarray, body: np.ndarray, size: float, limit: float | No
         best = (-1.0, 0.0, 0.0, 0.0, 0.0)
         for angle in angles:
             m = cv2.getRotationMatrix2D(centre, float(angle), 1.0)
-            sums = cv2.integral(cv2.warpAffine(like, m, (WINDOW, WINDOW), borderMode=cv2.BORDER_REPLICATE))
+            sums = np.pad(cv2.integral(cv2.warpAffine(like, m, (WINDOW, WINDOW), borderMode=cv2.BORDER_REPLICATE)), WINDOW, mode="edge")
             score, px, py, side = _best_square(sums, np.asarray(sides, np.float64), reach)
             if score > best[0]:
                 best = (score, px, py, side, float(angle))
@@ -261,7 +261,8 @@ def _middle_colours(lab: np.ndarray, size: float) -> list[np.ndarray]:
 
 def _best_square(sums: np.ndarray, sides: np.ndarray, reach: float) -> tuple[float, float, float, float]:
     """(score, cx, cy, side) of the best axis-aligned square, of one of ``sides`` pixels,
-    centred within ``reach`` of the window centre, from an integral image; the score
+    centred within ``reach`` of the window centre, from an integral image padded by
+    WINDOW on every side (squares reaching out of the window are not counted); the score
     is the mean inside minus the mean of a ring around it.  All sides and centres are
     scored in one numpy pass."""
     s = np.maximum(4, np.round(sides)).astype(np.int64)[:, None, None]
@@ -272,8 +273,8 @@ def _best_square(sums: np.ndarray, sides: np.ndarray, reach: float) -> tuple[flo
 
     def boxes(t: np.ndarray, l: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         inside = (t >= 0) & (l >= 0) & (t + n <= WINDOW) & (l + n <= WINDOW)
-        t, l, b, r = (np.clip(v, 0, WINDOW) for v in (t, l, t + n, l + n))
-        return sums[b, r] - sums[t, r] - sums[b, l] + sums[t, l], inside
+        t, l = t + WINDOW, l + WINDOW  # ``sums`` is padded by WINDOW: no index leaves it
+        return sums[t + n, l + n] - sums[t, l + n] - sums[t + n, l] + sums[t, l], inside
 
     inner, _ = boxes(top, left, s)
     outer, fits = boxes(top - m, left - m, s + 2 * m)
