@@ -4,18 +4,17 @@ camera's latest frame (replayed from photos), and the next roll reads the die.""
 from __future__ import annotations
 
 import dataclasses
-import math
 
 import cv2
 import pytest
 from gpiozero import Device
 from playwright.sync_api import expect
+from test_browser import ARGS, CHROMIUM, CONSOLE_ERRORS, PHONE, WAIT_MS, watch_console
 
 from device.cli import demo_config
 from device.config import Config
 from device.daemon import Daemon
 from engine.actions import Action
-from test_browser import ARGS, CHROMIUM, PHONE, WAIT_MS, watch_console, CONSOLE_ERRORS
 from tests.test_teach_die import FULL_TRAY, roll_with, shot
 from vision.camera_replay import ReplayCamera
 
@@ -47,18 +46,17 @@ def camera(tmp_path):
         cv2.imwrite(str(paths[-1]), shot(face, seed))
     paths.append(tmp_path / "90-full-tray.png")
     cv2.imwrite(str(paths[-1]), FULL_TRAY)
-    roll, x, y = roll_with("bolt", 40)
     paths.append(tmp_path / "99-roll.png")
-    cv2.imwrite(str(paths[-1]), roll)
+    cv2.imwrite(str(paths[-1]), roll_with("bolt", 40)[0])
     with ReplayCamera(paths, fps=None, loop=False, simulate_rolls=False) as replay:
-        yield replay, (x, y)
+        yield replay
 
 
 def test_host_teaches_a_die_on_the_page_and_a_roll_reads_it(box, camera):
     from playwright.sync_api import sync_playwright
 
     daemon, base = box
-    replay, (x, y) = camera
+    replay = camera
     expect.set_options(timeout=WAIT_MS)
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)

@@ -14,7 +14,17 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.test_teach_die_support import FACES, Tally, camera_finish, empty_tray, local_photos, measure, paste_die, random_look, teach
+from tests.test_teach_die_support import (
+    FACES,
+    Tally,
+    camera_finish,
+    empty_tray,
+    local_photos,
+    measure,
+    paste_die,
+    random_look,
+    teach,
+)
 from vision.dice_taught import PATCH, TaughtDice, forget_die, taught_dice, teach_die
 from vision.images import ImageError
 
@@ -55,7 +65,7 @@ def test_pipped_dice_read_the_same_with_a_taught_die_loaded(tally: Tally) -> Non
 
 
 def test_teaching_needs_exactly_one_die_and_stores_nothing_otherwise(tmp_path: Path) -> None:
-    name, (frame, labels) = next(iter(TRAYS.items()))
+    frame, labels = next(iter(TRAYS.values()))
     tray = empty_tray(frame, labels)
     rng = np.random.default_rng(3)
     alone = camera_finish(paste_die(tray, "star", random_look(rng, [], 640)), rng)

@@ -10,22 +10,27 @@ from __future__ import annotations
 import base64
 import dataclasses
 import math
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 from gpiozero import Device
+from web_helpers import make_app
 
 from device.cli import demo_config
 from device.config import Config
 from device.daemon import Daemon
 from device.teach import PREVIEW_SIDE, teach_die_face
 from engine.actions import Action
-from tests.test_teach_die_support import camera_finish, empty_tray, local_photos, paste_die, random_look
+from tests.test_teach_die_support import (
+    camera_finish,
+    empty_tray,
+    local_photos,
+    paste_die,
+    random_look,
+)
 from vision.dice import read_dice
 from web import create_app
-from web_helpers import make_app
 
 TRAYS = local_photos("tray")
 ROLLS = local_photos("dice")
@@ -145,7 +150,7 @@ def test_forget_a_die(box, clients):
     ("post", "/api/host/dice/forget", {"die": "clue"}),
 ])
 def test_only_the_host_may_teach_or_forget(box, clients, method, path, body):
-    host, player, stranger = clients
+    _, player, stranger = clients
     box._latest_frame = shot("star", 7)
     for client in (player, stranger):
         reply = getattr(client, method)(path, json=body) if body else getattr(client, method)(path)

@@ -21,7 +21,6 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -109,7 +108,7 @@ def render_die(face: str, look: Look) -> tuple[np.ndarray, np.ndarray]:
         cv2.circle(mask, (cx, cy), r, 1.0, -1, cv2.LINE_AA)
     art = art * mask[..., None]
     if look.slant > 0:  # a sliver of the side below the top face, in shade
-        shift = int(round(look.slant * ART))
+        shift = round(look.slant * ART)
         side = np.zeros((ART + shift, ART, 3), np.float32)
         side_mask = np.zeros((ART + shift, ART), np.float32)
         side[shift:] = np.array(body, np.float32) * 0.55 * mask[..., None]
@@ -124,7 +123,7 @@ def paste_die(frame: np.ndarray, face: str, look: Look) -> np.ndarray:
     """The frame with the die put in: shadow, lamp, focus and sensor noise."""
     art, mask = render_die(face, look)
     h, w = frame.shape[:2]
-    ah, aw = mask.shape
+    aw = mask.shape[1]
     scale = look.size / ART
     m = cv2.getRotationMatrix2D((aw / 2, ART / 2), look.angle, scale)
     m[:, 2] += (look.x - aw / 2, look.y - ART / 2)
@@ -188,7 +187,8 @@ class Tally:
     missed: int = 0
     pips: int = 0
     pips_as_taught: int = 0
-    pips_changed: int = 0
+    pips_changed: int = 0  # another value, or found or lost, because of the taught die
+    pips_made_unsure: int = 0  # read before, unsure with the taught die (one tap, not an error)
     ms: list[float] = field(default_factory=list)  # reading time of each roll, with and without the taught die
     ms_plain: list[float] = field(default_factory=list)
 
@@ -196,7 +196,7 @@ class Tally:
         return (f"taught die shown {self.shown}: right {self.right} ({100 * self.right / max(1, self.shown):.1f}%), "
                 f"unsure {self.unsure}, wrong face {self.wrong_face}, read as pips {self.as_pips}, missed {self.missed}; "
                 f"real pipped dice {self.pips}: read as a taught face {self.pips_as_taught}, "
-                f"reading changed by the taught die {self.pips_changed}; median ms a roll "
+                f"made unsure by it {self.pips_made_unsure}, otherwise changed by it {self.pips_changed}; median ms a roll "
                 f"{statistics.median(self.ms or [0]):.1f} with the taught die, {statistics.median(self.ms_plain or [0]):.1f} without")
 
 
@@ -278,6 +278,8 @@ def score_roll(tally: Tally, reading, plain, face: str, look: Look, labels: list
         before = [d for d in plain.dice if math.hypot(d.x - label.x, d.y - label.y) < label.size * 0.5]
         if now and isinstance(now[0].value, str):
             tally.pips_as_taught += 1
+        elif now and before and now[0].value is None and before[0].value is not None:
+            tally.pips_made_unsure += 1
         elif (now[0].value if now else "missed") != (before[0].value if before else "missed"):
             tally.pips_changed += 1
 

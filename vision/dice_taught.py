@@ -31,9 +31,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.dice import FITS, SURE_FIT
 from vision.dice_patch import MARGIN as PATCH_MARGIN
 from vision.dice_patch import cut_patch
-from vision.dice import FITS, SURE_FIT
 from vision.images import ImageError, check_frame
 
 SURE = (SURE_FIT + 1.0) / 2
@@ -146,7 +146,7 @@ def _colour_fits(colour: np.ndarray, taught: np.ndarray) -> bool:
     return (ab <= COLOUR_AB) & (np.abs(colour[..., 0] - taught[0]) <= COLOUR_L)
 
 
-def _may_be(frame: np.ndarray, x: float, y: float, size: float, die: "TaughtDie") -> bool:
+def _may_be(frame: np.ndarray, x: float, y: float, size: float, die: TaughtDie) -> bool:
     """Cheap first look: does enough of the die near a peak have the taught body colour?
     Pipped dice of other colours stop here, before the costlier square search."""
     lab = cv2.cvtColor(cut_patch(frame, x, y, size, out=PATCH), cv2.COLOR_BGR2LAB)[PEAK_DISK].astype(np.float32)
@@ -361,7 +361,7 @@ class TaughtDie:
     colour: np.ndarray     # Lab body colour
 
     @classmethod
-    def load(cls, directory: Path) -> "TaughtDie":
+    def load(cls, directory: Path) -> TaughtDie:
         """Rebuild the matcher from the PNG patches of a model directory."""
         meta_path = directory / "die.json"
         if not meta_path.exists():
@@ -412,7 +412,7 @@ class TaughtDice:
     dice: tuple[TaughtDie, ...]
 
     @classmethod
-    def load(cls, root: Path, names: Iterable[str]) -> "TaughtDice":
+    def load(cls, root: Path, names: Iterable[str]) -> TaughtDice:
         """Load dice by name from ``root`` (``<state_dir>/dice``)."""
         return cls(tuple(TaughtDie.load(root / check_name("die", n)) for n in names))
 
@@ -463,7 +463,11 @@ scales are already tried when reading)."""
 def face_patch(frame: np.ndarray, what: str = "") -> np.ndarray:
     """The one die in view, cut like the pip reader cuts it; raises ImageError unless
     exactly one die is in view, so a stray die or a hand never becomes a face."""
-    from vision.dice import classify_faces, find_dice, thresholds  # the pip reader's detector finds any die
+    from vision.dice import (  # the pip reader's detector finds any die
+        classify_faces,
+        find_dice,
+        thresholds,
+    )
 
     frame = check_frame(frame, what or "the photo")
     said = f"{what}: " if what else ""
