@@ -30,6 +30,9 @@ import numpy as np
 from bench.dice import Label, load_labels
 
 FACES = ("star", "dark-mark", "tower", "key", "bolt", "book")
+DIES = {"black": ((34, 30, 28), (200, 214, 222)), "ivory": ((196, 214, 226), (40, 36, 140))}
+"""(body, ink) BGR of the rendered dice: Clue's black die with ivory symbols, and a
+light die with dark red symbols (the reader must not depend on which is lighter)."""
 ART = 128
 """Side of the drawn face before it is shrunk into a photo."""
 
@@ -87,12 +90,13 @@ class Look:
     blur: float      # Gaussian sigma in frame pixels
     light: float     # direction the light comes from, degrees
     slant: float     # how much side face shows, share of the side (camera not straight down)
+    die: str = "black"  # which of DIES
 
 
 def render_die(face: str, look: Look) -> tuple[np.ndarray, np.ndarray]:
     """The die at ART scale (BGR) and its opacity mask, before placement."""
-    body = (34, 30, 28)
-    art = draw_symbol(face, (200, 214, 222), body).astype(np.float32)
+    body, ink = DIES[look.die]
+    art = draw_symbol(face, ink, body).astype(np.float32)
     # Rounded cube top: bevels lit from ``light``, darker away from it; gloss in a corner.
     yy, xx = np.mgrid[0:ART, 0:ART].astype(np.float32) - (ART - 1) / 2
     lx, ly = math.cos(math.radians(look.light)), math.sin(math.radians(look.light))
@@ -149,7 +153,8 @@ def camera_finish(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.imdecode(data, cv2.IMREAD_COLOR)
 
 
-def random_look(rng: np.random.Generator, labels: list[Label], frame_side: int, others: list[tuple[float, float, float]] = ()) -> Look:
+def random_look(rng: np.random.Generator, labels: list[Label], frame_side: int, others: list[tuple[float, float, float]] = (),
+                die: str = "black") -> Look:
     """A look at a free spot: the real dice (and ``others``) stay clear of the die."""
     typical = float(np.median([l.size for l in labels])) if labels else 38.0
     size = float(typical * rng.uniform(0.85, 1.2))
@@ -160,7 +165,7 @@ def random_look(rng: np.random.Generator, labels: list[Label], frame_side: int, 
             break
     cast = tuple(float(v) for v in rng.uniform(0.85, 1.15, 3))
     return Look(float(x), float(y), size, float(rng.uniform(0, 360)), float(rng.uniform(0.7, 1.4)), cast,
-                float(rng.uniform(0.3, 1.1)), float(rng.uniform(0, 360)), float(rng.uniform(0, 0.12)))
+                float(rng.uniform(0.3, 1.1)), float(rng.uniform(0, 360)), float(rng.uniform(0, 0.12)), die)
 
 
 def empty_tray(frame: np.ndarray, labels: list[Label]) -> np.ndarray:
@@ -200,7 +205,8 @@ class Tally:
                 f"{statistics.median(self.ms or [0]):.1f} with the taught die, {statistics.median(self.ms_plain or [0]):.1f} without")
 
 
-def teach_photos(photos: dict[str, tuple[np.ndarray, list[Label]]], per_face: int, rng: np.random.Generator) -> dict[str, list[np.ndarray]]:
+def teach_photos(photos: dict[str, tuple[np.ndarray, list[Label]]], per_face: int, rng: np.random.Generator,
+                 die: str = "black") -> dict[str, list[np.ndarray]]:
     """``per_face`` photos of each face alone on emptied trays, each a new place and light.
     A tray where the box sees more than the one die (a leftover die the labels missed) is
     passed over, as the host would clear it."""
@@ -217,7 +223,7 @@ def teach_photos(photos: dict[str, tuple[np.ndarray, list[Label]]], per_face: in
             if name not in trays:
                 trays[name] = empty_tray(*photos[name])
             tray = trays[name]
-            shot = camera_finish(paste_die(tray, face, random_look(rng, [], tray.shape[0])), rng)
+            shot = camera_finish(paste_die(tray, face, random_look(rng, [], tray.shape[0], die=die)), rng)
             try:
                 face_patch(shot)
             except ImageError:
@@ -226,16 +232,18 @@ def teach_photos(photos: dict[str, tuple[np.ndarray, list[Label]]], per_face: in
     return out
 
 
-def teach(photos: dict[str, tuple[np.ndarray, list[Label]]], root: Path, per_face: int, rng: np.random.Generator):
+def teach(photos: dict[str, tuple[np.ndarray, list[Label]]], root: Path, per_face: int, rng: np.random.Generator,
+          die: str = "black"):
     """Teach the die ``clue`` under ``root`` from ``per_face`` photos a face; the model."""
     from vision.dice_taught import TaughtDice, teach_die
 
-    for face, frames in teach_photos(photos, per_face, rng).items():
+    for face, frames in teach_photos(photos, per_face, rng, die).items():
         teach_die(root / "clue", face, frames)
     return TaughtDice.load(root, ["clue"])
 
 
-def measure(taught, read: dict[str, tuple[np.ndarray, list[Label]]], per_photo: int, rng: np.random.Generator) -> Tally:
+def measure(taught, read: dict[str, tuple[np.ndarray, list[Label]]], per_photo: int, rng: np.random.Generator,
+            die: str = "black") -> Tally:
     """Read the taught die pasted ``per_photo`` times into every ``read`` photo (one copy
     a roll, among the photo's real dice), and the real dice with and without it taught."""
     from vision.dice import read_dice
@@ -245,7 +253,7 @@ def measure(taught, read: dict[str, tuple[np.ndarray, list[Label]]], per_photo: 
         frame, labels = read[name]
         for _ in range(per_photo):
             face = FACES[int(rng.integers(len(FACES)))]
-            look = random_look(rng, labels, frame.shape[0])
+            look = random_look(rng, labels, frame.shape[0], die=die)
             roll = camera_finish(paste_die(frame, face, look), rng)
             start = time.perf_counter()
             reading = read_dice(roll, taught)
@@ -300,17 +308,19 @@ def local_photos(folder: str) -> dict[str, tuple[np.ndarray, list[Label]]]:
 
 
 def main() -> int:
-    """Measure on the full dice-tray set: teach on train photos, read on test photos."""
+    """Measure on the full dice-tray set: teach on train photos, read on test photos.
+    Arguments: teaching photos a face (default 4), the die (black or ivory), seeds."""
     cv2.setNumThreads(1)
     data = Path(os.environ.get("FAMILIAR_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "data"))
     tray = data / "dice-tray"
     train, test = load_photos(tray, "train"), load_photos(tray, "test")
     per_face = int(sys.argv[1]) if len(sys.argv) > 1 else 4
-    for seed in (1, 2):
+    die = sys.argv[2] if len(sys.argv) > 2 else "black"
+    for seed in [int(a) for a in sys.argv[3:]] or [1, 2]:
         rng = np.random.default_rng(seed)
         with tempfile.TemporaryDirectory() as tmp:
-            taught = teach(train, Path(tmp), per_face, rng)
-        print(f"seed {seed}, {per_face} teaching photos a face:", measure(taught, test, 3, rng).line(), flush=True)
+            taught = teach(train, Path(tmp), per_face, rng, die)
+        print(f"{die} die, seed {seed}, {per_face} teaching photos a face:", measure(taught, test, 3, rng, die).line(), flush=True)
     return 0
 
 
