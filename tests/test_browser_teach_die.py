@@ -16,6 +16,7 @@ from device.config import Config
 from device.daemon import Daemon
 from engine.actions import Action
 from tests.test_teach_die import FULL_TRAY, roll_with, shot
+from tests.test_teach_die_support import FACES
 from vision.camera_replay import ReplayCamera
 
 pytestmark = [
@@ -23,7 +24,7 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (make test installs it with apt)"),
 ]
 
-CAPTURES = [("star", 31), ("star", 32), ("bolt", 33), ("bolt", 34), ("key", 35), ("key", 36)]
+CAPTURES = [(face, 31 + i) for i, face in enumerate(FACES)] + [("star", 40)]
 
 
 @pytest.fixture
@@ -76,13 +77,14 @@ def test_host_teaches_a_die_on_the_page_and_a_roll_reads_it(box, camera):
             expect(page.locator("#die-preview figcaption")).to_have_text(f"clue: {face}")
         die = page.locator(".taught-die[data-die=clue]")
         expect(die).to_contain_text("star: 2 photos")
-        expect(die).to_contain_text("key: 2 photos")
+        expect(die).to_contain_text("key: 1 photo")
+        expect(die).to_contain_text("All six faces taught")
         assert page.locator("#die-preview img").evaluate("img => img.complete && img.naturalWidth") == 160
 
         daemon._latest_frame = replay.read()  # the whole tray of dice: refused, nothing stored
         page.click("#capture")
         expect(page.locator("#die-result")).to_contain_text("leave only the die you are teaching")
-        assert daemon.taught_dice() == {"clue": {"star": 2, "bolt": 2, "key": 2}}
+        assert daemon.taught_dice() == {"clue": {face: 1 for face in FACES} | {"star": 2}}
         page.screenshot(path="/tmp/familiar-host-teach-die.png", full_page=True)
 
         # A roll: the dice reader game takes pips only, so the read symbol goes to the host.

@@ -70,7 +70,7 @@ def run_dice(args: argparse.Namespace) -> int:
 
 def run_teach(args: argparse.Namespace) -> int:
     """Teach one face from the given photos; nothing is stored unless all are usable."""
-    from vision.dice_taught import teach_die
+    from vision.dice_taught import FACES_PER_DIE, teach_die
 
     directory = (args.state_dir or default_state_dir()) / "dice" / args.die
     try:
@@ -80,4 +80,6 @@ def run_teach(args: argparse.Namespace) -> int:
         print(f"familiar vision teach-die: {exc}", file=sys.stderr)
         return 1
     print(f"{die.name}: taught face {args.face!r} from {len(frames)} photo(s); faces so far: {', '.join(die.faces)}")
+    if len(die.faces) < FACES_PER_DIE:
+        print(f"{die.name} is read as unsure until all {FACES_PER_DIE} faces are taught")
     return 0

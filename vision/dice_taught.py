@@ -61,6 +61,12 @@ FACE_SQUARE = 0.42
 corner pips included (they tell a pipped die apart), but not the die's bevelled edges,
 whose look changes with the light and the camera's slant."""
 
+FACES_PER_DIE = 6
+"""A die is read by name only once all its faces are taught: an untaught face may look
+more like one taught face than any other (faces of one die share a style), and with
+nothing to compare against it would be read as that face.  Until then a die that
+matches is reported unsure."""
+
 ACCEPT = 0.88
 """Least correlation with a taught face for a die to be read as the taught die: true
 faces reach 0.93-0.99 once squared up, pipped dice of the same colours at most 0.80
@@ -400,7 +406,7 @@ class TaughtDie:
             return None  # a pipped die in these colours, or something else: the pip reader decides
         closer = (1.0 - second) / max(1.0 - best, 1e-3)
         confidence = float(np.clip(best * min(1.0, closer / (2 * RATIO)), 0.0, 1.0))
-        if best < ACCEPT or best - pip < PIP_MARGIN:
+        if best < ACCEPT or best - pip < PIP_MARGIN or len(self.faces) < FACES_PER_DIE:
             return None, min(confidence, 0.5), MAYBE  # may be this die: never let a guess through
         return (self.faces[order[0]] if closer >= RATIO else None), confidence, SURE
 

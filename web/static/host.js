@@ -163,6 +163,13 @@
       Object.entries(faces).map(([face, n]) => el("li", {}, `${face}: ${n} photo${n === 1 ? "" : "s"}`)));
   }
 
+  // The box reads a die by its face names only once all six faces are taught (see
+  // vision/dice_taught.py FACES_PER_DIE); until then it asks the host to confirm it.
+  function faceProgress(count) {
+    return el("p", { class: "muted face-progress" }, count >= 6 ? "All six faces taught: rolls read this die."
+      : `${count} of 6 faces taught: until all six are, rolls with this die ask you to confirm it.`);
+  }
+
   function drawTaughtDice(dice) {
     const holder = clear(document.getElementById("taught-dice"));
     const names = Object.keys(dice);
@@ -170,7 +177,7 @@
     holder.append(...names.map((name) => el("div", { class: "taught-die", "data-die": name },
       el("div", { class: "row" }, el("strong", {}, name),
         el("button", { class: "small no", type: "button", onclick: () => forgetDie(name) }, `Forget ${name}`)),
-      faceList(dice[name]))));
+      faceList(dice[name]), faceProgress(Object.keys(dice[name]).length))));
   }
 
   async function loadTaughtDice() {
