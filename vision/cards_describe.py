@@ -142,7 +142,7 @@ def _prepare(card: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
         inner = cv2.resize(inner, DESCRIBE_SIZE, interpolation=cv2.INTER_AREA)
     img = inner.astype(np.float32)
     sample = np.ascontiguousarray(inner[::2, ::2])  # every 4th pixel is plenty
-    paper = [_quantile(channel, 0.9) for channel in cv2.split(sample)]
+    paper = _quantiles(sample.reshape(-1, 3), (0.9,))[0]  # per channel, one partition
     # OpenCV's per-channel scalar product: numpy's broadcast over 3 interleaved channels
     # costs ten times more, and this runs for every card of every frame.
     scale = [float(1.0 / max(p, 1.0)) for p in paper]
@@ -179,7 +179,8 @@ def tint_map(img: np.ndarray) -> tuple[np.ndarray, float]:
     palest = cv2.min(cv2.min(b, g), r)
     paper = _local_paper(palest)
     sample = np.ascontiguousarray(paper[::4, ::4])
-    evenness = _quantile(sample, 0.02) / max(_quantile(sample, 0.98), 1e-3)
+    darkest, brightest = _quantiles(sample.ravel(), (0.02, 0.98))
+    evenness = float(darkest) / max(float(brightest), 1e-3)
     return _blank_border(np.clip(1.0 - palest / paper, 0.0, 1.0)), evenness
 
 
@@ -190,9 +191,14 @@ def _strongest(ink: np.ndarray) -> float:
 
 def _quantile(values: np.ndarray, q: float) -> float:
     """The q-quantile (nearest rank) of an array; np.percentile costs ten times more."""
-    flat = values.ravel()
-    k = min(len(flat) - 1, int(q * len(flat)))
-    return float(np.partition(flat, k)[k])
+    return float(_quantiles(values.ravel(), (q,))[0])
+
+
+def _quantiles(values: np.ndarray, qs: tuple[float, ...]) -> np.ndarray:
+    """The qs-quantiles (nearest rank) of ``values`` along its first axis, from one
+    partition: a row per quantile (a scalar each for a flat array)."""
+    ks = [min(len(values) - 1, int(q * len(values))) for q in qs]
+    return np.partition(values, ks, axis=0)[ks]
 
 
 def silhouette(tint: np.ndarray) -> np.ndarray:
