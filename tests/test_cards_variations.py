@@ -7,16 +7,23 @@ fixed, above what it reached before (noted per test), so a regression fails it.
 """
 from __future__ import annotations
 
-
 import cv2
 import numpy as np
 import pytest
 
-from bench.cards import TUNE_VARIATIONS, VARIATIONS, Tally, Variation, score, truth_of, vary
+from bench.cards import (
+    TUNE_VARIATIONS,
+    VARIATIONS,
+    Tally,
+    Variation,
+    score,
+    truth_of,
+    vary,
+)
+from tests.test_cards import LABELS, deck, photo  # noqa: F401 - deck is a shared fixture
 from vision.cards import Catalog, find_cards, plainly_lit, read_cards, warp_card
 from vision.cards_describe import TOLERANCES, describe_lit, describe_parts
 from vision.catalog import grid_order
-from tests.test_cards import LABELS, deck, photo  # noqa: F401 - deck is a shared fixture
 
 RED_TEST = "red-2-20170101_124832.jpg"
 GREEN_ENROL = "green-1-20161231_114459.jpg"

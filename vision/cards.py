@@ -23,7 +23,14 @@ from typing import Any
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
-from vision.cards_describe import ROTATE_180, WARP_SIZE, Lighting, describe_lit, fill_of, part_distances
+from vision.cards_describe import (
+    ROTATE_180,
+    WARP_SIZE,
+    Lighting,
+    describe_lit,
+    fill_of,
+    part_distances,
+)
 from vision.cards_detect import find_cards, find_cards_scaled, warp_card, working_frame
 from vision.catalog import Catalog, CatalogError, grid_order
 from vision.images import check_frame
