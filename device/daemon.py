@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import math
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,9 @@ from vision.settle import SettleDetector
 
 log = logging.getLogger("familiar")
 CAMERA_RETRY_S = 15.0
+TEACHING_QUIET_S = 60.0
+"""After the host captures a die or a deck to teach, still trays are not read for this
+long: the die put in the tray to be taught is not a roll."""
 
 
 def led_count(value: int, length: int, leds: int) -> int:
@@ -73,6 +77,7 @@ class Daemon:
                                on_undo=self.undo, on_undo_hold=self.narrator.repeat)
         self.desk = ReadingDesk(self.service.submit, config.vision.confirm_below)
         self._teaching = threading.Lock()
+        self._taught_at = -TEACHING_QUIET_S
         self.taught = self._taught_dice()
         self.notify = Notifier()
         self._latest_frame = None
@@ -189,7 +194,7 @@ class Daemon:
 
     def _on_settled(self, frame: Any) -> None:
         """A still tray: read what the table waits for (dice or cards), nothing else."""
-        if self.service.table.game is None:
+        if self.service.table.game is None or time.monotonic() - self._taught_at < TEACHING_QUIET_S:
             return
         expects = self.service.table.expects()
         wanted = next((e for e in expects if e.kind in ("dice", "cards")), None)
@@ -200,6 +205,7 @@ class Daemon:
         else:
             outcome = self.desk.dice(frame, read_dice(frame, self.taught), wanted)
         log.info("reading: %s", outcome)
+        self.service.touch()  # a reading parked for the host shows on its page at once
         self._show_board()
 
     def _read_cards(self, frame: Any, expect: Any) -> str:
@@ -254,11 +260,13 @@ class Daemon:
 
     def resolve(self, reading_id: str, values: list[Any] | None) -> None:
         self.desk.resolve(reading_id, values)
+        self.service.touch()
         self._show_board()
 
     def teach_cards(self, catalog: str, rows: int, cols: int, names: list[str], commit: bool) -> list[bytes]:
         from device.teach import teach_cards
 
+        self._taught_at = time.monotonic()
         return teach_cards(self._latest_frame, self.config.state_path(self.config.vision.card_catalog) / catalog,
                            rows, cols, names, commit)
 
@@ -268,6 +276,7 @@ class Daemon:
         ever sees a whole ``TaughtDice``, swapped in by one assignment."""
         from device.teach import teach_die_face
 
+        self._taught_at = time.monotonic()
         with self._teaching:
             result = teach_die_face(self._latest_frame, self._dice_root(), die, face)
             self.taught = self._taught_dice()

@@ -89,6 +89,13 @@ class TableService:
         with self._lock:
             self._changed_with([Notice(text), *([Say(text)] if speak else [])])
 
+    def touch(self) -> None:
+        """Wake every page without changing the table: something a page shows beside
+        the table changed (a reading parked for the host, or dropped by it)."""
+        with self._lock:
+            self.version += 1
+            self._changed.notify_all()
+
     def _changed_with(self, effects: list[Effect]) -> None:
         self.notices.extend(e.text for e in effects if isinstance(e, Notice))
         self.version += 1

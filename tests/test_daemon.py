@@ -19,6 +19,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+import cv2
 import pytest
 from gpiozero import Device
 
@@ -88,6 +89,30 @@ def test_reads_the_replayed_roll_says_it_and_writes_speech(daemon):
     assert box.narrator.wait_idle(30)
     wavs = list(box.narrator.wav_dir.glob("*.wav"))
     assert wavs and all(p.stat().st_size > 1000 for p in wavs)
+
+
+def test_a_reading_parked_for_the_host_wakes_the_pages(daemon):
+    """An open host page learns of a reading to confirm at once, not at the next move."""
+    box = daemon(source="usb:/dev/familiar-no-such-camera")
+    box.service.submit(Action("table.new", {"game": "dice", "seats": ["Ann"]}))
+    box.desk.confirm_below = 1.0  # every die to the host
+    before = box.service.version
+    box._on_settled(cv2.imread(str(DEMO_PHOTOS / ROLL_PHOTO)))
+    assert box.pending() and box.service.version > before
+    before = box.service.version
+    box.resolve(box.pending()[0]["id"], None)  # dropped: the page must forget it too
+    assert not box.pending() and box.service.version > before
+
+
+def test_a_die_shown_to_be_taught_is_not_read_as_a_roll(daemon):
+    box = daemon(source="usb:/dev/familiar-no-such-camera")
+    box.service.submit(Action("table.new", {"game": "dice", "seats": ["Ann"]}))
+    frame = cv2.imread(str(DEMO_PHOTOS / ROLL_PHOTO))
+    box._latest_frame = frame
+    with pytest.raises(ValueError):  # six dice in view: nothing is taught...
+        box.teach_die("clue", "star")
+    box._on_settled(frame)  # ...and the tray is not read while the host teaches
+    assert not box.pending() and not box.service.public_view()["view"]["history"]
 
 
 def test_threat_track_and_status_light_follow_the_game(daemon):
