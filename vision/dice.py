@@ -151,7 +151,8 @@ def find_dice(frame: np.ndarray, peak: float | None = None) -> list[Candidate]:
     peak = thresholds().peak if peak is None else peak
     h, w = frame.shape[:2]
     scale = min(1.0, DETECTOR_SIDE / max(h, w))
-    dh, dw = max(8, round(h * scale / 8) * 8), max(8, round(w * scale / 8) * 8)
+    # The detector halves its input four times and adds each level to the one above.
+    dh, dw = max(16, round(h * scale / 16) * 16), max(16, round(w * scale / 16) * 16)
     small = cv2.resize(frame, (dw, dh), interpolation=cv2.INTER_AREA)
     sx, sy = w / dw, h / dh
     det, _ = _nets()
