@@ -150,25 +150,24 @@ def _candidate(contour: np.ndarray, frame_area: float, inset: float) -> Candidat
 def _fit_sides(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
     """Corners re-made by fitting a line to each side's contour points and intersecting
     neighbouring lines.  Polygon approximation puts a corner somewhere on a card's
-    rounded corner; the straight middles of the sides say where the corner really is."""
+    rounded corner; the straight middles of the sides say where the corner really is.
+
+    Four corners are too few for numpy to pay its way: the corner arithmetic is plain
+    float32 scalars (the same precision as before), the arrays only hold the outline."""
     points = points.reshape(-1, 2)[:: max(1, len(points) // FIT_POINTS)].astype(np.float32)
-    sides = np.roll(quad, -1, axis=0) - quad  # side i runs from corner i to corner i+1
+    sides = quad[_NEXT] - quad  # side i runs from corner i to corner i+1
     lengths = np.hypot(sides[:, 0], sides[:, 1])
     if lengths.min() < 4:
         return quad
     rel = points[None, :, :] - quad[:, None, :]  # 4 x N x 2
-    along = np.einsum("snk,sk->sn", rel, sides) / lengths[:, None] ** 2
+    along = np.einsum("snk,sk->sn", rel, sides) / (lengths * lengths)[:, None]
     across = np.abs(rel[..., 0] * sides[:, None, 1] - rel[..., 1] * sides[:, None, 0]) / lengths[:, None]
     near = (along > 0.15) & (along < 0.85) & (across < np.maximum(3.0, 0.04 * lengths)[:, None])
-    lines = []
-    for i in range(4):
-        chosen = points[near[i]]
-        if len(chosen) < 5:
-            return quad
-        vx, vy, x0, y0 = cv2.fitLine(chosen, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((x0, y0, vx, vy))
+    if near.sum(axis=1).min() < 5:
+        return quad
+    lines = [cv2.fitLine(points[near[i]], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel() for i in range(4)]
     corners = []
-    for (px, py, ux, uy), (qx, qy, vx, vy) in zip(lines[-1:] + lines[:-1], lines):
+    for (ux, uy, px, py), (vx, vy, qx, qy) in zip(lines[-1:] + lines[:-1], lines):
         det = vx * uy - ux * vy
         if abs(det) < 1e-6:
             return quad
@@ -178,6 +177,10 @@ def _fit_sides(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
     if np.abs(fitted - quad).max() > 0.1 * math.sqrt(cv2.contourArea(quad)):
         return quad  # the fit wandered off (a bite out of a side): keep the polygon
     return fitted
+
+
+_NEXT = [1, 2, 3, 0]
+"""Index of each corner's clockwise neighbour (np.roll costs ten times more)."""
 
 
 def _overlap(a: Candidate, b: Candidate) -> float:
@@ -233,16 +236,19 @@ def _dedupe(cands: list[Candidate]) -> list[Candidate]:
 
 def order_corners(quad: np.ndarray) -> np.ndarray:
     """Corners clockwise (in image coordinates) starting at the top end of a long side,
-    so the card reads as portrait; which end is 'top' is settled later by matching."""
+    so the card reads as portrait; which end is 'top' is settled later by matching.
+
+    (Plain Python on the four corners: numpy's per-call cost was most of this.)"""
     pts = np.asarray(quad, dtype=np.float32).reshape(4, 2)
-    centre = pts.mean(axis=0)
-    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
-    pts = pts[np.argsort(angles)]  # clockwise on screen (y grows downwards)
-    start = int(np.argmin(pts.sum(axis=1)))  # the top-left-most corner
-    pts = np.roll(pts, -start, axis=0)
-    if np.linalg.norm(pts[1] - pts[0]) > np.linalg.norm(pts[2] - pts[1]):
-        pts = np.roll(pts, -1, axis=0)  # first edge must be a short (top) side
-    return pts
+    xy = pts.tolist()
+    cx, cy = sum(x for x, _ in xy) / 4.0, sum(y for _, y in xy) / 4.0
+    order = sorted(range(4), key=lambda i: math.atan2(xy[i][1] - cy, xy[i][0] - cx))  # clockwise on screen (y grows downwards)
+    start = min(range(4), key=lambda k: xy[order[k]][0] + xy[order[k]][1])  # the top-left-most corner
+    order = order[start:] + order[:start]
+    (x0, y0), (x1, y1), (x2, y2) = (xy[i] for i in order[:3])
+    if math.hypot(x1 - x0, y1 - y0) > math.hypot(x2 - x1, y2 - y1):
+        order = order[1:] + order[:1]  # first edge must be a short (top) side
+    return pts[order]
 
 
 def find_cards(frame: np.ndarray) -> list[np.ndarray]:
