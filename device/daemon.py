@@ -39,7 +39,7 @@ from vision.settle import SettleDetector
 
 log = logging.getLogger("familiar")
 CAMERA_RETRY_S = 15.0
-TEACHING_QUIET_S = 60.0
+TEACHING_QUIET_S = 30.0
 """After the host captures a die or a deck to teach, still trays are not read for this
 long: the die put in the tray to be taught is not a roll."""
 

@@ -13,7 +13,7 @@ from test_browser import ARGS, CHROMIUM, CONSOLE_ERRORS, PHONE, WAIT_MS, watch_c
 
 from device.cli import demo_config
 from device.config import Config
-from device.daemon import Daemon
+from device.daemon import TEACHING_QUIET_S, Daemon
 from engine.actions import Action
 from tests.test_teach_die import FULL_TRAY, roll_with, shot
 from tests.test_teach_die_support import FACES
@@ -87,14 +87,17 @@ def test_host_teaches_a_die_on_the_page_and_a_roll_reads_it(box, camera):
         assert daemon.taught_dice() == {"clue": {face: 1 for face in FACES} | {"star": 2}}
         page.screenshot(path="/tmp/familiar-host-teach-die.png", full_page=True)
 
-        # A roll: the dice reader game takes pips only, so the read symbol goes to the host.
+        # A roll, once the tray is read again after teaching: the dice reader game takes
+        # pips only, so the read symbol goes to the host.
         daemon.service.submit(Action("table.new", {"game": "dice", "seats": []}))
         roll = replay.read()
         daemon._on_settled(roll)
+        assert not daemon.pending()  # just after a capture the tray holds the taught die
+        daemon._taught_at -= TEACHING_QUIET_S
+        daemon._on_settled(roll)
         pending = daemon.pending()
         assert len(pending) == 1 and "bolt" in pending[0]["values"], pending
-        page.reload()  # a parked reading does not change the table's version, so no live update
-        expect(page.locator("#pending")).to_contain_text("bolt")
+        expect(page.locator("#pending")).to_contain_text("bolt")  # live: the parked reading wakes the page
 
         page.once("dialog", lambda dialog: dialog.accept())
         die.get_by_role("button", name="Forget clue").click()
