@@ -22,7 +22,8 @@ from vision.images import ImageError
 
 NO_FRAME = "the camera has not delivered a picture yet: check it on the board page"
 PREVIEW_SIDE = 160
-"""The 32 px face patch is shown enlarged to this, sharp-edged, on the host's phone."""
+"""The stored face patch (``vision.dice_taught.PATCH`` px) is shown enlarged to this,
+sharp-edged, on the host's phone."""
 
 
 def jpeg(image: np.ndarray) -> bytes:
