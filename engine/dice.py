@@ -1,25 +1,46 @@
-"""Dice results as the rules see them: validation and how a roll is said aloud."""
+"""Dice results as the rules see them: validation and how a roll is said aloud.
+
+A die is a pip value (1..faces) or, where a game allows it, the name of a face of a
+symbol die taught to the box (Harry Potter Clue's black die: ``"dark-mark"``).
+"""
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from engine.actions import IllegalAction
 
+FACE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+"""What a taught face may be called (the box stores faces under these names)."""
 
-def parse_roll(raw: Any, count: int | None = None, faces: int = 6) -> list[int]:
-    """Validate a roll from an action: a list of ints 1..faces (``count`` of them if given)."""
+
+def parse_roll(raw: Any, count: int | None = None, faces: int = 6, named: bool = False) -> list[Any]:
+    """Validate a roll from an action: a list of ints 1..faces (``count`` of them if
+    given); with ``named``, taught face names are dice too."""
     if not isinstance(raw, list) or not raw:
         raise IllegalAction("a roll is a non-empty list of dice values")
-    if any(not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= faces for v in raw):
-        raise IllegalAction(f"each die must be a whole number from 1 to {faces}")
+    for v in raw:
+        if named and isinstance(v, str) and FACE_NAME.fullmatch(v):
+            continue
+        if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= faces:
+            also = " or a taught face's name" if named else ""
+            raise IllegalAction(f"each die must be a whole number from 1 to {faces}{also}")
     if count is not None and len(raw) != count:
         raise IllegalAction(f"expected {count} dice, got {len(raw)}")
     return list(raw)
 
 
-def say_roll(values: Sequence[int]) -> str:
-    """Spoken form, sorted so the table hears pairs together: ``"3, 3, 5: 11"``."""
-    ordered = sorted(values)
+def pip_total(values: Sequence[Any]) -> int:
+    """The sum of the pipped dice (symbol faces count nothing)."""
+    return sum(v for v in values if isinstance(v, int))
+
+
+def say_roll(values: Sequence[Any]) -> str:
+    """Spoken form, pips sorted so the table hears pairs together, symbols after them:
+    ``"3, 3, 5: 11"``, ``"4; dark mark"``."""
+    ordered = sorted(v for v in values if isinstance(v, int))
     listed = ", ".join(str(v) for v in ordered)
-    return f"{listed}: {sum(ordered)}" if len(ordered) > 1 else listed
+    spoken = f"{listed}: {sum(ordered)}" if len(ordered) > 1 else listed
+    symbols = [re.sub(r"[-_.]+", " ", v) for v in values if isinstance(v, str)]
+    return "; ".join(part for part in (spoken, ", ".join(symbols)) if part)

@@ -87,9 +87,10 @@ def test_host_teaches_a_die_on_the_page_and_a_roll_reads_it(box, camera):
         assert daemon.taught_dice() == {"clue": {face: 1 for face in FACES} | {"star": 2}}
         page.screenshot(path="/tmp/familiar-host-teach-die.png", full_page=True)
 
-        # A roll, once the tray is read again after teaching: the dice reader game takes
-        # pips only, so the read symbol goes to the host.
+        # A roll, once the tray is read again after teaching; this host confirms every
+        # reading, so it waits on the page, and once confirmed the table says the symbol.
         daemon.service.submit(Action("table.new", {"game": "dice", "seats": []}))
+        daemon.desk.confirm_below = 1.0
         roll = replay.read()
         daemon._on_settled(roll)
         assert not daemon.pending()  # just after a capture the tray holds the taught die
@@ -98,6 +99,10 @@ def test_host_teaches_a_die_on_the_page_and_a_roll_reads_it(box, camera):
         pending = daemon.pending()
         assert len(pending) == 1 and "bolt" in pending[0]["values"], pending
         expect(page.locator("#pending")).to_contain_text("bolt")  # live: the parked reading wakes the page
+        values = [v for v in pending[0]["values"] if v is not None]
+        daemon.resolve(pending[0]["id"], values)
+        assert daemon.service.public_view()["view"]["last"] == values
+        assert any(line.endswith("bolt") for line in daemon.narrator.history)
 
         page.once("dialog", lambda dialog: dialog.accept())
         die.get_by_role("button", name="Forget clue").click()
