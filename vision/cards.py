@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import cv2
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
@@ -180,7 +181,8 @@ def read_cards(frame: np.ndarray, catalog: Catalog) -> list[Card]:
         raise CatalogError(f"catalog {catalog.directory} is empty: teach it some cards first")
     small, back = working_frame(frame)
     found = find_cards_scaled(small)
-    matches = identify([warp_card(small, q, WARP_SIZE) for q in found], catalog)
+    padded = cv2.cvtColor(small, cv2.COLOR_BGR2BGRA)  # OpenCV warps 4 channels ~30% faster than 3, same pixels
+    matches = identify([cv2.cvtColor(warp_card(padded, q, WARP_SIZE), cv2.COLOR_BGRA2BGR) for q in found], catalog)
     quads = [q * back for q in found]
     names = catalog.names
     return [
