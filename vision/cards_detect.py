@@ -142,8 +142,8 @@ def _candidate(contour: np.ndarray, frame_area: float, inset: float) -> Candidat
         quad = cv2.boxPoints(rect).astype(np.float32)
     quad_area = max(float(cv2.contourArea(quad)), 1.0)
     fit = area / quad_area
-    (x0, y0), (x1, y1) = quad.min(axis=0), quad.max(axis=0)
-    box = (float(x0), float(y0), float(x1), float(y1))
+    xs, ys = quad[:, 0].tolist(), quad[:, 1].tolist()  # plain floats: numpy's min/max cost more on 4 points
+    box = (min(xs), min(ys), max(xs), max(ys))
     return Candidate(quad, quad_area, contour, min(fit, 1.0 / fit), box, inset, covered)
 
 
@@ -285,7 +285,7 @@ def _candidates(region: np.ndarray, frame_area: float, inset: float) -> list[Can
     shortest = 4.0 * math.sqrt(MIN_AREA_FRACTION * frame_area)  # contours list every boundary pixel
     found = (
         _candidate(contour, frame_area, -inset if parent >= 0 else inset)
-        for contour, (_, _, _, parent) in zip(contours, hierarchy[0])
+        for contour, parent in zip(contours, hierarchy[0][:, 3].tolist())
         if len(contour) >= shortest
     )
     return [c for c in found if c is not None]
