@@ -11,12 +11,12 @@ from gpiozero import Device
 from playwright.sync_api import expect
 from test_browser import ARGS, CHROMIUM, CONSOLE_ERRORS, PHONE, WAIT_MS, watch_console
 
+from bench.taught_dice import FACES
 from device.cli import demo_config
 from device.config import Config
 from device.daemon import TEACHING_QUIET_S, Daemon
 from engine.actions import Action
 from tests.test_teach_die import FULL_TRAY, roll_with, shot
-from tests.test_teach_die_support import FACES
 from vision.camera_replay import ReplayCamera
 
 pytestmark = [

@@ -14,17 +14,8 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.test_teach_die_support import (
-    FACES,
-    Tally,
-    camera_finish,
-    empty_tray,
-    local_photos,
-    measure,
-    paste_die,
-    random_look,
-    teach,
-)
+from bench.taught_dice import FACES, Tally, camera_finish, empty_tray, measure, paste_die, random_look, teach
+from tests.test_teach_die_support import local_photos
 from vision.dice_taught import PATCH, TaughtDice, forget_die, taught_dice, teach_die
 from vision.images import ImageError
 

@@ -17,19 +17,13 @@ import pytest
 from gpiozero import Device
 from web_helpers import make_app
 
+from bench.taught_dice import FACES, camera_finish, empty_tray, paste_die, random_look
 from device.cli import demo_config
 from device.config import Config
 from device.daemon import Daemon
 from device.teach import PREVIEW_SIDE, teach_die_face
 from engine.actions import Action
-from tests.test_teach_die_support import (
-    FACES,
-    camera_finish,
-    empty_tray,
-    local_photos,
-    paste_die,
-    random_look,
-)
+from tests.test_teach_die_support import local_photos
 from vision.dice import read_dice
 from web import create_app
 
