@@ -194,10 +194,16 @@ def _face_probs(frame: np.ndarray, found: list[Candidate], angle: float) -> np.n
     return e / e.sum(axis=1, keepdims=True)
 
 
+def face_share(p: np.ndarray) -> np.ndarray:
+    """The likeliest face's share among the six faces, for one row of class
+    probabilities (not a die, 1..6) or each row of many: how sure the face is,
+    judged apart from whether it is a die at all."""
+    return p[..., 1:].max(axis=-1) / np.maximum(1e-6, 1.0 - p[..., 0])
+
+
 def _plain(p: np.ndarray) -> np.ndarray:
     """Which rows of class probabilities are plainly one face (see PLAIN)."""
-    share = p[:, 1:].max(axis=1) / np.maximum(1e-6, 1.0 - p[:, 0])
-    return (share >= PLAIN) & (p[:, 0] < NOT_PLAIN)
+    return (face_share(p) >= PLAIN) & (p[:, 0] < NOT_PLAIN)
 
 
 def classify_faces(frame: np.ndarray, found: list[Candidate]) -> np.ndarray:
@@ -228,7 +234,7 @@ def decide(c: Candidate, p: np.ndarray, t: Thresholds) -> Die | None:
     if c.heat < t.peak or p[0] > t.not_die:
         return None
     face = int(np.argmax(p[1:])) + 1
-    conf = float(p[face] / max(1e-6, 1.0 - p[0]))
+    conf = float(face_share(p))
     return Die(face if conf >= t.sure else None, c.x, c.y, box_corners(c), conf)
 
 

@@ -49,6 +49,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 
 import cv2
 import numpy as np
@@ -207,13 +208,19 @@ def detector_sample(img: np.ndarray, dice: list, rng: random.Random) -> tuple[np
     return win, np.stack([heat, size, mask])
 
 
-def mine_negatives(images: dict, names: list[str], models: Path) -> dict[str, list[tuple[float, float, float]]]:
-    """Where the exported detector in ``models`` fires on no die (screw heads, tray
-    corners, reflections): the hard negatives the face classifier must learn to reject."""
+def use_models(models: Path) -> ModuleType:
+    """The box's dice reader, made to run the exported nets in ``models``."""
     import vision.dice as reader
 
     reader.MODELS = models
     reader._nets.cache_clear()
+    return reader
+
+
+def mine_negatives(images: dict, names: list[str], models: Path) -> dict[str, list[tuple[float, float, float]]]:
+    """Where the exported detector in ``models`` fires on no die (screw heads, tray
+    corners, reflections): the hard negatives the face classifier must learn to reject."""
+    reader = use_models(models)
     out: dict[str, list] = {}
     for n in names:
         img, dice = images[n]
@@ -230,10 +237,7 @@ def mine_dice(images: dict, names: list[str], models: Path) -> list[tuple[str, i
     These are the dice the next face net must learn better, cut exactly where and as
     large as the detector will put them at the table (its centre and size errors
     included), rather than around the hand-drawn label box."""
-    import vision.dice as reader
-
-    reader.MODELS = models
-    reader._nets.cache_clear()
+    reader = use_models(models)
     weak = []
     for n in names:
         img, dice = images[n]
