@@ -99,8 +99,11 @@ def test_host_teaches_a_die_on_the_page_and_a_roll_reads_it(box, camera):
         pending = daemon.pending()
         assert len(pending) == 1 and "bolt" in pending[0]["values"], pending
         expect(page.locator("#pending")).to_contain_text("bolt")  # live: the parked reading wakes the page
+        page.wait_for_function(  # the page has its photo before the reading goes away
+            "() => { const i = document.querySelector('#pending img'); return i && i.complete && i.naturalWidth > 0; }")
         values = [v for v in pending[0]["values"] if v is not None]
         daemon.resolve(pending[0]["id"], values)
+        expect(page.locator("#pending")).not_to_contain_text("bolt")  # and it leaves the page live
         assert daemon.service.public_view()["view"]["last"] == values
         assert any(line.endswith("bolt") for line in daemon.narrator.history)
 
