@@ -7,6 +7,8 @@ centre; found dice are *right*, *wrong* (a different value: the costly error) or
 *extra*.  A photo is *fully right* when every die is right and nothing is extra.
 Times exclude JPEG decoding and run on one core (``cv2.setNumThreads(1)``); peak
 memory is the resident set of a separate process that only reads the photos.
+Labels are the data set's with the checked fixes of ``dice_label_fixes.csv``; the
+figures against the labels as published are reported too (``as_labelled``).
 """
 from __future__ import annotations
 
@@ -25,6 +27,11 @@ import cv2
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "dice.json"
+FIXES = ROOT / "bench" / "dice_label_fixes.csv"
+"""Label errors in the data set, each checked by eye on an enlarged crop: a face
+miscounted by the labeller (a 3 labelled 2) or a die left without a label.  Found
+where the reader disagreed with a label, so the list can only be incomplete; the
+benchmark reports its figures both with these fixes and as labelled."""
 
 
 def data_dir() -> Path:
@@ -40,15 +47,46 @@ class Label:
     size: float
 
 
-def load_labels(tray: Path, split: str, only: set[str] | None = None) -> dict[str, list[Label]]:
-    """image name -> its labelled dice, for one split (optionally only some photos)."""
+def load_labels(tray: Path, split: str, only: set[str] | None = None, fixed: bool = True) -> dict[str, list[Label]]:
+    """image name -> its labelled dice, for one split (optionally only some photos),
+    with the checked fixes of ``FIXES`` applied unless ``fixed`` is False."""
+    rows = _rows(tray / "labels.csv")
+    if fixed:
+        rows = _fix(rows, _rows(FIXES))
     out: dict[str, list[Label]] = {}
-    with (tray / "labels.csv").open() as fh:
-        for row in csv.DictReader(fh):
-            if row["split"] != split or (only is not None and row["image"] not in only):
-                continue
-            x1, y1, x2, y2 = (float(row[k]) for k in ("x1", "y1", "x2", "y2"))
-            out.setdefault(row["image"], []).append(Label(int(row["face"]), (x1 + x2) / 2, (y1 + y2) / 2, max(x2 - x1, y2 - y1)))
+    splits = {row["image"]: row["split"] for row in rows if row.get("split")}
+    for row in rows:
+        if splits.get(row["image"]) != split or (only is not None and row["image"] not in only):
+            continue
+        x1, y1, x2, y2 = (float(row[k]) for k in ("x1", "y1", "x2", "y2"))
+        out.setdefault(row["image"], []).append(Label(int(row["face"]), (x1 + x2) / 2, (y1 + y2) / 2, max(x2 - x1, y2 - y1)))
+    return out
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    with path.open() as fh:
+        return list(csv.DictReader(fh))
+
+
+def _fix(rows: list[dict[str, str]], fixes: list[dict[str, str]]) -> list[dict[str, str]]:
+    """The label rows with each fix applied: a new face for the label with the same
+    box and the old face, or a die added.  Fixes of photos not in ``rows`` are skipped
+    (the tests hold a few photos); one that matches no label of its photo is an error."""
+    box = lambda r: (r["image"], r["x1"], r["y1"], r["x2"], r["y2"])  # noqa: E731
+    by_box = {box(r): r for r in rows}
+    images = {r["image"] for r in rows}
+    out = [dict(r) for r in rows]
+    index = {box(r): i for i, r in enumerate(out)}
+    for fix in fixes:
+        if fix["image"] not in images:
+            continue
+        if not fix["was"]:
+            out.append({**fix, "split": ""})
+            continue
+        old = by_box.get(box(fix))
+        if old is None or old["face"] != fix["was"]:
+            raise ValueError(f"{FIXES.name}: no label {fix['was']} at {box(fix)}")
+        out[index[box(fix)]]["face"] = fix["face"]
     return out
 
 
@@ -110,13 +148,14 @@ class Score:
         }
 
 
-def evaluate(tray: Path, split: str, only: set[str] | None = None) -> tuple[Score, list[float], list[float]]:
-    """Read every photo of a split; return the tallies and per-photo reading times (ms):
-    wall clock, and CPU time of this process (the figure that holds on a busy machine)."""
+def evaluate(tray: Path, split: str, only: set[str] | None = None) -> tuple[Score, Score, list[float], list[float]]:
+    """Read every photo of a split; return the tallies against the fixed labels and
+    as labelled, and per-photo reading times (ms): wall clock, and CPU time of this
+    process (the figure that holds on a busy machine)."""
     from vision.dice import read_dice
 
-    labels = load_labels(tray, split, only)
-    score, times, cpu = Score(), [], []
+    labels, as_labelled = load_labels(tray, split, only), load_labels(tray, split, only, fixed=False)
+    score, raw, times, cpu = Score(), Score(), [], []
     frames = {name: cv2.imread(str(tray / "images" / name)) for name in sorted(labels)}
     read_dice(next(iter(frames.values())))  # load the nets outside the timing
     for name, frame in frames.items():
@@ -124,8 +163,10 @@ def evaluate(tray: Path, split: str, only: set[str] | None = None) -> tuple[Scor
         reading = read_dice(frame)
         times.append((time.perf_counter() - start) * 1000.0)
         cpu.append((time.process_time() - start_cpu) * 1000.0)
-        score.add(name, labels[name], [(d.value, d.x, d.y) for d in reading.dice])
-    return score, times, cpu
+        reported = [(d.value, d.x, d.y) for d in reading.dice]
+        score.add(name, labels[name], reported)
+        raw.add(name, as_labelled[name], reported)
+    return score, raw, times, cpu
 
 
 def variations(tray: Path, split: str) -> dict[str, dict[str, float | int]]:
@@ -172,9 +213,10 @@ def main() -> dict:
     if not (tray / "labels.csv").exists():
         print(f"dice: no data set at {tray}, skipped (set FAMILIAR_DATA)")
         return {}
-    score, times, cpu = evaluate(tray, "test")
+    score, raw, times, cpu = evaluate(tray, "test")
     result = {
-        "split": "test", **score.summary(),
+        "split": "test", "labels": f"with the {len(_rows(FIXES))} checked fixes of {FIXES.name}", **score.summary(),
+        "as_labelled": raw.summary(),
         "median_ms": round(statistics.median(times), 2), "p95_ms": _p95(times),
         "median_cpu_ms": round(statistics.median(cpu), 2), "p95_cpu_ms": _p95(cpu),
         "load_average_1min": round(os.getloadavg()[0], 2),
