@@ -1,10 +1,10 @@
 """The dice reader on real tray photos it never trained on, and on variations of them.
 
 The floors below are regression floors set just under what the current models
-measure on these 86 dice (82 right, 0 wrong, 4 unsure or missed; 2 extra: a printed
-square on a box rim read as a 1, and a real 2 in IMG_20191208_111730 whose label box
-in the data set is drawn elsewhere), NOT the issue's
-targets (99.5 % right): bench/dice.py reports the gap honestly.
+measure on these 87 dice (84 right, 0 wrong, 3 unsure or missed; 1 extra: a printed
+square on a box rim read as a 1), NOT the issue's targets (99.5 % right):
+bench/dice.py reports the gap honestly.  Labels carry the benchmark's checked fixes
+(bench/dice_label_fixes.csv: here, a real 2 in IMG_20191208_111730 left unlabelled).
 
 The photos in tests/data/dice are from the dice-tray *test* split (BSD-3, LICENSE
 beside them).  Variations (rotation, scale, blur, white balance, JPEG, shadows) are
@@ -43,10 +43,10 @@ def assert_values_fit(reading: DiceReading, labels: list[Label]) -> None:
 
 def test_real_photos_read_right() -> None:
     s = score(PHOTOS)
-    assert s.dice == 86
+    assert s.dice == 87
     assert s.wrong == 0, s.failures
     assert s.right >= 0.93 * s.dice, s.failures
-    assert s.extra <= 2, s.failures
+    assert s.extra <= 1, s.failures
 
 
 KNOWN_GAPS = {

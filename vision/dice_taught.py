@@ -349,17 +349,12 @@ scales are already tried when reading)."""
 def face_patch(frame: np.ndarray, what: str = "") -> np.ndarray:
     """The one die in view, cut like the pip reader cuts it; raises ImageError unless
     exactly one die is in view, so a stray die or a hand never becomes a face."""
-    from vision.dice import (  # the pip reader's detector finds any die
-        classify_faces,
-        find_dice,
-        thresholds,
-    )
+    from vision.dice import candidates, thresholds  # the pip reader's detector finds any die
 
     frame = check_frame(frame, what or "the photo")
     said = f"{what}: " if what else ""
     t = thresholds()
-    candidates = find_dice(frame, t.peak)
-    found = [c for c, p in zip(candidates, classify_faces(frame, candidates)) if p[0] < NOT_A_DIE]
+    found = [c for c, p in candidates(frame, t.peak) if p[0] < NOT_A_DIE]
     if len(found) != 1:
         seen = "no die" if not found else f"{len(found)} dice"
         hint = ("put the die in the tray, well lit, away from the edges" if not found

@@ -31,7 +31,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 from bench.dice import Label, Score, data_dir, load_labels  # noqa: E402
-from vision.dice import MODELS, Thresholds, classify_faces, decide, find_dice  # noqa: E402
+from vision.dice import MODELS, Thresholds, candidates, decide  # noqa: E402
 
 WRONG_COST = 10
 TIE = 1.05
@@ -59,13 +59,12 @@ def main() -> int:
     cached = []
     for name in sorted(labels):
         for frame, moved in views(cv2.imread(str(tray / "images" / name)), labels[name]):
-            found = find_dice(frame, peak=0.05)
-            cached.append((name, moved, found, classify_faces(frame, found)))
+            cached.append((name, moved, candidates(frame, peak=0.05)))
 
     def run(t: Thresholds) -> Score:
         s = Score()
-        for name, moved, found, probs in cached:
-            dice = [d for d in (decide(c, p, t) for c, p in zip(found, probs)) if d is not None]
+        for name, moved, seen in cached:
+            dice = [d for d in (decide(c, p, t) for c, p in seen) if d is not None]
             s.add(name, moved, [(d.value, d.x, d.y) for d in dice])
         return s
 
