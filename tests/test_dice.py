@@ -14,6 +14,8 @@ a failure; an unsure die is tolerated within a small share.
 """
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 import pytest
@@ -79,6 +81,19 @@ def test_touching_dice_are_read_apart() -> None:
     s = Score()
     s.add("touching", placed, [(d.value, d.x, d.y) for d in read_dice(canvas).dice])
     assert s.right == 2, s.failures
+
+
+def test_a_small_die_against_a_big_one_is_its_own_die() -> None:
+    """A small purple 1 pressed against a big yellow 6: the detector stretches the 6's
+    box over both, and the old duplicate-peak rule (within half the larger side) threw
+    the 1 away; now it is read, and the 6 is read once."""
+    frame, labels = PHOTOS["IMG_20191208_111328.jpg"]
+    one = next(l for l in labels if l.face == 1 and abs(l.x - 266) < 5)
+    six = next(l for l in labels if l.face == 6 and abs(l.x - 238) < 5)
+    reading = read_dice(frame)
+    near = lambda lab: [d for d in reading.dice if math.hypot(d.x - lab.x, d.y - lab.y) < lab.size / 2]  # noqa: E731
+    assert [d.value for d in near(one)] == [1]
+    assert [d.value for d in near(six)] == [6]
 
 
 def test_empty_tray_has_no_dice() -> None:
