@@ -59,12 +59,12 @@ def main() -> int:
     cached = []
     for name in sorted(labels):
         for frame, moved in views(cv2.imread(str(tray / "images" / name)), labels[name]):
-            cached.append((name, moved, candidates(frame, peak=0.05, not_die=1.0)))
+            cached.append((name, moved, frame.shape, candidates(frame, peak=0.05, not_die=1.0)))
 
     def run(t: Thresholds) -> Score:
         s = Score()
-        for name, moved, seen in cached:
-            dice = [d for d in (decide(c, p, t) for c, p in seen) if d is not None]
+        for name, moved, shape, seen in cached:
+            dice = [d for d in (decide(c, p, t, shape) for c, p in seen) if d is not None]
             s.add(name, moved, [(d.value, d.x, d.y) for d in dice])
         return s
 
