@@ -4,7 +4,8 @@ Prints and writes ``bench/results/dice.json``.  A labelled die counts as *found*
 nearest reported die whose centre lies within half the label box of the label's
 centre; found dice are *right*, *wrong* (a different value: the costly error) or
 *unsure* (value None, asked to a player).  Reported dice matching no label are
-*extra*.  A photo is *fully right* when every die is right and nothing is extra.
+*extra* (``extra_unsure`` of them reported without a value, e.g. a die half out of
+the frame whose centre, and so its label, lies outside).  A photo is *fully right* when every die is right and nothing is extra.
 Times exclude JPEG decoding and run on one core (``cv2.setNumThreads(1)``); peak
 memory is the resident set of a separate process that only reads the photos.
 Labels are the data set's with the checked fixes of ``dice_label_fixes.csv``; the
@@ -100,6 +101,7 @@ class Score:
     unsure: int = 0
     missed: int = 0
     extra: int = 0
+    extra_unsure: int = 0
     photos: int = 0
     photos_right: int = 0
     failures: list[str] = field(default_factory=list)
@@ -129,6 +131,7 @@ class Score:
                 ok = False
                 notes.append(f"wrong {value} for {lab.face}@{lab.x:.0f},{lab.y:.0f}")
         self.extra += len(free)
+        self.extra_unsure += sum(1 for i in free if reported[i][0] is None)
         notes += [f"extra {reported[i][0]}@{reported[i][1]:.0f},{reported[i][2]:.0f}" for i in free]
         ok = ok and not free
         self.dice += len(labels)
@@ -144,7 +147,7 @@ class Score:
             "read_right_pct": pct(self.right, self.dice), "wrong_value_pct": pct(self.wrong, self.dice),
             "unsure_pct": pct(self.unsure, self.dice), "missed_pct": pct(self.missed, self.dice),
             "right": self.right, "wrong": self.wrong, "unsure": self.unsure, "missed": self.missed,
-            "extra": self.extra, "photos_fully_right_pct": pct(self.photos_right, self.photos),
+            "extra": self.extra, "extra_unsure": self.extra_unsure, "photos_fully_right_pct": pct(self.photos_right, self.photos),
         }
 
 
@@ -183,7 +186,7 @@ def variations(tray: Path, split: str) -> dict[str, dict[str, float | int]]:
         for name, frame in frames.items():
             moved_frame, moved = make(frame, labels[name])
             score.add(name, moved, [(d.value, d.x, d.y) for d in read_dice(moved_frame).dice])
-        keep = ("read_right_pct", "wrong_value_pct", "right", "wrong", "unsure", "missed", "extra")
+        keep = ("read_right_pct", "wrong_value_pct", "right", "wrong", "unsure", "missed", "extra", "extra_unsure")
         out[variant] = {k: v for k, v in score.summary().items() if k in keep}
     return out
 

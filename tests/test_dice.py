@@ -51,20 +51,17 @@ def test_real_photos_read_right() -> None:
     assert s.extra <= 1, s.failures
 
 
-KNOWN_GAPS = {
-    "zoomed 1.8 (dice ~70 px)": "the detector sometimes takes one pip of a 70+ px die for a small die (read as 1)",
-}
-
-
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_GAPS[n], strict=True)) if n in KNOWN_GAPS else n
-    for n in sorted(VARIANTS)])
+@pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_variations_are_read_without_wrong_values(name: str) -> None:
     variant = {n: VARIANTS[name](f, l) for n, (f, l) in PHOTOS.items()}
     s = score(variant)
     assert s.wrong <= 2, s.failures  # measured: 0 to 2 (JPEG 25)
     assert s.right >= 0.86 * s.dice, s.failures  # measured: 0.88 (JPEG 25) to 0.99
-    assert s.extra <= 3, s.failures  # dice cut by the new frame edge count as extra
+    # A die with a value where none lies is as bad as a wrong value (measured: 0 or 1,
+    # the printed square on a box rim, or a speck at 70 px dice); dice cut by the new
+    # frame edge, whose centres and labels fall outside, are reported unsure.
+    assert s.extra - s.extra_unsure <= 1, s.failures
+    assert s.extra_unsure <= 5, s.failures  # measured: 0 to 5 (zoomed 1.8)
 
 
 def test_touching_dice_are_read_apart() -> None:
