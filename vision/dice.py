@@ -49,7 +49,7 @@ local maximum already keeps one peak per die; this merges the double peak a big 
 sometimes gives (two real dice lie about one side apart, centre to centre).  The
 old rule, no peak within half the *larger* side, dropped dice touching a bigger
 neighbour whose box the detector had stretched over both.  Swept over 0.3-0.6 on the
-held-out training photos in four views: missed 8, 9, 13, 23 of 1024, extra 2 each."""
+held-out training photos in four views: missed 8, 9, 13, 23 of 1028, extra 2 each."""
 ECHO = 0.5
 """A weaker peak nearer than this times the larger side to a stronger one, whose
 patch reads the same face, is that die seen off-centre (an echo), not a second die:
