@@ -66,6 +66,16 @@ read from half a face.  Measured on the held-out training photos (4 views and th
 benchmark's 11 variations, 3827 dice): wrong values 24 -> 20, dice reported with a
 value where none is labelled (half-seen dice at the edge) 12 -> 4, right 3676 ->
 3673, unsure 68 -> 75; at 0.3 of the side, right fell to 3666 for no fewer errors."""
+CLOSER, CLOSER_ZOOM, CLOSER_HEAT = 1.2, 2.0, 0.3
+"""Two touching dice sometimes give the detector one peak with a box stretched over
+both.  A confident die (heat at least CLOSER_HEAT) whose box is CLOSER times the
+median confident die or more is looked at again: the detector runs on its
+surroundings at CLOSER_ZOOM times the scale, and new peaks of a die's size (0.7-1.5
+times the median) are candidates like any other.  Measured on the held-out training
+photos in 4 views and the benchmark's 13 variations (4318 dice): missed 56 -> 45,
+right 4175 -> 4185, wrong 9 -> 9, extra 27 -> 27; without the size rule, pips of the
+zoomed dice came back as 93 extra dice.  0.34 windows a photo on the data set, 77%
+of photos none."""
 FACE_VIEWS = (0.0, 45.0)
 """A die the classifier is not plainly sure of is classified again at these patch
 rotations and the probabilities averaged: a view at 45 degrees sees diagonal pips
@@ -170,13 +180,30 @@ def thresholds() -> Thresholds:
 
 
 def find_dice(frame: np.ndarray, peak: float | None = None) -> list[Candidate]:
-    """Die centres and sizes in a BGR frame, strongest first."""
+    """Die centres and sizes in a BGR frame, strongest first, then any found by
+    looking closer at stretched boxes (see CLOSER)."""
     peak = thresholds().peak if peak is None else peak
     h, w = frame.shape[:2]
-    scale = min(1.0, DETECTOR_SIDE / max(h, w))
+    zoom = min(1.0, DETECTOR_SIDE / max(h, w))
+    found: list[Candidate] = []
+    for c in sorted(_peaks(frame, zoom, peak), key=lambda c: -c.heat):
+        if _apart(c, found):
+            found.append(c)
+    return found + _look_closer(frame, found, zoom, peak)
+
+
+def _apart(c: Candidate, found: list[Candidate]) -> bool:
+    """Whether c is not a second peak of a die already found (see APART)."""
+    return all(math.hypot(c.x - o.x, c.y - o.y) > APART * (c.size + o.size) / 2 for o in found)
+
+
+def _peaks(image: np.ndarray, zoom: float, peak: float, x0: int = 0, y0: int = 0) -> list[Candidate]:
+    """The detector's heat peaks in an image scaled by ``zoom``, in the coordinates of
+    the frame the image was cut from at (x0, y0)."""
+    h, w = image.shape[:2]
     # The detector halves its input four times and adds each level to the one above.
-    dh, dw = max(16, round(h * scale / 16) * 16), max(16, round(w * scale / 16) * 16)
-    small = cv2.resize(frame, (dw, dh), interpolation=cv2.INTER_AREA)
+    dh, dw = max(16, round(h * zoom / 16) * 16), max(16, round(w * zoom / 16) * 16)
+    small = cv2.resize(image, (dw, dh), interpolation=cv2.INTER_AREA if zoom < 1 else cv2.INTER_LINEAR)
     sx, sy = w / dw, h / dh
     det, _ = _nets()
     det.setInput(cv2.dnn.blobFromImage(small))
@@ -184,14 +211,32 @@ def find_dice(frame: np.ndarray, peak: float | None = None) -> list[Candidate]:
     heat = 1.0 / (1.0 + np.exp(-out[0]))
     local_max = cv2.dilate(heat, np.ones((3, 3), np.uint8))
     ys, xs = np.nonzero((heat >= local_max) & (heat >= peak))
-    found: list[Candidate] = []
-    for iy, ix in sorted(zip(ys.tolist(), xs.tolist()), key=lambda p: -heat[p[0], p[1]]):
+    peaks = []
+    for iy, ix in zip(ys.tolist(), xs.tolist()):
         gx, gy = _refine(heat, ix, iy)
-        size_px = math.exp(float(out[1, iy, ix])) * (sx + sy) / 2
-        c = Candidate((gx + 0.5) * STRIDE * sx, (gy + 0.5) * STRIDE * sy, size_px, float(heat[iy, ix]))
-        if all(math.hypot(c.x - o.x, c.y - o.y) > APART * (c.size + o.size) / 2 for o in found):
-            found.append(c)
-    return found
+        size = math.exp(float(out[1, iy, ix])) * (sx + sy) / 2
+        peaks.append(Candidate(x0 + (gx + 0.5) * STRIDE * sx, y0 + (gy + 0.5) * STRIDE * sy, size, float(heat[iy, ix])))
+    return peaks
+
+
+def _look_closer(frame: np.ndarray, found: list[Candidate], zoom: float, peak: float) -> list[Candidate]:
+    """Dice hidden under a stretched box (see CLOSER): the detector run again on the
+    box's surroundings at CLOSER_ZOOM times the scale; new peaks of a die's size count."""
+    sizes = [c.size for c in found if c.heat >= CLOSER_HEAT]
+    if not sizes:
+        return []
+    typical = float(np.median(sizes))
+    more: list[Candidate] = []
+    for c in found:
+        if c.heat < CLOSER_HEAT or c.size < CLOSER * typical:
+            continue
+        r = int(1.5 * c.size)
+        x0, y0 = max(int(c.x) - r, 0), max(int(c.y) - r, 0)
+        window = frame[y0:int(c.y) + r, x0:int(c.x) + r]
+        for n in sorted(_peaks(window, zoom * CLOSER_ZOOM, peak, x0, y0), key=lambda n: -n.heat):
+            if 0.7 * typical <= n.size <= 1.5 * typical and _apart(n, found + more):
+                more.append(n)
+    return more
 
 
 def _refine(heat: np.ndarray, ix: int, iy: int) -> tuple[float, float]:
