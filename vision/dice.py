@@ -4,10 +4,13 @@ Two small networks trained on real tray photos (see ``vision/models/train_dice.p
 run with OpenCV's dnn module, so the box needs no deep-learning runtime:
 
 1. the detector looks at the frame shrunk to ~320 px and marks die centres as heatmap
-   peaks with the die size; peaks separate touching dice and nothing assumes a
-   particular table colour, so the same reader works on light and dark trays;
+   peaks with the die size; peaks separate touching dice (and where one box is
+   stretched over two, a closer look finds the second: CLOSER), and nothing assumes
+   a particular table colour (a dark table is measured too);
 2. the face classifier reads a 32x32 patch cut around each peak from the full
-   frame, scaled to the die (``vision.dice_patch``), so 12 px and 80 px dice look alike.
+   frame, scaled to the die (``vision.dice_patch``), so 12 px and 80 px dice look
+   alike; a die it is not plainly sure of is seen again at other rotations
+   (VIEW_STAGES), and a peak that reads its stronger neighbour's face is dropped (ECHO).
 
 A die whose face the classifier is not sure of gets ``value=None`` rather than a
 guess: the host page asks a player to confirm it, which costs one tap, whereas a
