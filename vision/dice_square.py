@@ -83,7 +83,7 @@ def _square_of(lab: np.ndarray, body: np.ndarray, size: float, limit: float | No
         best = (-1.0, 0.0, 0.0, 0.0, 0.0)
         for angle in angles:
             m = cv2.getRotationMatrix2D(centre, float(angle), 1.0)
-            sums = np.pad(cv2.integral(cv2.warpAffine(like, m, (WINDOW, WINDOW), borderMode=cv2.BORDER_REPLICATE)), WINDOW, mode="edge")
+            sums = cv2.integral(cv2.warpAffine(like, m, (WINDOW, WINDOW), borderMode=cv2.BORDER_REPLICATE))
             score, px, py, side = _best_square(sums, np.asarray(sides, np.float64), reach)
             if score > best[0]:
                 best = (score, px, py, side, float(angle))
@@ -113,10 +113,10 @@ def _middle_colours(lab: np.ndarray, size: float) -> list[np.ndarray]:
 
 def _best_square(sums: np.ndarray, sides: np.ndarray, reach: float) -> tuple[float, float, float, float]:
     """(score, cx, cy, side) of the best axis-aligned square, of one of ``sides`` pixels,
-    centred within ``reach`` of the window centre, from an integral image padded by
-    WINDOW on every side (squares reaching out of the window are not counted); the score
-    is the mean inside minus the mean of a ring around it.  All sides and centres are
-    scored in one numpy pass."""
+    centred within ``reach`` of the window centre, from the window's integral image
+    (squares reaching out of the window are not counted); the score is the mean inside
+    minus the mean of a ring around it.  All sides and centres are scored in one numpy
+    pass."""
     s = np.maximum(4, np.round(sides)).astype(np.int64)[:, None, None]
     m = np.maximum(2, np.round(0.15 * s)).astype(np.int64)
     centres = np.arange(int(np.ceil(WINDOW / 2 - reach)), int(np.floor(WINDOW / 2 + reach)) + 1)
@@ -125,8 +125,11 @@ def _best_square(sums: np.ndarray, sides: np.ndarray, reach: float) -> tuple[flo
 
     def boxes(t: np.ndarray, l: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         inside = (t >= 0) & (l >= 0) & (t + n <= WINDOW) & (l + n <= WINDOW)
-        t, l = t + WINDOW, l + WINDOW  # ``sums`` is padded by WINDOW: no index leaves it
-        return sums[t + n, l + n] - sums[t, l + n] - sums[t + n, l] + sums[t, l], inside
+        # Squares reaching out of the window are scored -1 below; their corners are
+        # clipped only so that indexing stays inside ``sums``.
+        t0, l0 = np.clip(t, 0, WINDOW), np.clip(l, 0, WINDOW)
+        t1, l1 = np.clip(t + n, 0, WINDOW), np.clip(l + n, 0, WINDOW)
+        return sums[t1, l1] - sums[t0, l1] - sums[t1, l0] + sums[t0, l0], inside
 
     inner, _ = boxes(top, left, s)
     outer, fits = boxes(top - m, left - m, s + 2 * m)
