@@ -255,9 +255,11 @@ def _refine(heat: np.ndarray, ix: int, iy: int) -> tuple[float, float]:
     return gx, gy
 
 
-def _face_probs(frame: np.ndarray, found: list[Candidate], angle: float) -> np.ndarray:
-    """Class probabilities (not a die, 1..6) of each candidate seen at one rotation."""
-    patches = [cut_patch(frame, c.x, c.y, c.size, angle) for c in found]
+def _face_probs(frame: np.ndarray, found: list[Candidate], angles: tuple[float, ...]) -> np.ndarray:
+    """Class probabilities (not a die, 1..6) of each candidate, summed over its views
+    at ``angles``: all views in the same forward passes (each pass costs ~0.5 ms on
+    top of its patches)."""
+    patches = [cut_patch(frame, c.x, c.y, c.size, angle) for angle in angles for c in found]
     _, faces = _nets()
     chunks = []
     for start in range(0, len(patches), FACE_BATCH):
@@ -265,7 +267,7 @@ def _face_probs(frame: np.ndarray, found: list[Candidate], angle: float) -> np.n
         chunks.append(faces.forward())
     logits = np.concatenate(chunks)
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return e / e.sum(axis=1, keepdims=True)
+    return (e / e.sum(axis=1, keepdims=True)).reshape(len(angles), len(found), -1).sum(axis=0)
 
 
 def face_share(p: np.ndarray) -> np.ndarray:
@@ -290,7 +292,7 @@ def classify_faces(frame: np.ndarray, found: list[Candidate], not_die: float = 1
     """
     if not found:
         return np.zeros((0, 7), np.float32)
-    total = sum(_face_probs(frame, found, angle) for angle in VIEW_STAGES[0])
+    total = _face_probs(frame, found, VIEW_STAGES[0])
     views = np.full(len(found), len(VIEW_STAGES[0]))
     going = np.ones(len(found), bool)
     for k, stage in enumerate(VIEW_STAGES[1:], start=1):
@@ -299,8 +301,7 @@ def classify_faces(frame: np.ndarray, found: list[Candidate], not_die: float = 1
         again = np.flatnonzero(going)
         if not again.size:
             break
-        for angle in stage:
-            total[again] += _face_probs(frame, [found[i] for i in again], angle)
+        total[again] += _face_probs(frame, [found[i] for i in again], stage)
         views[again] += len(stage)
     return total / views[:, None]
 
