@@ -6,7 +6,8 @@ centre; found dice are *right*, *wrong* (a different value: the costly error) or
 *unsure* (value None, asked to a player).  Reported dice matching no label are
 *extra* (``extra_unsure`` of them reported without a value, e.g. a die half out of
 the frame whose centre, and so its label, lies outside).  A photo is *fully right* when every die is right and nothing is extra.
-Times exclude JPEG decoding and run on one core (``cv2.setNumThreads(1)``); peak
+Times exclude JPEG decoding and run on one core (``cv2.setNumThreads(1)``), once per
+photo and as each photo's best of 3 readings (less moved by other loads); peak
 memory is the resident set of a separate process that only reads the photos.
 Labels are the data set's with the checked fixes of ``dice_label_fixes.csv``; the
 figures against the labels as published are reported too (``as_labelled``).
@@ -191,6 +192,22 @@ def variations(tray: Path, split: str) -> dict[str, dict[str, float | int]]:
     return out
 
 
+def best_of_cpu_ms(tray: Path, split: str, rounds: int = 3) -> list[float]:
+    """Each photo's fastest CPU time over ``rounds`` readings (ms): this shared machine's
+    speed swings ~1.5x within minutes, and the fastest of a few readings is the figure
+    least moved by other loads (as ``timeit`` advises)."""
+    from vision.dice import read_dice
+
+    frames = [cv2.imread(str(tray / "images" / name)) for name in sorted(load_labels(tray, split))]
+    best = [math.inf] * len(frames)
+    for _ in range(rounds):
+        for i, frame in enumerate(frames):
+            start = time.process_time()
+            read_dice(frame)
+            best[i] = min(best[i], (time.process_time() - start) * 1000.0)
+    return best
+
+
 def peak_memory_mb(tray: Path, split: str) -> dict[str, float]:
     """Peak resident memory (VmHWM) of a fresh process that imports the reader and reads
     the split.  VmHWM, unlike ru_maxrss, is not inherited from the benchmark process."""
@@ -222,6 +239,7 @@ def main() -> dict:
         "as_labelled": raw.summary(),
         "median_ms": round(statistics.median(times), 2), "p95_ms": _p95(times),
         "median_cpu_ms": round(statistics.median(cpu), 2), "p95_cpu_ms": _p95(cpu),
+        **_best_of_figures(best_of_cpu_ms(tray, "test")),
         "load_average_1min": round(os.getloadavg()[0], 2),
         **peak_memory_mb(tray, "test"),
         "cpu": _cpu_name(), "threads": 1,
@@ -238,6 +256,10 @@ def main() -> dict:
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=2) + "\n")
     return result
+
+
+def _best_of_figures(best: list[float]) -> dict[str, float]:
+    return {"median_best_of_3_cpu_ms": round(statistics.median(best), 2), "p95_best_of_3_cpu_ms": _p95(best)}
 
 
 def _p95(values: list[float]) -> float:
