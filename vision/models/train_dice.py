@@ -89,7 +89,7 @@ HOLDOUT = 30
 def load_split(data: Path) -> dict[str, list[tuple[int, float, float, float]]]:
     """image name -> [(face, cx, cy, size)] for the train split only, with the checked
     label fixes of ``bench/dice_label_fixes.csv`` (runs before step 3 used the labels
-    as published: three miscounted faces taught wrong classes and four unlabelled
+    as published: four miscounted faces taught wrong classes and four unlabelled
     dice were mined as "not a die")."""
     from bench.dice import load_labels
 
