@@ -5,7 +5,8 @@ nearest reported die whose centre lies within half the label box of the label's
 centre; found dice are *right*, *wrong* (a different value: the costly error) or
 *unsure* (value None, asked to a player).  Reported dice matching no label are
 *extra* (``extra_unsure`` of them reported without a value, e.g. a die half out of
-the frame whose centre, and so its label, lies outside).  A photo is *fully right* when every die is right and nothing is extra.
+the frame whose centre, and so its label, lies outside).  A photo is *fully right*
+when every die is right and nothing is extra.
 Times exclude JPEG decoding and run on one core (``cv2.setNumThreads(1)``), once per
 photo and as each photo's best of 3 readings (less moved by other loads); peak
 memory is the resident set of a separate process that only reads the photos.
@@ -169,7 +170,7 @@ def evaluate(tray: Path, split: str, only: set[str] | None = None) -> tuple[Scor
         cpu.append((time.process_time() - start_cpu) * 1000.0)
         reported = [(d.value, d.x, d.y) for d in reading.dice]
         score.add(name, labels[name], reported)
-        raw.add(name, as_labelled[name], reported)
+        raw.add(name, as_labelled.get(name, []), reported)
     return score, raw, times, cpu
 
 
