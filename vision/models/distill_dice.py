@@ -147,19 +147,13 @@ def distil_detector(images: dict, names: list[str], steps: int, rng: random.Rand
     t0 = time.time()
     for step in range(steps):
         net.train_mode()
-        xs, ys = [], []
-        for _ in range(16):
-            n = rng.choice(names)
-            x, y = td.detector_sample(images[n][0], images[n][1], rng)
-            xs.append(x)
-            ys.append(y)
-        y = torch.from_numpy(np.stack(ys))
+        xs, y = td.detector_batch(images, names, rng)
         hot = torch.sigmoid(teacher_out(teacher, xs)[:, 0])
         o = net(td.to_tensor(xs))
         lh = td.focal_loss(o[:, 0], y[:, 0])
         pos = y[:, 0].ge(0.99).float().sum().clamp(min=1)
         lt = F.binary_cross_entropy_with_logits(o[:, 0], hot, reduction="sum") / pos
-        ls = (F.l1_loss(o[:, 1], y[:, 1], reduction="none") * y[:, 2]).sum() / y[:, 2].sum().clamp(min=1)
+        ls = td.size_loss(o, y)
         loss = lh + 0.5 * lt + ls
         opt.zero_grad()
         loss.backward()
@@ -168,15 +162,8 @@ def distil_detector(images: dict, names: list[str], steps: int, rng: random.Rand
         if step % 100 == 0:
             print(f"det {step} heat {lh.item():.3f} teacher {lt.item():.3f} size {ls.item():.3f} {time.time() - t0:.0f}s", flush=True)
         if step % 1000 == 999:
-            export_detector(net, out / "dice_detector.onnx")
+            td.export(net.eval(), (1, 3, 320, 320), out / "dice_detector.onnx")
     return net.eval()
-
-
-def export_detector(net: nn.Module, path: Path) -> None:
-    """ONNX with the frame size left dynamic, as the reader feeds it."""
-    net.eval()
-    torch.onnx.export(net, torch.zeros((1, 3, 320, 320)), str(path), input_names=["x"], output_names=["y"],
-                      opset_version=13, dynamic_axes={"x": {0: "n", 2: "h", 3: "w"}}, dynamo=False)
 
 
 def main() -> int:
@@ -201,7 +188,7 @@ def main() -> int:
     if args.net == "faces":
         td.export(distil_faces(images, fit, args.steps, rng, args.out), (1, 3, td.PATCH, td.PATCH), args.out / "dice_faces.onnx")
     else:
-        export_detector(distil_detector(images, fit, args.steps, rng, args.out), args.out / "dice_detector.onnx")
+        td.export(distil_detector(images, fit, args.steps, rng, args.out), (1, 3, 320, 320), args.out / "dice_detector.onnx")
     return 0
 
 

@@ -407,6 +407,22 @@ def focal_loss(logit: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
     return (pl.sum() + nl.sum()) / pos.sum().clamp(min=1)
 
 
+def size_loss(out: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """L1 on the log die size, at the cells around each die centre only."""
+    return (F.l1_loss(out[:, 1], y[:, 1], reduction="none") * y[:, 2]).sum() / y[:, 2].sum().clamp(min=1)
+
+
+def detector_batch(images: dict, names: list[str], rng: random.Random, n: int = 16) -> tuple[list[np.ndarray], torch.Tensor]:
+    """``n`` detector windows from random training photos, and their targets."""
+    xs, ys = [], []
+    for _ in range(n):
+        name = rng.choice(names)
+        x, y = detector_sample(images[name][0], images[name][1], rng)
+        xs.append(x)
+        ys.append(y)
+    return xs, torch.from_numpy(np.stack(ys))
+
+
 def to_tensor(batch: list[np.ndarray]) -> torch.Tensor:
     return torch.from_numpy(np.stack(batch).transpose(0, 3, 1, 2).astype(np.float32))
 
@@ -445,16 +461,10 @@ def train_detector(images: dict, names: list[str], steps: int, rng: random.Rando
     for step in range(steps):
         if init is not None:
             net.eval()
-        xs, ys = [], []
-        for _ in range(16):
-            n = rng.choice(names)
-            x, y = detector_sample(images[n][0], images[n][1], rng)
-            xs.append(x)
-            ys.append(y)
-        x, y = to_tensor(xs), torch.from_numpy(np.stack(ys))
-        out = net(x)
+        xs, y = detector_batch(images, names, rng)
+        out = net(to_tensor(xs))
         lh = focal_loss(out[:, 0], y[:, 0])
-        ls = (F.l1_loss(out[:, 1], y[:, 1], reduction="none") * y[:, 2]).sum() / y[:, 2].sum().clamp(min=1)
+        ls = size_loss(out, y)
         loss = lh + ls
         opt.zero_grad()
         loss.backward()
@@ -493,9 +503,10 @@ def train_faces(images: dict, names: list[str], steps: int, rng: random.Random,
 
 
 def export(net: nn.Module, shape: tuple[int, ...], path: Path) -> None:
-    """ONNX with a fixed opset cv2.dnn reads; batch (and detector size) left dynamic."""
+    """ONNX with a fixed opset cv2.dnn reads; batch (and, but for a face net, the
+    frame size) left dynamic."""
     dummy = torch.zeros(shape)
-    dyn = {"x": {0: "n", 2: "h", 3: "w"}} if isinstance(net, Detector) else {"x": {0: "n"}}
+    dyn = {"x": {0: "n"}} if isinstance(net, Faces) else {"x": {0: "n", 2: "h", 3: "w"}}
     torch.onnx.export(net, dummy, str(path), input_names=["x"], output_names=["y"], opset_version=13,
                       dynamic_axes=dyn, dynamo=False)
 
