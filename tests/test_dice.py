@@ -23,7 +23,8 @@ import pytest
 from bench.dice import Label, Score
 from bench.dice_variations import VARIANTS
 from tests.test_dice_support import PHOTOS
-from vision.dice import DiceReading, Die, read_dice
+import vision.dice
+from vision.dice import DiceReading, Die, candidates, decide, read_dice, thresholds
 from vision.images import ImageError
 
 
@@ -91,6 +92,28 @@ def test_a_small_die_against_a_big_one_is_its_own_die() -> None:
     near = lambda lab: [d for d in reading.dice if math.hypot(d.x - lab.x, d.y - lab.y) < lab.size / 2]  # noqa: E731
     assert [d.value for d in near(one)] == [1]
     assert [d.value for d in near(six)] == [6]
+
+
+def test_sure_non_dice_get_no_more_views(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Giving up on candidates the classifier plainly calls no die (GIVE_UP) saves
+    face patches and changes no die the reader reports."""
+    seen: list[int] = []
+    patches = vision.dice._face_probs
+
+    def counted(frame: np.ndarray, found: list, angles: tuple[float, ...]) -> np.ndarray:
+        seen.append(len(found) * len(angles))
+        return patches(frame, found, angles)
+
+    monkeypatch.setattr(vision.dice, "_face_probs", counted)
+    t = thresholds()
+    used: dict[float, tuple[list, int]] = {}
+    for give_up in (vision.dice.GIVE_UP, 1.0):
+        seen.clear()
+        used[give_up] = [[decide(c, p, t, frame.shape) for c, p in candidates(frame, give_up=give_up)]
+                         for frame, _ in PHOTOS.values()], sum(seen)
+    (pruned, spared), (every, cost) = used[vision.dice.GIVE_UP], used[1.0]
+    assert [[d for d in photo if d] for photo in pruned] == [[d for d in photo if d] for photo in every]
+    assert spared < cost
 
 
 def test_empty_tray_has_no_dice() -> None:

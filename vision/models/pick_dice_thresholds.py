@@ -59,7 +59,7 @@ def main() -> int:
     cached = []
     for name in sorted(labels):
         for frame, moved in views(cv2.imread(str(tray / "images" / name)), labels[name]):
-            cached.append((name, moved, frame.shape, candidates(frame, peak=0.05, not_die=1.0)))
+            cached.append((name, moved, frame.shape, candidates(frame, peak=0.05, give_up=1.0)))
 
     def run(t: Thresholds) -> Score:
         s = Score()

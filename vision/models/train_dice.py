@@ -243,7 +243,7 @@ def mine_dice(images: dict, names: list[str], models: Path) -> list[tuple[str, i
     for n in names:
         img, dice = images[n]
         found = reader.find_dice(img, peak=0.05)
-        probs = reader.classify_faces(img, found)
+        probs = reader.classify_faces(img, found, give_up=1.0)
         for face, dx, dy, ds in dice:
             near = [(math.hypot(c.x - dx, c.y - dy), c, p) for c, p in zip(found, probs)]
             near = [m for m in near if m[0] < 0.5 * ds]
