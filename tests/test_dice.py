@@ -20,12 +20,14 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.dice
 from bench.dice import Label, Score
 from bench.dice_variations import VARIANTS
-from tests.test_dice_support import PHOTOS
-import vision.dice
+from tests.test_dice_support import local_photos
 from vision.dice import DiceReading, Die, candidates, decide, read_dice, thresholds
 from vision.images import ImageError
+
+PHOTOS = local_photos("dice")
 
 
 def score(variant: dict[str, tuple[np.ndarray, list[Label]]]) -> Score:

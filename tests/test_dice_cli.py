@@ -14,7 +14,8 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.test_dice_support import empty_tray, paste
+from bench.taught_dice import FACES, camera_finish, empty_tray, paste_die, random_look
+from tests.test_dice_support import local_photos
 from vision import dice_cli
 
 DATA = Path(__file__).resolve().parent / "data" / "dice"
@@ -81,24 +82,30 @@ def test_human_output(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_teach_then_read_a_symbol_die(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    tray = empty_tray()
-    for face in ("star", "ring", "bolt"):
+    """Every face taught from two photos of the rendered die alone in an emptied real
+    tray, then a real roll with the die among its pipped dice, read with ``--die``."""
+    tray = empty_tray(*local_photos("tray")["IMG_20191208_111904.jpg"])
+    rng = np.random.default_rng(3)
+    for face in FACES:
         paths = []
         for k in range(2):
             p = tmp_path / f"{face}{k}.png"
-            cv2.imwrite(str(p), paste(tray, face, 250 + 100 * k, 300, 42, 30 * k + 10))
+            cv2.imwrite(str(p), camera_finish(paste_die(tray, face, random_look(rng, [], tray.shape[0])), rng))
             paths.append(str(p))
         status, out, err = run(["teach-die", "--die", "clue", "--face", face, "--state-dir", str(tmp_path / "state"), *paths], capsys)
         assert status == 0, err
-    assert sorted(p.name for p in (tmp_path / "state" / "dice" / "clue").iterdir())[0] == "bolt-0.png"
+    stored = sorted(p.name for p in (tmp_path / "state" / "dice" / "clue").iterdir())
+    assert stored == sorted([f"{face}-{k}.png" for face in FACES for k in (0, 1)] + ["die.json"])
+    frame, labels = local_photos("dice")[PHOTO.name]
+    look = random_look(rng, labels, frame.shape[0])
     roll = tmp_path / "roll.png"
-    cv2.imwrite(str(roll), paste(cv2.imread(str(PHOTO)), "ring", 560, 560, 40, 77))
+    cv2.imwrite(str(roll), camera_finish(paste_die(frame, "tower", look), rng))
     status, out, _ = run(["dice", "--json", "--die", "clue", "--state-dir", str(tmp_path / "state"), str(roll)], capsys)
     dice = json.loads(out)["dice"]
-    assert status == 0 and len(dice) == 12
-    ring = [d["value"] for d in dice if abs(d["x"] - 560) < 15 and abs(d["y"] - 560) < 15]
-    assert ring in (["ring"], [None])  # unsure is allowed, another face is not
-    assert not any(isinstance(d["value"], str) for d in dice if d["value"] != "ring")
+    assert status == 0 and len(dice) == len(labels) + 1
+    tower = [d["value"] for d in dice if abs(d["x"] - look.x) < 15 and abs(d["y"] - look.y) < 15]
+    assert tower == ["tower"]
+    assert not any(isinstance(d["value"], str) for d in dice if d["value"] != "tower")
 
 
 def test_unknown_taught_die_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

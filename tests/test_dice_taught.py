@@ -1,6 +1,6 @@
 """Teaching a symbol die once and reading it in later rolls, with pipped dice beside it.
 
-The die is the rendered Clue-like die of ``tests/test_teach_die_support`` (six ivory
+The die is the rendered Clue-like die of ``bench/taught_dice.py`` (six ivory
 symbols on a dark bevelled body, with shadow, lamp colour, focus, noise and JPEG).  It
 is taught alone on emptied real trays (``tests/data/tray``) and read among the real
 dice of other real photos (``tests/data/dice``), as at a table.
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from bench.taught_dice import FACES, Tally, camera_finish, empty_tray, measure, paste_die, random_look, teach
-from tests.test_teach_die_support import local_photos
+from tests.test_dice_support import local_photos
 from vision.dice_taught import PATCH, TaughtDice, forget_die, taught_dice, teach_die
 from vision.images import ImageError
 
@@ -32,7 +32,7 @@ def state(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def tally(state: Path) -> Tally:
-    """The measurement of tests/test_teach_die_support on the copied photos."""
+    """The measurement of bench/taught_dice.py on the copied photos."""
     return measure(TaughtDice.load(state, ["clue"]), ROLLS, 2, np.random.default_rng(5))
 
 

@@ -2,7 +2,7 @@
 reloads its taught dice at once, and the host-only API around them.
 
 The frames are real tray photos: emptied of their dice for the die shown alone (with
-the rendered Clue-like die of ``tests/test_teach_die_support``), or as they are for
+the rendered Clue-like die of ``bench/taught_dice.py``), or as they are for
 "too many dice".
 """
 from __future__ import annotations
@@ -23,7 +23,7 @@ from device.config import Config
 from device.daemon import Daemon
 from device.teach import PREVIEW_SIDE, teach_die_face
 from engine.actions import Action
-from tests.test_teach_die_support import local_photos
+from tests.test_dice_support import local_photos
 from vision.dice import read_dice
 from web import create_app
 

@@ -75,7 +75,7 @@ matches is reported unsure."""
 ACCEPT = 0.88
 """Least correlation with a taught face for a die to be read as the taught die: true
 faces reach 0.93-0.99 once squared up, pipped dice of the same colours at most 0.80
-(measured with the drawn symbol die on the tray photos, see tests/test_teach_die_support)."""
+(measured with the drawn symbol die on the tray photos, see bench/taught_dice.py)."""
 
 MAYBE_FROM = 0.84
 """From this correlation up to ACCEPT a die may be the taught die: it is called unsure."""
