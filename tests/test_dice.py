@@ -1,8 +1,9 @@
 """The dice reader on real tray photos it never trained on, and on variations of them.
 
 The floors below are regression floors set just under what the current models
-measure on these 87 dice (84 right, 0 wrong, 3 unsure or missed; 1 extra: a printed
-square on a box rim read as a 1), NOT the issue's targets (99.5 % right):
+measure on these 87 dice (87 right, 0 wrong, 0 unsure or missed, 0 extra; the
+previous detector read 84, and a printed square on a box rim as a 1), NOT the
+issue's targets (99.5 % right):
 bench/dice.py reports the gap honestly.  Labels carry the benchmark's checked fixes
 (bench/dice_label_fixes.csv: here, a real 2 in IMG_20191208_111730 left unlabelled).
 
@@ -50,8 +51,8 @@ def test_real_photos_read_right() -> None:
     s = score(PHOTOS)
     assert s.dice == 87
     assert s.wrong == 0, s.failures
-    assert s.right >= 0.93 * s.dice, s.failures
-    assert s.extra <= 1, s.failures
+    assert s.right >= 0.97 * s.dice, s.failures
+    assert s.extra == 0, s.failures
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))

@@ -4,7 +4,8 @@ Two small networks trained on real tray photos (see ``vision/models/train_dice.p
 run with OpenCV's dnn module, so the box needs no deep-learning runtime:
 
 1. the detector looks at the frame shrunk to ~320 px and marks die centres as heatmap
-   peaks with the die size; peaks separate touching dice (and where one box is
+   peaks with the die size (plain 3x3 convolutions only: cv2.dnn runs dilated ones at
+   a third of the speed, see ``vision/models/distill_dice.py``); peaks separate touching dice (and where one box is
    stretched over two, a closer look finds the second: CLOSER), and nothing assumes
    a particular table colour (a dark table is measured too);
 2. the face classifier reads a 32x32 patch cut around each peak from the full
@@ -44,7 +45,7 @@ sure one only from SURE_FIT; in between the die is reported unsure."""
 MODELS = Path(__file__).resolve().parent / "models"
 DETECTOR_SIDE = 320
 """The frame's longer side is shrunk to this for the detector: a 640 px photo halves,
-which keeps 12 px dice at 6 px (still a blob) and the detector at ~10 ms on one core."""
+which keeps 12 px dice at 6 px (still a blob) and the detector at ~5-7 ms on one core."""
 STRIDE = 4
 APART = 0.4
 """Two heat peaks closer than this times their mean die side are one die.  The 3x3
@@ -96,7 +97,7 @@ NOT_PLAIN = 0.15
 GIVE_UP = 0.8
 """A candidate whose views so far put P(not a die) above this gets no more views: to
 be kept it would need its remaining views to average under 0.1, and the shipped
-``not_die`` threshold (0.3) drops it long before.  Measured on the held-out training
+``not_die`` threshold (0.05) drops it long before.  Measured on the held-out training
 photos in 4 views and the benchmark's 13 variations (4318 dice): every reading the
 same as with all views (also at 0.5 and 0.6), 15.4 -> 13.8 face patches a photo.
 The bound it replaces (no more views once no remaining views could bring the mean

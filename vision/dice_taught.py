@@ -348,6 +348,13 @@ die looks to the classifier like no die it learned (0.01-0.41 measured on drawn 
 rendered symbol dice), while the screw holes and specks the detector also marks in an
 empty tray score 0.89-0.97."""
 
+TEACH_HEAT = 0.25
+"""...and unless the detector's heat at it is under this: the detector shipped with
+this commit also marks specks and screw holes weakly (heat 0.10-0.22 for every one
+the classifier did not rule out in 120 teaching photos on emptied training trays),
+while the die being taught reached 0.32 or more in all but one photo (0.21: that
+photo is refused, and the host takes another)."""
+
 MAX_PHOTOS = 12
 """Photos kept per face: more adds matching time and little else (the rotations and
 scales are already tried when reading)."""
@@ -361,7 +368,7 @@ def face_patch(frame: np.ndarray, what: str = "") -> np.ndarray:
     frame = check_frame(frame, what or "the photo")
     said = f"{what}: " if what else ""
     t = thresholds()
-    found = [c for c, p in candidates(frame, t.peak) if p[0] < NOT_A_DIE]
+    found = [c for c, p in candidates(frame, t.peak) if p[0] < NOT_A_DIE and c.heat >= TEACH_HEAT]
     if len(found) != 1:
         seen = "no die" if not found else f"{len(found)} dice"
         hint = ("put the die in the tray, well lit, away from the edges" if not found

@@ -7,8 +7,11 @@ into ``dice_models.json`` beside the models.  The photos listed in
 the test split is never read.
 
 Rule: a wrong value costs WRONG_COST unsure dice (an unsure die costs a tap on the
-host page; a wrong one silently changes the game).  ``peak`` and ``not_die`` minimise
-missed plus extra dice; ``sure`` minimises WRONG_COST * wrong + unsure (see TIE).  Demanding
+host page; a wrong one silently changes the game), and so does a value reported
+where no die lies.  ``peak`` and ``not_die`` minimise missed plus extra dice (on a
+tie, the lowest of each: ``not_die`` down to 0.05, where the detector of this commit
+put it, since a speck on the tray read as an unsure die would be asked about every
+roll); ``sure`` minimises that cost (see ``_cost`` and TIE).  Demanding
 zero wrong on the hold-out instead drives ``sure`` to 0.98 and leaves 78 % of dice
 unsure, because a couple of dice are confidently misread.
 
@@ -41,6 +44,12 @@ its cheapest end let a weakly seen die (a tilted die leaning on another) through
 a wrong value in a test photo at 0.62 where the lowest cost sat at 0.61."""
 
 
+def _cost(s: Score) -> int:
+    """What a threshold costs on the hold-out: a wrong value, or a value for a die that
+    is not there (a speck, a printed mark), costs WRONG_COST unsure dice."""
+    return WRONG_COST * (s.wrong + s.extra - s.extra_unsure) + s.unsure + s.extra_unsure
+
+
 def views(frame: np.ndarray, labels: list[Label]) -> list[tuple[np.ndarray, list[Label]]]:
     """The photo as taken, turned a quarter, shrunk to 0.75, and blurred with JPEG loss."""
     h = frame.shape[0]
@@ -69,7 +78,7 @@ def main() -> int:
         return s
 
     best = None
-    for peak, not_die in itertools.product((0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5), (0.3, 0.5, 0.7, 0.9)):
+    for peak, not_die in itertools.product((0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5), (0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 0.9)):
         s = run(Thresholds(peak, not_die, 0.0))
         cost = s.missed + s.extra
         if best is None or cost < best[0]:
@@ -78,7 +87,7 @@ def main() -> int:
     costs = []
     for candidate in np.arange(0.5, 0.995, 0.01):
         s = run(Thresholds(peak, not_die, float(candidate)))
-        costs.append((WRONG_COST * s.wrong + s.unsure, round(float(candidate), 2)))
+        costs.append((_cost(s), round(float(candidate), 2)))
     lowest = min(cost for cost, _ in costs)
     chosen = Thresholds(peak, not_die, max(sure for cost, sure in costs if cost <= TIE * lowest))
     summary = run(chosen).summary()

@@ -24,6 +24,9 @@ this order, all with ``--out D`` (seed 7, one thread each; minutes on the shared
    ``--only none --faces-hard 3000 --mild 0.5 --noise 0.03 --drawn 0.3 --weak 0.1``
    right 990, unsure 25; ``--only det --det-init vision/models/dice_detector.onnx
    --det-finetune 3000 --faces-hard 0`` right 983, missed 14, extra 10;
+3. the shipped detector is then distilled from step 1's: ``python
+   vision/models/distill_dice.py --net plain --steps 4000 --teacher T --out D``
+   with T step 1's detector (seed 11, ~14 minutes; its figures are in that file),
 then ``.venv/bin/python vision/models/pick_dice_thresholds.py`` (after copying D's
 ``*.onnx`` into ``vision/models``).  torch is NOT a runtime dependency: the box runs the
 exported ONNX files with OpenCV alone.  Only the ``train`` split is used; 30 of its
