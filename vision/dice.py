@@ -4,10 +4,11 @@ Two small networks trained on real tray photos (see ``vision/models/train_dice.p
 run with OpenCV's dnn module, so the box needs no deep-learning runtime:
 
 1. the detector looks at the frame shrunk to ~320 px and marks die centres as heatmap
-   peaks with the die size (plain 3x3 convolutions only: cv2.dnn runs dilated ones at
-   a third of the speed, see ``vision/models/distill_dice.py``); peaks separate touching dice (and where one box is
-   stretched over two, a closer look finds the second: CLOSER), and nothing assumes
-   a particular table colour (a dark table is measured too);
+   peaks with the die size (plain 3x3 convolutions only: cv2.dnn runs dilated ones
+   at a third of the speed, see ``vision/models/distill_dice.py``); peaks separate
+   touching dice (and where one box is stretched over two, a closer look finds the
+   second: CLOSER), and nothing assumes a particular table colour (a dark table is
+   measured too);
 2. the face classifier reads a 32x32 patch cut around each peak from the full
    frame, scaled to the die (``vision.dice_patch``), so 12 px and 80 px dice look
    alike; a die it is not plainly sure of is seen again at other rotations
@@ -99,7 +100,8 @@ GIVE_UP = 0.8
 be kept it would need its remaining views to average under 0.1, and the shipped
 ``not_die`` threshold (0.05) drops it long before.  Measured on the held-out training
 photos in 4 views and the benchmark's 13 variations (4318 dice): every reading the
-same as with all views (also at 0.5 and 0.6), 15.4 -> 13.8 face patches a photo.
+same as with all views (also at 0.5 and 0.6), 15.4 -> 13.8 face patches a photo;
+with the plain detector (more weak candidates), the same readings, 18.6 -> 13.8.
 The bound it replaces (no more views once no remaining views could bring the mean
 under ``not_die``) could not act before the last stage."""
 FACE_BATCH = 16

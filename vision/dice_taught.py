@@ -345,8 +345,8 @@ NOT_A_DIE = 0.6
 """A detector peak counts as a die when teaching unless the pip classifier gives "not a
 die" at least this probability.  The reader's own threshold is stricter, but a symbol
 die looks to the classifier like no die it learned (0.01-0.41 measured on drawn and
-rendered symbol dice), while the screw holes and specks the detector also marks in an
-empty tray score 0.89-0.97."""
+rendered symbol dice), while the screw holes and specks the previous detector also
+marked in an empty tray scored 0.89-0.97."""
 
 TEACH_HEAT = 0.25
 """...and unless the detector's heat at it is under this: the detector shipped with
