@@ -22,8 +22,8 @@ re-picked (``pick_dice_thresholds.py``, whose ``not_die`` grid now reaches 0.05)
 held-out training photos in 4 views and the benchmark's 13 variations (4318 dice),
 against the previous detector and its thresholds: right 4213 vs 4198, wrong 5 vs 7,
 unsure 55 vs 69, missed 45 vs 44, extra 7 vs 27 (of which reported with a value 1 vs
-4).  With the old ``not_die`` of 0.3 it reported specks as dice with values (13) or
-unsure (an unsure speck is asked about every roll); the 1000, 2000 and 3000-step
+4).  With the old ``not_die`` of 0.3 it reported 13 dice where none lies (specks,
+marks) with a value and 17 unsure (an unsure speck is asked about every roll); the 1000, 2000 and 3000-step
 checkpoints read 4188, 4194 and 4215 right.  Then read once on the test split (label
 fixes): 307 of 309 right (304 before), 0 wrong, 2 unsure, 0 missed, 0 extra.
 

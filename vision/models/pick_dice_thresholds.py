@@ -10,9 +10,10 @@ Rule: a wrong value costs WRONG_COST unsure dice (an unsure die costs a tap on t
 host page; a wrong one silently changes the game), and so does a value reported
 where no die lies.  ``peak`` and ``not_die`` minimise missed plus extra dice, a tie
 going to the lowest of each: with the plain detector ``not_die`` ties from 0.05 to
-0.3 on these views, and on the benchmark's variations of the same photos 0.3 let 13
-specks through with a value and 17 as unsure dice (asked about every roll), 0.05 one
-and six.  ``sure`` minimises that cost (see ``_cost`` and TIE).  Demanding
+0.3 on these views, and on the benchmark's variations of the same photos 0.3
+reported 13 dice where none lies (specks, marks) with a value and 17 unsure (asked
+about every roll), 0.05 one and six.  ``sure`` minimises that cost (see ``_cost``
+and TIE).  Demanding
 zero wrong on the hold-out instead drives ``sure`` to 0.98 and leaves 78 % of dice
 unsure, because a couple of dice are confidently misread.
 
