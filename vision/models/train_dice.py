@@ -438,14 +438,17 @@ def to_tensor(batch: list[np.ndarray]) -> torch.Tensor:
 
 # ----------------------------------------------------------------------------- training
 
-def load_fused_onnx(net: Detector, path: Path) -> Detector:
-    """Continue from an exported detector: the exporter folded each BatchNorm into its
-    conv, so the folded bias goes to the BatchNorm (kept frozen at identity statistics)."""
+def load_fused_onnx(net: nn.Module, path: Path) -> nn.Module:
+    """Continue from an exported detector or face net: the exporter folded each
+    BatchNorm into its conv, so the folded bias goes to the BatchNorm (kept frozen at
+    identity statistics); it lists the last layer (the detector's head, the face net's
+    Linear) first."""
     import onnx
     from onnx import numpy_helper
 
     weights = [numpy_helper.to_array(t) for t in onnx.load(str(path)).graph.initializer]
-    convs = [m for m in net.modules() if isinstance(m, nn.Conv2d) and m is not net.head]
+    last = net.head if isinstance(net, Detector) else net.f[-1]
+    convs = [m for m in net.modules() if isinstance(m, nn.Conv2d) and m is not last]
     bns = [m for m in net.modules() if isinstance(m, nn.BatchNorm2d)]
     pairs = [(weights[i], weights[i + 1]) for i in range(2, len(weights), 2)]
     for conv, bn, (w, b) in zip(convs, bns, pairs):
@@ -454,29 +457,8 @@ def load_fused_onnx(net: Detector, path: Path) -> Detector:
         bn.running_var.fill_(1.0 - bn.eps)
         bn.weight.data.fill_(1.0)
         bn.bias.data = torch.from_numpy(b.copy())
-    net.head.weight.data = torch.from_numpy(weights[0].copy())
-    net.head.bias.data = torch.from_numpy(weights[1].copy())
-    return net
-
-
-def load_fused_faces(path: Path) -> Faces:
-    """Continue from an exported face net, as ``load_fused_onnx`` does for a detector."""
-    import onnx
-    from onnx import numpy_helper
-
-    weights = [numpy_helper.to_array(t) for t in onnx.load(str(path)).graph.initializer]
-    net = Faces()
-    convs = [m for m in net.modules() if isinstance(m, nn.Conv2d)]
-    bns = [m for m in net.modules() if isinstance(m, nn.BatchNorm2d)]
-    for conv, bn, i in zip(convs, bns, range(2, len(weights), 2)):
-        conv.weight.data = torch.from_numpy(weights[i].copy())
-        bn.running_mean.zero_()
-        bn.running_var.fill_(1.0 - bn.eps)
-        bn.weight.data.fill_(1.0)
-        bn.bias.data = torch.from_numpy(weights[i + 1].copy())
-    linear = net.f[-1]
-    linear.weight.data = torch.from_numpy(weights[0].copy())
-    linear.bias.data = torch.from_numpy(weights[1].copy())
+    last.weight.data = torch.from_numpy(weights[0].copy())
+    last.bias.data = torch.from_numpy(weights[1].copy())
     return net
 
 
@@ -512,7 +494,7 @@ def train_faces(images: dict, names: list[str], steps: int, rng: random.Random,
     mix = mix or FaceMix()
     net = Faces()
     if init is not None and init.suffix == ".onnx":
-        net = load_fused_faces(init).eval()  # BatchNorm stays at the folded identity
+        net = load_fused_onnx(Faces(), init).eval()  # BatchNorm stays at the folded identity
     elif init is not None:
         net.load_state_dict(torch.load(init))
     lr = 3e-3 if init is None else 1e-3
