@@ -105,6 +105,7 @@ def test_host_teaches_a_die_on_the_page_and_a_roll_reads_it(box, camera):
         daemon.resolve(pending[0]["id"], values)
         expect(page.locator("#pending")).not_to_contain_text("bolt")  # and it leaves the page live
         assert daemon.service.public_view()["view"]["last"] == values
+        assert daemon.narrator.wait_idle(30)  # the narrator speaks on its own thread
         assert any(line.endswith("bolt") for line in daemon.narrator.history)
 
         page.once("dialog", lambda dialog: dialog.accept())
