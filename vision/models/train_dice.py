@@ -27,6 +27,9 @@ this order, all with ``--out D`` (seed 7, one thread each; minutes on the shared
 3. the shipped detector is then distilled from step 1's: ``python
    vision/models/distill_dice.py --net plain --steps 4000 --teacher T --out D``
    with T step 1's detector (seed 11, ~14 minutes; its figures are in that file),
+4. the shipped face net is then step 2's taught by an ensemble of itself and two face
+   nets trained from scratch with seeds 13 and 21 (``distill_dice.py --net faces
+   --face-teachers``, its recipe and figures are in that file),
 then ``.venv/bin/python vision/models/pick_dice_thresholds.py`` (after copying D's
 ``*.onnx`` into ``vision/models``).  torch is NOT a runtime dependency: the box runs the
 exported ONNX files with OpenCV alone.  Only the ``train`` split is used; 30 of its
