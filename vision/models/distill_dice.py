@@ -46,8 +46,9 @@ Measured and not kept: the three nets at read time, B and C consulted only for d
 A is not sure of.  Their mean for dice below a face share of 0.5: right 4231, wrong
 4, unsure 46; below 0.6 (half A, half B and C): right 4225, wrong 1, unsure 55, but on
 the test split in the same views and variations right 5060 -> 5052 (wrong 25 -> 21),
-and on the test split itself one of its two unsure dice became a wrong value.  A fine-tuned copy of A as the second opinion
-(``train_dice.py``'s last tried run): right 4231, wrong 5.
+and on the test split itself one of its two unsure dice became a wrong value.  A
+fine-tuned copy of A as the second opinion (``train_dice.py``'s last tried run):
+right 4231, wrong 5.
 A second round, each 4000 steps from the shipped net, thresholds re-picked: taught by
 it and two more seeds' nets (31, 41): right 4228, wrong 3, extra 9; by those five
 nets: right 4205, wrong 1, unsure 79 (``sure`` 0.6).  Neither beats the shipped net.
