@@ -84,7 +84,6 @@ Students:
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import time
@@ -252,9 +251,8 @@ def main() -> int:
     np.random.seed(args.seed)
     rng = random.Random(args.seed)
     labels = td.load_split(args.data)
-    held = set(json.loads((MODELS / "dice_holdout.json").read_text()))
-    fit = sorted(n for n in labels if n not in held)
-    print(f"{len(fit)} training photos, {len(held)} held out", flush=True)
+    fit = td.fit_names(labels)
+    print(f"{len(fit)} training photos, {len(labels) - len(fit)} held out", flush=True)
     images = {n: (cv2.imread(str(args.data / "images" / n)), labels[n]) for n in fit}
     args.out.mkdir(parents=True, exist_ok=True)
     if args.net == "faces":

@@ -75,8 +75,8 @@ def main() -> int:
     labels = load_labels(tray, "train", holdout)
     cached = []
     for name in sorted(labels):
-        frame = cv2.imread(str(tray / "images" / name))
-        seen = views(frame, labels[name]) + [vary(frame, labels[name]) for vary in VARIANTS.values()]
+        photo = cv2.imread(str(tray / "images" / name))
+        seen = views(photo, labels[name]) + [vary(photo, labels[name]) for vary in VARIANTS.values()]
         for frame, moved in seen:
             cached.append((name, moved, frame.shape, candidates(frame, peak=0.05, give_up=1.0)))
 

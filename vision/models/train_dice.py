@@ -93,8 +93,9 @@ class FaceMix:
 
 DET_IN = 160  # training window of the detector (it is fully convolutional)
 STRIDE = 4
-HOLDOUT = 30
-HOLDOUT_SEED = 7  # picks the held-out photos; fixed, so nets trained with other seeds never see them
+HOLDOUT = Path(__file__).resolve().parent / "dice_holdout.json"
+"""The 30 training photos held out to pick the thresholds (drawn once, at seed 7): read
+from this record by every script, so no training run, whatever its seed, fits on them."""
 
 
 # ----------------------------------------------------------------------------- data
@@ -107,6 +108,12 @@ def load_split(data: Path) -> dict[str, list[tuple[int, float, float, float]]]:
     from bench.dice import load_labels
 
     return {name: [(l.face, l.x, l.y, l.size) for l in labs] for name, labs in load_labels(data, "train").items()}
+
+
+def fit_names(labels: dict) -> list[str]:
+    """The training photos the nets may fit on: all but the held-out ones (HOLDOUT)."""
+    held = set(json.loads(HOLDOUT.read_text()))
+    return sorted(n for n in labels if n not in held)
 
 
 def colour_jitter(img: np.ndarray, rng: random.Random, invert: float = 0.2) -> np.ndarray:
@@ -498,7 +505,7 @@ def train_faces(images: dict, names: list[str], steps: int, rng: random.Random,
     mix = mix or FaceMix()
     net = Faces()
     if init is not None and init.suffix == ".onnx":
-        net = load_fused_onnx(Faces(), init).eval()  # BatchNorm stays at the folded identity
+        net = load_fused_onnx(net, init).eval()  # BatchNorm stays at the folded identity
     elif init is not None:
         net.load_state_dict(torch.load(init))
     lr = 3e-3 if init is None else 1e-3
@@ -557,13 +564,10 @@ def main() -> int:
     np.random.seed(args.seed)
     rng = random.Random(args.seed)
     labels = load_split(args.data)
-    names = sorted(labels)
-    random.Random(HOLDOUT_SEED).shuffle(names)  # the same hold-out whatever --seed trains
-    fit = sorted(names[HOLDOUT:])
-    print(f"{len(fit)} training photos, {HOLDOUT} held out for thresholds: {sorted(names[:HOLDOUT])[:3]}...")
+    fit = fit_names(labels)
+    print(f"{len(fit)} training photos, {len(labels) - len(fit)} held out for thresholds", flush=True)
     images = {n: (cv2.imread(str(args.data / "images" / n)), labels[n]) for n in fit}
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "dice_holdout.json").write_text(json.dumps(sorted(names[:HOLDOUT]), indent=0) + "\n")
     if args.only in ("det", "both") and args.det_init is not None:
         det = train_detector(images, fit, args.det_finetune, rng, args.det_init)
         torch.save(det.state_dict(), args.out / "dice_detector.pt")
