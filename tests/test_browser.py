@@ -81,6 +81,14 @@ class HostWatch:
 CONSOLE_ERRORS: list[str] = []
 
 
+@pytest.fixture(autouse=True)
+def fresh_console() -> None:
+    """Each test judges only its own pages' console: with ``-n 2 --dist loadfile`` a
+    worker may run another browser test file's tests first, whose expected errors
+    (a 403 probe, a stream cut on purpose) would otherwise be counted again."""
+    CONSOLE_ERRORS.clear()
+
+
 def watch_console(page) -> None:
     """Collect script errors and CSP violations: the pages must run clean under their CSP."""
     page.on("console", lambda msg: CONSOLE_ERRORS.append(f"{page.url}: {msg.text}") if msg.type == "error" else None)

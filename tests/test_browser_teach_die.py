@@ -9,7 +9,7 @@ import cv2
 import pytest
 from gpiozero import Device
 from playwright.sync_api import expect
-from test_browser import ARGS, CHROMIUM, CONSOLE_ERRORS, PHONE, WAIT_MS, watch_console
+from test_browser import ARGS, CHROMIUM, CONSOLE_ERRORS, PHONE, WAIT_MS, fresh_console, watch_console  # noqa: F401 (autouse)
 
 from bench.taught_dice import FACES
 from device.cli import demo_config
