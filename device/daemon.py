@@ -203,7 +203,10 @@ class Daemon:
         if wanted is not None and wanted.kind == "cards":
             outcome = self._read_cards(frame, wanted)
         else:
-            outcome = self.desk.dice(frame, read_dice(frame, self.taught), wanted)
+            # Taught symbol dice only where the roll may hold them: the matcher costs 3-4x
+            # the reading, and without it an unsure pipped die gets a second look.
+            taught = self.taught if wanted is None or wanted.symbols else None
+            outcome = self.desk.dice(frame, read_dice(frame, taught), wanted)
         log.info("reading: %s", outcome)
         self.service.touch()  # a reading parked for the host shows on its page at once
         self._show_board()

@@ -56,7 +56,9 @@ class Expect:
     ``options``; ``count`` of them), ``"vote"`` (yes/no from each listed seat) or
     ``"confirm"`` (the host presses next).  ``action`` is the action kind that answers
     it.  ``seat`` is whose input it is (``None``: the host).  A ``secret`` prompt is
-    shown only to that seat, never on the host page.
+    shown only to that seat, never on the host page.  A dice roll with ``symbols`` may
+    hold symbol dice taught to the box (read by face name); without, only pipped dice
+    answer it, and the box does not look for taught dice in the tray.
     """
 
     kind: str
@@ -66,6 +68,7 @@ class Expect:
     count: int | None = None
     options: tuple[str, ...] = ()
     secret: bool = False
+    symbols: bool = False
 
     def to_json(self) -> dict:
         return {
@@ -76,4 +79,5 @@ class Expect:
             "count": self.count,
             "options": list(self.options),
             "secret": self.secret,
+            "symbols": self.symbols,
         }

@@ -25,9 +25,11 @@ from gpiozero import Device
 
 from device.cli import DEMO_PHOTOS, demo_config
 from device.config import Config
+from device import daemon as daemon_module
 from device.daemon import Daemon, led_count
 from engine.actions import Action
 from tests.test_unmask_support import Play
+from vision.dice_taught import TaughtDice
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -113,6 +115,24 @@ def test_a_die_shown_to_be_taught_is_not_read_as_a_roll(daemon):
         box.teach_die("clue", "star")
     box._on_settled(frame)  # ...and the tray is not read while the host teaches
     assert not box.pending() and not box.service.public_view()["view"]["history"]
+
+
+def test_taught_dice_are_looked_for_only_where_the_roll_may_hold_them(daemon, monkeypatch):
+    """The dice reader takes any dice; Unmask's rolls are pipped only, so they are read
+    without the taught dice (faster, and unsure pipped dice get their second look)."""
+    box = daemon(source="usb:/dev/familiar-no-such-camera")
+    read_with = []
+    real = daemon_module.read_dice
+    monkeypatch.setattr(daemon_module, "read_dice", lambda frame, taught=None: read_with.append(taught) or real(frame, taught))
+    box.taught = taught = TaughtDice(())  # stands for the dice taught on this box
+    frame = cv2.imread(str(DEMO_PHOTOS / ROLL_PHOTO))
+    box.service.submit(Action("table.new", {"game": "unmask", "seats": ["Ann", "Bob", "Cat", "Dan", "Eve"]}))
+    assert [e.symbols for e in box.service.table.expects() if e.kind == "dice"] == [False]
+    box._on_settled(frame)
+    box.service.submit(Action("table.new", {"game": "dice", "seats": []}))
+    assert [e.symbols for e in box.service.table.expects()] == [True]
+    box._on_settled(frame)
+    assert read_with[0] is None and read_with[1] is taught and len(read_with) == 2
 
 
 def test_threat_track_and_status_light_follow_the_game(daemon):

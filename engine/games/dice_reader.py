@@ -49,7 +49,7 @@ class DiceReader:
         return {}
 
     def expects(self, state: DiceState) -> list[Expect]:
-        return [Expect(kind="dice", action="roll", prompt="Roll any dice")]
+        return [Expect(kind="dice", action="roll", prompt="Roll any dice", symbols=True)]
 
     def tracks(self, state: DiceState) -> dict[str, Track]:
         return {}
