@@ -391,18 +391,29 @@ def decide(c: Candidate, p: np.ndarray, t: Thresholds, view: tuple[int, ...] | N
     return Die(face if sure else None, c.x, c.y, box_corners(c), conf)
 
 
-def relook(frame: np.ndarray, c: Candidate, p: np.ndarray, t: Thresholds) -> Die | None:
-    """An unsure die (class probabilities p) read again from a fresh centre and size
-    (see RELOOK_SIDE): the die if that reading is sure and names the face the first
-    look found likeliest, else None (the die stays unsure)."""
-    near = [n for n in _peaks_around(frame, c, RELOOK_SIDE / c.size, t.peak)
+def relook(frame: np.ndarray, unsure: list[tuple[Candidate, np.ndarray]], t: Thresholds) -> list[Die | None]:
+    """Unsure dice (candidates with their class probabilities) read again from a fresh
+    centre and size (see RELOOK_SIDE): for each, the die if that reading is sure and
+    names the face the first look found likeliest, else None (it stays unsure).  All
+    are classified together: a forward pass costs ~1.5 ms even for one patch."""
+    again = [_relocate(frame, c, t.peak) for c, _ in unsure]
+    probs = iter(classify_faces(frame, [a for a in again if a is not None]))
+    dice: list[Die | None] = []
+    for (_, p), a in zip(unsure, again):
+        die = None if a is None else decide(a, next(probs), t, frame.shape)
+        dice.append(die if die is not None and die.value == int(np.argmax(p[1:])) + 1 else None)
+    return dice
+
+
+def _relocate(frame: np.ndarray, c: Candidate, peak: float) -> Candidate | None:
+    """The die at candidate c as the detector finds it closer up (see RELOOK_SIDE), with
+    c's heat; None if it finds no die of c's size there."""
+    near = [n for n in _peaks_around(frame, c, RELOOK_SIDE / c.size, peak)
             if math.hypot(n.x - c.x, n.y - c.y) < RELOOK_NEAR * c.size and _die_sized(n, c.size)]
     if not near:
         return None
     n = max(near, key=lambda n: n.heat)
-    again = Candidate(n.x, n.y, n.size, c.heat)
-    die = decide(again, classify_faces(frame, [again])[0], t, frame.shape)
-    return die if die is not None and die.value == int(np.argmax(p[1:])) + 1 else None
+    return Candidate(n.x, n.y, n.size, c.heat)
 
 
 def _cut_by_edge(c: Candidate, view: tuple[int, ...]) -> bool:
@@ -430,12 +441,15 @@ def read_dice(frame: np.ndarray, taught: TaughtDice | None = None) -> DiceReadin
     """
     frame = check_frame(frame, "frame")
     t = thresholds()
-    pipped_only = taught is None or not taught.dice
+    found = candidates(frame, t.peak)
+    pipped = [decide(c, p, t, frame.shape) for c, p in found]
+    if taught is None or not taught.dice:
+        again = [i for i, (c, _) in enumerate(found)
+                 if pipped[i] is not None and pipped[i].value is None and not _cut_by_edge(c, frame.shape)]
+        for i, die in zip(again, relook(frame, [found[i] for i in again], t)):
+            pipped[i] = die or pipped[i]
     dice: list[Die] = []
-    for c, p in candidates(frame, t.peak):
-        die = decide(c, p, t, frame.shape)
-        if pipped_only and die is not None and die.value is None and not _cut_by_edge(c, frame.shape):
-            die = relook(frame, c, p, t) or die
+    for (c, _), die in zip(found, pipped):
         symbol = taught.read(frame, c.x, c.y, c.size) if taught is not None and c.heat >= t.peak else None
         if symbol is not None:
             die = _taught_or_pipped(c, die, symbol)
