@@ -176,9 +176,7 @@ def distil_faces(images: dict, names: list[str], steps: int, rng: random.Random,
     mix.pool = td.drawn_pool(images, names, 12000, rng)
     nets = [cv2.dnn.readNetFromONNX(str(p)) for p in teachers or [MODELS / "dice_faces.onnx"]]
     net = FacesLite() if init is None else td.load_fused_onnx(td.Faces(), init)
-    lr = 3e-3 if init is None else 1e-3
-    opt = torch.optim.AdamW(net.parameters(), lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps)
+    learn = td.one_cycle(net, 3e-3 if init is None else 1e-3, steps)
     net.train(init is None)
     t0 = time.time()
     for step in range(steps):
@@ -189,10 +187,7 @@ def distil_faces(images: dict, names: list[str], steps: int, rng: random.Random,
         logits = net(td.to_tensor(xs))
         kd = F.kl_div(F.log_softmax(logits / T, dim=1), soft, reduction="batchmean") * T * T
         loss = 0.5 * F.cross_entropy(logits, ys, label_smoothing=0.05) + 0.5 * kd
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
+        learn(loss)
         if step % 100 == 0:
             acc = (logits.argmax(1) == ys).float().mean().item()
             print(f"faces {step} loss {loss.item():.3f} kd {kd.item():.3f} acc {acc:.3f} {time.time() - t0:.0f}s", flush=True)
@@ -208,8 +203,7 @@ def distil_detector(images: dict, names: list[str], steps: int, rng: random.Rand
     label focal loss plus the teacher's heat."""
     teacher = cv2.dnn.readNetFromONNX(str(source))
     net = student(td.load_fused_onnx(td.Detector(), source))
-    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 2e-3, total_steps=steps)
+    learn = td.one_cycle(net, 2e-3, steps)
     t0 = time.time()
     for step in range(steps):
         net.train_mode()
@@ -221,10 +215,7 @@ def distil_detector(images: dict, names: list[str], steps: int, rng: random.Rand
         lt = F.binary_cross_entropy_with_logits(o[:, 0], hot, reduction="sum") / pos
         ls = td.size_loss(o, y)
         loss = lh + 0.5 * lt + ls
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
+        learn(loss)
         if step % 100 == 0:
             print(f"det {step} heat {lh.item():.3f} teacher {lt.item():.3f} size {ls.item():.3f} {time.time() - t0:.0f}s", flush=True)
         if step % 1000 == 999:

@@ -63,6 +63,7 @@ import math
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -473,13 +474,26 @@ def load_fused_onnx(net: nn.Module, path: Path) -> nn.Module:
     return net
 
 
+def one_cycle(net: nn.Module, lr: float, steps: int) -> Callable[[torch.Tensor], None]:
+    """The optimiser every dice net here trains with, AdamW on a one-cycle rate over
+    ``steps``: returns the function that takes one step on a batch's loss."""
+    opt = torch.optim.AdamW(net.parameters(), lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps)
+
+    def step(loss: torch.Tensor) -> None:
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+
+    return step
+
+
 def train_detector(images: dict, names: list[str], steps: int, rng: random.Random, init: Path | None = None) -> Detector:
     """Train from scratch, or fine-tune ``init`` (an exported detector) at a lower rate
     with its BatchNorms frozen."""
     net = Detector() if init is None else load_fused_onnx(Detector(), init)
-    lr = 3e-3 if init is None else 1e-3
-    opt = torch.optim.AdamW(net.parameters(), lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps)
+    learn = one_cycle(net, 3e-3 if init is None else 1e-3, steps)
     t0 = time.time()
     for step in range(steps):
         if init is not None:
@@ -489,10 +503,7 @@ def train_detector(images: dict, names: list[str], steps: int, rng: random.Rando
         lh = focal_loss(out[:, 0], y[:, 0])
         ls = size_loss(out, y)
         loss = lh + ls
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
+        learn(loss)
         if step % 100 == 0:
             print(f"det {step} heat {lh.item():.3f} size {ls.item():.3f} {time.time() - t0:.0f}s", flush=True)
     return net.eval()
@@ -508,19 +519,14 @@ def train_faces(images: dict, names: list[str], steps: int, rng: random.Random,
         net = load_fused_onnx(net, init).eval()  # BatchNorm stays at the folded identity
     elif init is not None:
         net.load_state_dict(torch.load(init))
-    lr = 3e-3 if init is None else 1e-3
-    opt = torch.optim.AdamW(net.parameters(), lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps)
+    learn = one_cycle(net, 3e-3 if init is None else 1e-3, steps)
     t0 = time.time()
     for step in range(steps):
         batch = [training_patch(images, names, rng, mix) for _ in range(64)]
         ys = torch.tensor([y for _, y in batch])
         out = net(to_tensor([x for x, _ in batch]))
         loss = F.cross_entropy(out, ys, label_smoothing=0.05)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
+        learn(loss)
         if step % 100 == 0:
             acc = (out.argmax(1) == ys).float().mean().item()
             print(f"faces {step} loss {loss.item():.3f} acc {acc:.3f} {time.time() - t0:.0f}s", flush=True)
