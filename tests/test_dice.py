@@ -160,3 +160,24 @@ def test_grey_and_non_square_frames_are_read() -> None:
     assert len(read_dice(grey).dice) == len(labels)
     wide = cv2.copyMakeBorder(frame, 0, 0, 160, 160, cv2.BORDER_REPLICATE)
     assert_values_fit(read_dice(wide), labels)
+
+
+def test_an_unsure_die_is_read_again_from_a_fresh_centre_only_if_the_looks_agree() -> None:
+    """A die whose first box was off-centre and too large is found again closer up and
+    read; the value counts only if it is the face the first look found likeliest."""
+    frame, labels = PHOTOS["IMG_20191208_111328.jpg"]
+    lab = max(labels, key=lambda l: l.size)
+    off = vision.dice.Candidate(lab.x + 0.2 * lab.size, lab.y - 0.1 * lab.size, 1.3 * lab.size, 0.5)
+
+    def first_look(face: int) -> np.ndarray:
+        p = np.full(7, 0.12)
+        p[0], p[face] = 0.0, 0.4  # unsure, this face likeliest
+        return p / p.sum()
+
+    other = lab.face % 6 + 1
+    agree, disagree = vision.dice.relook(frame, [(off, first_look(lab.face)), (off, first_look(other))], thresholds())
+    assert agree is not None and agree.value == lab.face
+    assert math.hypot(agree.x - lab.x, agree.y - lab.y) < math.hypot(off.x - lab.x, off.y - lab.y) / 2
+    assert disagree is None
+    nothing = vision.dice.Candidate(30.0, 30.0, lab.size, 0.5)  # the tray's corner: no die there
+    assert vision.dice.relook(frame, [(nothing, first_look(lab.face))], thresholds()) == [None]
