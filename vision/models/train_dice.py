@@ -90,6 +90,8 @@ class FaceMix:
     drawn: float = 0.0                 # share of drawn faces
     weak: list = field(default_factory=list)  # dice the previous nets read weakly
     weak_share: float = 0.0            # share of those
+    shift: float = 0.12                # a die's patch is cut up to this share of its side off-centre
+    sizes: tuple[float, float] = (0.85, 1.2)  # and at its side times a factor in this range
 
 
 DET_IN = 160  # training window of the detector (it is fully convolutional)
@@ -292,7 +294,8 @@ def noise_patch(rng: random.Random) -> np.ndarray:
 
 
 def face_sample(img: np.ndarray, dice: list, rng: random.Random, hard: list | None = None,
-                mild: float = 0.0, noise: float = 0.0) -> tuple[np.ndarray, int]:
+                mild: float = 0.0, noise: float = 0.0, shift: float = 0.12,
+                sizes: tuple[float, float] = (0.85, 1.2)) -> tuple[np.ndarray, int]:
     """A 32x32 patch around a die (class = face) or around no die (class 0); with
     probability ``mild`` its colours are left as the camera saw them, so the small net
     also learns the fine pip shapes and not only the colour-scrambled views."""
@@ -316,9 +319,9 @@ def face_sample(img: np.ndarray, dice: list, rng: random.Random, hard: list | No
         face, size = 0, ref * rng.uniform(0.7, 1.4)
     else:
         face, cx, cy, ds = rng.choice(dice)
-        cx += rng.uniform(-0.12, 0.12) * ds
-        cy += rng.uniform(-0.12, 0.12) * ds
-        size = ds * rng.uniform(0.85, 1.2)
+        cx += rng.uniform(-shift, shift) * ds
+        cy += rng.uniform(-shift, shift) * ds
+        size = ds * rng.uniform(*sizes)
     return damage_patch(cut_patch(img, cx, cy, size, rng.uniform(0, 360)), rng, mild), face
 
 
@@ -373,7 +376,8 @@ def training_patch(images: dict, names: list[str], rng: random.Random, mix: "Fac
         patch = cut_patch(images[n][0], cx, cy, size * rng.uniform(0.93, 1.07), rng.uniform(0, 360))
         return damage_patch(patch, rng, mix.mild), face
     n = rng.choice(names)
-    return face_sample(images[n][0], images[n][1], rng, mix.hard.get(n) if mix.hard else None, mix.mild, mix.noise)
+    return face_sample(images[n][0], images[n][1], rng, mix.hard.get(n) if mix.hard else None, mix.mild, mix.noise,
+                       mix.shift, mix.sizes)
 
 
 # ----------------------------------------------------------------------------- nets
