@@ -23,9 +23,9 @@ import cv2
 import pytest
 from gpiozero import Device
 
+from device import daemon as daemon_module
 from device.cli import DEMO_PHOTOS, demo_config
 from device.config import Config
-from device import daemon as daemon_module
 from device.daemon import Daemon, led_count
 from engine.actions import Action
 from tests.test_unmask_support import Play
