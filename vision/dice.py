@@ -86,8 +86,8 @@ right 4175 -> 4185, wrong 9 -> 9, extra 27 -> 27; without the size rule, pips of
 zoomed dice came back as 93 extra dice.  0.34 windows a photo on the data set, 77%
 of photos none."""
 RELOOK_SIDE, RELOOK_NEAR = 42.0, 0.3
-"""A die still unsure after all its views is located afresh before it is given up:
-the detector runs on its surroundings scaled so that the die is RELOOK_SIDE pixels
+"""A die still unsure after all its views is located afresh before it is given up: the
+detector runs on its surroundings scaled so that the die is RELOOK_SIDE pixels
 across (in the detector's training range, 5-45 px, at its fine end), and the face
 classifier reads the patch at the strongest new peak of a die's size (see
 ``_die_sized``) within RELOOK_NEAR of its side.  The first peak's centre is only as
@@ -96,18 +96,19 @@ a size too large loses a faint pip at some rotations.  The new value is taken on
 if it is sure and is the face the first look found likeliest (two looks agree);
 otherwise the die stays unsure.  Measured on the held-out training photos in 4 views
 and the benchmark's 13 variations (4318 dice): right 4225 -> 4242, unsure 59 -> 42,
-wrong 2 -> 2, missed and extra unchanged (32, 5 of which 1 with a value).  At 30, 36,
-40 and 44 px (no size rule, no agreement) 13-22 more right, never a wrong value; from
-48 px, beyond the training range, wrong values appeared.  Without the size rule 4247
-right, but a die whose first box was half its size came back as one of its pips,
-read 1 (a test photo of the unit tests, zoomed 1.4).  Without the agreement 4244
-right here, but the test photos under the 13 variations, read once that way, gave 2
-more wrong values (11 instead of 9) for 23 more right: the agreement was added then,
-so its figures on the test photos are not independent of them.  Not done when
-taught dice are read: a symbol die the matcher did not recognise is unsure to the
-face classifier too, and a second look made some sure of a pip value (the rendered
-ivory die on the held-out photos: read as pips 7 -> 15 of 90).  Only the ~1% of
-dice left unsure pay for it."""
+wrong 2 -> 2, missed and extra unchanged (32, 5 of which 1 with a value); with the
+first box's size at the new centre 4231 right, with the mean of both sizes 4242.  At
+30, 36, 40 and 44 px (no size rule, no agreement) 13-22 more right, never a wrong
+value; from 48 px, beyond the training range, wrong values appeared.  Without the
+size rule 4247 right, but a die whose first box was half its size came back as one
+of its pips, read 1 (a test photo of the unit tests, zoomed 1.4).  Without the
+agreement 4244 right here, but the test photos under the 13 variations, read once
+that way, gave 2 more wrong values (11 instead of 9) for 23 more right: the
+agreement was added then, so its figures on the test photos are not independent of
+them.  Not done when taught dice are read: a symbol die the matcher did not
+recognise is unsure to the face classifier too, and a second look made some sure of
+a pip value (the rendered ivory die on the held-out photos: read as pips 7 -> 15 of
+90).  Only the ~1% of dice left unsure pay for it."""
 VIEW_STAGES = ((0.0,), (45.0,), (22.5, 67.5))
 """Patch rotations the classifier sees a die at, stage by stage: a die it is not
 plainly sure of (see PLAIN) after one stage gets the next, and the probabilities of
