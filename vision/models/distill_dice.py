@@ -176,7 +176,7 @@ def teacher_out(net: cv2.dnn.Net, batch: list[np.ndarray]) -> torch.Tensor:
 
 def distil_faces(images: dict, names: list[str], steps: int, rng: random.Random, out: Path,
                  teachers: list[Path] | None = None, init: Path | None = None,
-                 shift: float = 0.12, sizes: tuple[float, float] = (0.85, 1.2)) -> nn.Module:
+                 shift: float = td.FaceMix.shift, sizes: tuple[float, float] = td.FaceMix.sizes) -> nn.Module:
     """FacesLite from scratch, or with ``init`` the full face net fine-tuned from that
     export (its BatchNorm stays at the folded identity), on the mix of the shipped face
     net's last run, learning the mean soft targets of ``teachers`` (the shipped face
@@ -246,8 +246,10 @@ def main() -> int:
     ap.add_argument("--face-teachers", type=Path, nargs="+",
                     help="face nets whose mean the face student learns (default: the shipped one)")
     ap.add_argument("--face-init", type=Path, help="fine-tune this exported face net instead of a FacesLite from scratch")
-    ap.add_argument("--face-shift", type=float, default=0.12, help="patches cut up to this share of the die side off-centre")
-    ap.add_argument("--face-sizes", type=float, nargs=2, default=(0.85, 1.2), help="patches cut at the die side times this range")
+    ap.add_argument("--face-shift", type=float, default=td.FaceMix.shift,
+                    help="patches cut up to this share of the die side off-centre")
+    ap.add_argument("--face-sizes", type=float, nargs=2, default=td.FaceMix.sizes,
+                    help="patches cut at the die side times this range")
     args = ap.parse_args()
     torch.set_num_threads(1)
     cv2.setNumThreads(1)

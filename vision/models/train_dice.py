@@ -294,11 +294,12 @@ def noise_patch(rng: random.Random) -> np.ndarray:
 
 
 def face_sample(img: np.ndarray, dice: list, rng: random.Random, hard: list | None = None,
-                mild: float = 0.0, noise: float = 0.0, shift: float = 0.12,
-                sizes: tuple[float, float] = (0.85, 1.2)) -> tuple[np.ndarray, int]:
+                mild: float = 0.0, noise: float = 0.0, shift: float = FaceMix.shift,
+                sizes: tuple[float, float] = FaceMix.sizes) -> tuple[np.ndarray, int]:
     """A 32x32 patch around a die (class = face) or around no die (class 0); with
     probability ``mild`` its colours are left as the camera saw them, so the small net
-    also learns the fine pip shapes and not only the colour-scrambled views."""
+    also learns the fine pip shapes and not only the colour-scrambled views; a die is
+    cut off-centre and at another size as ``shift`` and ``sizes`` say (see FaceMix)."""
     if rng.random() < noise:
         return noise_patch(rng), 0
     if hard and rng.random() < 0.1:
