@@ -181,3 +181,11 @@ def test_an_unsure_die_is_read_again_from_a_fresh_centre_only_if_the_looks_agree
     assert disagree is None
     nothing = vision.dice.Candidate(30.0, 30.0, lab.size, 0.5)  # the tray's corner: no die there
     assert vision.dice.relook(frame, [(nothing, first_look(lab.face))], thresholds()) == [None]
+
+
+def test_the_detector_input_is_what_opencv_would_make() -> None:
+    """The detector's input is built by hand for speed (``_blob``); it must be exactly
+    the blob ``cv2.dnn.blobFromImage`` makes, which the nets were checked with."""
+    frame, _ = PHOTOS["IMG_20191208_111328.jpg"]
+    for image in (frame, frame[13:301, 7:200]):
+        assert np.array_equal(vision.dice._blob(image), cv2.dnn.blobFromImage(image))
