@@ -1,9 +1,9 @@
 """Variations of real tray photos, labels moved along: other cameras, light and dice sizes.
 
 The benchmark reports the reader on each of them and the tests hold it to floors:
-rotation, zoom and shrink (dice from ~18 to ~70 px), blur, warm and cold white
-balance, heavy JPEG, a shadow across the tray, dim light, a camera tilted 40 degrees
-and a dark table.
+rotation, zoom and shrink (dice from ~18 to ~70 px), the photo inside the box's
+larger camera frame (1280x720), blur, warm and cold white balance, heavy JPEG, a
+shadow across the tray, dim light, a camera tilted 40 degrees and a dark table.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from bench.dice import Label
+from bench.dice import BOX_FRAME, Label
 
 Variant = Callable[[np.ndarray, list[Label]], tuple[np.ndarray, list[Label]]]
 
@@ -41,6 +41,15 @@ def shrink(frame: np.ndarray, labels: list[Label], factor: float) -> tuple[np.nd
     h, w = frame.shape[:2]
     m = np.array([[factor, 0, 0], [0, factor, 0]], np.float64)
     return warp(frame, labels, m, (round(w * factor), round(h * factor)))
+
+
+def framed(frame: np.ndarray, labels: list[Label], factor: float) -> tuple[np.ndarray, list[Label]]:
+    """The photo scaled by ``factor`` in the middle of the box's larger camera frame
+    (BOX_FRAME, 1280x720), the tray's edge repeated around it: dice of a given size in
+    pixels in a frame that the detector must shrink further than the 640 px photos."""
+    (w, h), (fh, fw) = BOX_FRAME, frame.shape[:2]
+    m = np.array([[factor, 0, (w - fw * factor) / 2], [0, factor, (h - fh * factor) / 2]], np.float64)
+    return warp(frame, labels, m, BOX_FRAME)
 
 
 def white_balance(frame: np.ndarray, gains: tuple[float, float, float]) -> np.ndarray:
@@ -88,6 +97,7 @@ VARIANTS: dict[str, Variant] = {
     "zoomed 1.4 (dice ~55 px)": lambda f, labels: rotate(f, labels, 0, 1.4),
     "zoomed 1.8 (dice ~70 px)": lambda f, labels: rotate(f, labels, 0, 1.8),
     "shrunk 0.45 (dice ~18 px)": lambda f, labels: shrink(f, labels, 0.45),
+    "in a 1280x720 frame (dice ~39 px)": lambda f, labels: framed(f, labels, 1.0),
     "blurred": lambda f, labels: (cv2.GaussianBlur(f, (0, 0), 1.2), labels),
     "warm white balance": lambda f, labels: (white_balance(f, (0.7, 0.95, 1.3)), labels),
     "cold white balance": lambda f, labels: (white_balance(f, (1.3, 1.0, 0.75)), labels),

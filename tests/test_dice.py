@@ -22,8 +22,9 @@ import numpy as np
 import pytest
 
 import vision.dice
-from bench.dice import Label, Score
-from bench.dice_variations import VARIANTS
+from bench.dice import BOX_FRAME, Label, Score
+from bench.dice_variations import VARIANTS, framed
+from device.config import CameraConfig
 from tests.test_dice_support import local_photos
 from vision.dice import DiceReading, Die, candidates, decide, read_dice, thresholds
 from vision.images import ImageError
@@ -66,6 +67,18 @@ def test_variations_are_read_without_wrong_values(name: str) -> None:
     # frame edge, whose centres and labels fall outside, are reported unsure.
     assert s.extra - s.extra_unsure <= 1, s.failures
     assert s.extra_unsure <= 5, s.failures  # measured: 0 to 5 (zoomed 1.8)
+
+
+def test_dice_small_in_a_large_frame_get_a_finer_look(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the box's 1280x720 camera frame the photos' dice (30-45 px) show at ~10 px in
+    the detector's first look, where it misses some: the finer second look finds them."""
+    big = {n: framed(f, l, 1.0) for n, (f, l) in PHOTOS.items()}
+    finer = score(big)
+    monkeypatch.setattr(vision.dice, "DIE_IN_DETECTOR", (0.0, 26.0, math.inf))
+    first_only = score(big)
+    assert finer.wrong == 0 and finer.missed == 0 and finer.right >= 86, finer.failures  # measured: 87 right
+    assert first_only.missed >= 8, first_only.failures  # measured: 73 right, 1 wrong, 10 missed
+    assert BOX_FRAME == (CameraConfig().width, CameraConfig().height)  # the frame measured is the box's
 
 
 def test_touching_dice_are_read_apart() -> None:

@@ -3,7 +3,8 @@
 Two small networks trained on real tray photos (see ``vision/models/train_dice.py``)
 run with OpenCV's dnn module, so the box needs no deep-learning runtime:
 
-1. the detector looks at the frame shrunk to ~320 px and marks die centres as heatmap
+1. the detector looks at the frame shrunk to ~320 px (again at a finer scale where
+   the dice it found are small there: DIE_IN_DETECTOR) and marks die centres as heatmap
    peaks with the die size (plain 3x3 convolutions only: cv2.dnn runs dilated ones
    at a third of the speed, see ``vision/models/distill_dice.py``); peaks separate
    touching dice (and where one box is stretched over two, a closer look finds the
@@ -46,8 +47,45 @@ sure one only from SURE_FIT; in between the die is reported unsure."""
 
 MODELS = Path(__file__).resolve().parent / "models"
 DETECTOR_SIDE = 320
-"""The frame's longer side is shrunk to this for the detector: a 640 px photo halves,
-which keeps 12 px dice at 6 px (still a blob) and the detector at ~5-7 ms on one core."""
+"""The frame's longer side is shrunk to this for the detector's first look: a 640 px
+photo halves, which keeps the detector at ~5-7 ms on one core; where that shows the
+dice too small, it looks again at a finer scale (DIE_IN_DETECTOR)."""
+DIE_IN_DETECTOR = (18.0, 26.0, 40.0)
+"""The detector finds dice best at 20-30 px in its input and misses more below: the
+held-out training photos (257 dice) shrunk so that their dice showed at ~27, 20, 16,
+14, 12, 10 and 8 px were missed 0, 2, 5, 11, 25, 28 and 48 dice.  The box's camera
+gives 1280x720 frames, where a 16 mm die (~43 px) shows at ~11 px in the first
+look.  So when the median of the dice the first look is sure of (heat from
+CLOSER_HEAT) shows smaller than the first number, or larger than the last (dice over
+~80 px, whose pips it starts to take for dice), the detector looks a second time
+(``_second_look``) at the scale that shows that median at the middle number, over
+the part of the frame around the first look's peaks (AROUND), its input at most
+DETECTOR_MAX_PIXELS.  Measured on the held-out photos inside a 1280x720 frame (257
+dice each time): with dice of ~39, 33, 23 and 20 px, right 257, 256, 251 and 244,
+never more than 1 wrong; the first look alone read 223 at 39 px, 181 at 27 px and 88
+at 20 px right.  On the
+held-out photos in 4 views and the benchmark's 14 variations (4575 dice): right 4465
+-> 4518, missed 62 -> 18, wrong 4 -> 1, unsure 44 -> 38, extra 5 -> 5 (1 with a
+value).  (lower, middle) swept over (14, 22), (16, 20-26), (17, 26), (18, 22-30),
+(19, 26) and (20, 24) first (with the whole frame, at most 640 px a side): from 19
+up, photos whose dice the first look already sees at 19-20 px, packed with their
+side faces showing, came back with side faces read as dice (wrong 1 -> 2-4, extra
+with a value 1 -> 3-6).  The held-out photos zoomed 1.8, 2.2, 2.6 and 3 (dice ~70-120
+px, the largest beyond the reader's range): right 575 -> 569, unsure 48 -> 55, wrong
+17 -> 15, extra 109 -> 84 (with a value 52 -> 35).  10 of the 50 test photos (640
+px, dice 30-52 px) get the second look."""
+DETECTOR_MAX_PIXELS = 3 * DETECTOR_SIDE ** 2 // 2
+"""The second look's input is at most this many pixels (1.5 times a 320 px square):
+cv2.dnn's memory grows with the detector's input, ~14 MB for a 320 px square, and the
+reader's peak stays at 74 MB reading the test photos or the same inside 1280x720
+frames.  Measured on the held-out photos in 4 views and 14 variations: at 1, 1.5 and
+2 times, right 4510, 4518 and 4512, wrong 2, 1 and 1; over the whole frame instead
+of around the peaks, 2 times gave 4508 right, 2 wrong, and 640x368 px 4510 and 1, at
+80 MB for the test photos (target 80)."""
+AROUND = 2.0
+"""The second look covers the first look's peaks and this many die sides around them:
+the tray, not the whole play area, which lets the same pixels show dice larger.
+Measured (as above): right 4518 at 2 sides, 4509 at 3 sides."""
 STRIDE = 4
 APART = 0.3
 """Two heat peaks closer than this times their mean die side are one die.  The 3x3
@@ -228,13 +266,34 @@ def find_dice(frame: np.ndarray, peak: float | None = None) -> list[Candidate]:
     """Die centres and sizes in a BGR frame, strongest first, then any found by
     looking closer at stretched boxes (see CLOSER)."""
     peak = thresholds().peak if peak is None else peak
-    h, w = frame.shape[:2]
-    zoom = min(1.0, DETECTOR_SIDE / max(h, w))
+    zoom = min(1.0, DETECTOR_SIDE / max(frame.shape[:2]))
+    zoom, peaks = _second_look(frame, _peaks(frame, zoom, peak), zoom, peak)
     found: list[Candidate] = []
-    for c in sorted(_peaks(frame, zoom, peak), key=lambda c: -c.heat):
+    for c in sorted(peaks, key=lambda c: -c.heat):
         if _apart(c, found):
             found.append(c)
     return found + _look_closer(frame, found, zoom, peak)
+
+
+def _second_look(frame: np.ndarray, peaks: list[Candidate], zoom: float, peak: float) -> tuple[float, list[Candidate]]:
+    """The detector's peaks again at a scale that shows the dice at DIE_IN_DETECTOR[1]
+    pixels, over the part of the frame around the first look's peaks, if the first
+    look (``peaks`` at ``zoom``) showed them too small or too large (see
+    DIE_IN_DETECTOR); else the first look's.  Returns the scale and the peaks."""
+    sizes = [c.size for c in peaks if c.heat >= CLOSER_HEAT]
+    if not sizes:
+        return zoom, peaks
+    small, target, large = DIE_IN_DETECTOR
+    typical = float(np.median(sizes))
+    if small <= typical * zoom <= large:
+        return zoom, peaks
+    r = AROUND * typical
+    x0, y0 = max(int(min(c.x for c in peaks) - r), 0), max(int(min(c.y for c in peaks) - r), 0)
+    x1, y1 = min(int(max(c.x for c in peaks) + r), frame.shape[1]), min(int(max(c.y for c in peaks) + r), frame.shape[0])
+    better = min(target / typical, 1.0, math.sqrt(DETECTOR_MAX_PIXELS / ((x1 - x0) * (y1 - y0))))
+    if abs(better - zoom) <= 0.1 * zoom:
+        return zoom, peaks
+    return better, _peaks(frame[y0:y1, x0:x1], better, peak, x0, y0)
 
 
 def _apart(c: Candidate, found: list[Candidate]) -> bool:
