@@ -22,11 +22,11 @@ JPEG loss (labels moved along): 256 dice alone leave the wrong count flat over a
 range of ``sure`` (one confident misread), so the cheapest end of that range was
 picked and misread a weakly seen die at the table; four views of each photo give the
 rule four times the evidence, from the same held-out photos.  The benchmark's 14
-variations of each photo (``bench.dice_variations``: other scales and frames, light, blur, tilt,
-a dark table) are read too, the evidence every change to the reader is judged by:
-on the four views alone the ensemble-taught face net's ``peak`` fell to 0.05, which
-on the variations found 14 more dice but reported 19 more where none lies, 6 of them
-with a value.
+variations of each photo (``bench.dice_variations``: other scales and frames, light,
+blur, tilt, a dark table) are read too, the evidence every change to the reader is
+judged by: on the four views alone the ensemble-taught face net's ``peak`` fell to
+0.05, which on the variations found 14 more dice but reported 19 more where none
+lies, 6 of them with a value.
 """
 from __future__ import annotations
 
