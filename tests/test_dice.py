@@ -20,6 +20,8 @@ import math
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import vision.dice
 from bench.dice import BOX_FRAME, Label, Score
@@ -138,6 +140,20 @@ def test_empty_tray_has_no_dice() -> None:
     assert read_dice(cv2.GaussianBlur(empty, (0, 0), 2)).dice == ()
     noise = np.random.default_rng(1).integers(0, 255, frame.shape, dtype=np.uint8)
     assert len(read_dice(noise).values) <= 1
+
+
+@settings(max_examples=30, deadline=None)
+@given(scale=st.floats(0.03, 3.0), corner=st.tuples(st.floats(0.0, 0.95), st.floats(0.0, 0.95)), aspect=st.floats(0.25, 4.0))
+def test_any_part_of_a_photo_at_any_scale_reads_without_error(scale: float, corner: tuple[float, float], aspect: float) -> None:
+    """Whatever the frame's size and shape, and however few or large the dice in it
+    (a first and second look at any scale, windows cut at the frame's edges), the
+    reader returns dice inside the frame with sane fields, never an exception."""
+    frame, _ = PHOTOS["IMG_20191208_111730.jpg"]
+    part = frame[int(corner[1] * frame.shape[0]):, int(corner[0] * frame.shape[1]):]
+    w, h = max(16, int(part.shape[1] * scale)), max(16, int(part.shape[0] * scale * aspect))
+    for die in read_dice(cv2.resize(part, (w, h))).dice:
+        assert -1 <= die.x <= w + 1 and -1 <= die.y <= h + 1
+        assert die.value in (None, 1, 2, 3, 4, 5, 6) and 0.0 <= die.confidence <= 1.0
 
 
 def test_reading_shape_and_json() -> None:

@@ -290,7 +290,7 @@ def _second_look(frame: np.ndarray, peaks: list[Candidate], zoom: float, peak: f
     r = AROUND * typical
     x0, y0 = max(int(min(c.x for c in peaks) - r), 0), max(int(min(c.y for c in peaks) - r), 0)
     x1, y1 = min(int(max(c.x for c in peaks) + r), frame.shape[1]), min(int(max(c.y for c in peaks) + r), frame.shape[0])
-    better = min(target / typical, 1.0, math.sqrt(DETECTOR_MAX_PIXELS / ((x1 - x0) * (y1 - y0))))
+    better = min(target / typical, 1.0, math.sqrt(DETECTOR_MAX_PIXELS / max(1, (x1 - x0) * (y1 - y0))))
     if abs(better - zoom) <= 0.1 * zoom:
         return zoom, peaks
     return better, _peaks(frame[y0:y1, x0:x1], better, peak, x0, y0)
