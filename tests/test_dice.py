@@ -73,7 +73,7 @@ def test_variations_are_read_without_wrong_values(name: str) -> None:
 
 def test_dice_small_in_a_large_frame_get_a_finer_look(monkeypatch: pytest.MonkeyPatch) -> None:
     """In the box's 1280x720 camera frame the photos' dice (30-45 px) show at ~10 px in
-    the detector's first look, where it misses some: the finer second look finds them."""
+    the detector's first look, where it misses some: the finer look finds them."""
     big = {n: framed(f, l, 1.0) for n, (f, l) in PHOTOS.items()}
     finer = score(big)
     monkeypatch.setattr(vision.dice, "DIE_IN_DETECTOR", (0.0, 26.0, math.inf))
@@ -146,7 +146,7 @@ def test_empty_tray_has_no_dice() -> None:
 @given(scale=st.floats(0.03, 3.0), corner=st.tuples(st.floats(0.0, 0.95), st.floats(0.0, 0.95)), aspect=st.floats(0.25, 4.0))
 def test_any_part_of_a_photo_at_any_scale_reads_without_error(scale: float, corner: tuple[float, float], aspect: float) -> None:
     """Whatever the frame's size and shape, and however few or large the dice in it
-    (a first and second look at any scale, windows cut at the frame's edges), the
+    (a first and a finer look at any scale, windows cut at the frame's edges), the
     reader returns dice inside the frame with sane fields, never an exception."""
     frame, _ = PHOTOS["IMG_20191208_111730.jpg"]
     part = frame[int(corner[1] * frame.shape[0]):, int(corner[0] * frame.shape[1]):]

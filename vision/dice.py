@@ -57,8 +57,8 @@ held-out training photos (257 dice) shrunk so that their dice showed at ~27, 20,
 gives 1280x720 frames, where a 16 mm die (~43 px) shows at ~11 px in the first
 look.  So when the median of the dice the first look is sure of (heat from
 CLOSER_HEAT) shows smaller than the first number, or larger than the last (dice over
-~80 px, whose pips it starts to take for dice), the detector looks a second time
-(``_second_look``) at the scale that shows that median at the middle number, over
+~80 px, whose pips it starts to take for dice), the detector looks again
+(``_rescaled_look``) at the scale that shows that median at the middle number, over
 the part of the frame around the first look's peaks (AROUND), its input at most
 DETECTOR_MAX_PIXELS.  Measured on the held-out photos inside a 1280x720 frame (257
 dice each time): with dice of ~39, 33, 23 and 20 px, right 257, 256, 251 and 244,
@@ -72,18 +72,19 @@ side faces showing, came back with side faces read as dice (wrong 1 -> 2-4, extr
 with a value 1 -> 3-6).  The held-out photos zoomed 1.8, 2.2, 2.6 and 3 (dice ~70-120
 px, the largest beyond the reader's range): right 575 -> 569, unsure 48 -> 55, wrong
 17 -> 15, extra 109 -> 84 (with a value 52 -> 35).  10 of the 50 test photos (640
-px, dice 30-52 px) get the second look."""
+px, dice 30-52 px) get the second look, all of them a finer one."""
 DETECTOR_MAX_PIXELS = 3 * DETECTOR_SIDE ** 2 // 2
-"""The second look's input is at most this many pixels (1.5 times a 320 px square):
-cv2.dnn's memory grows with the detector's input, ~14 MB for a 320 px square, and the
-reader's peak stays at 74 MB reading the test photos or the same inside 1280x720
-frames.  Measured on the held-out photos in 4 views and 14 variations: at 1, 1.5 and
+"""The input of the detector's second look is at most this many pixels (1.5 times a
+320 px square): cv2.dnn's memory grows with the detector's input, ~14 MB for a 320 px
+square, and the reader's peak stays at 74 MB reading the test photos or the same
+inside 1280x720 frames.  Measured on the held-out photos in 4 views and 14 variations: at 1, 1.5 and
 2 times, right 4510, 4518 and 4512, wrong 2, 1 and 1; over the whole frame instead
 of around the peaks, 2 times gave 4508 right, 2 wrong, and 640x368 px 4510 and 1, at
 80 MB for the test photos (target 80)."""
 AROUND = 2.0
-"""The second look covers the first look's peaks and this many die sides around them:
-the tray, not the whole play area, which lets the same pixels show dice larger.
+"""The detector's second look covers the first look's peaks and this many die sides
+around them: the tray, not the whole play area, which lets the same pixels show dice
+larger.
 Measured (as above): right 4518 at 2 sides, 4509 at 3 sides."""
 STRIDE = 4
 APART = 0.3
@@ -121,9 +122,9 @@ times the median) are candidates like any other.  Measured on the held-out train
 photos in 4 views and the benchmark's 13 variations (4318 dice): missed 56 -> 45,
 right 4175 -> 4185, wrong 9 -> 9, extra 27 -> 27; without the size rule, pips of the
 zoomed dice came back as 93 extra dice.  0.34 windows a photo on the data set, 77%
-of photos none.  After a second look (DIE_IN_DETECTOR) dice show at ~52 px here,
-beyond the detector's training range; capping them at 45 or 40 px changed nothing
-(held-out, 4575 dice: right 4518 and 4517 against 4518)."""
+of photos none.  After the detector's finer second look (DIE_IN_DETECTOR) dice show
+at ~52 px here, beyond the detector's training range; capping them at 45 or 40 px
+changed nothing (held-out, 4575 dice: right 4518 and 4517 against 4518)."""
 RELOOK_SIDE, RELOOK_NEAR = 42.0, 0.3
 """A die still unsure after all its views is located afresh before it is given up: the
 detector runs on its surroundings scaled so that the die is RELOOK_SIDE pixels
@@ -268,7 +269,7 @@ def find_dice(frame: np.ndarray, peak: float | None = None) -> list[Candidate]:
     looking closer at stretched boxes (see CLOSER)."""
     peak = thresholds().peak if peak is None else peak
     zoom = min(1.0, DETECTOR_SIDE / max(frame.shape[:2]))
-    zoom, peaks = _second_look(frame, _peaks(frame, zoom, peak), zoom, peak)
+    zoom, peaks = _rescaled_look(frame, _peaks(frame, zoom, peak), zoom, peak)
     found: list[Candidate] = []
     for c in sorted(peaks, key=lambda c: -c.heat):
         if _apart(c, found):
@@ -276,7 +277,7 @@ def find_dice(frame: np.ndarray, peak: float | None = None) -> list[Candidate]:
     return found + _look_closer(frame, found, zoom, peak)
 
 
-def _second_look(frame: np.ndarray, peaks: list[Candidate], zoom: float, peak: float) -> tuple[float, list[Candidate]]:
+def _rescaled_look(frame: np.ndarray, peaks: list[Candidate], zoom: float, peak: float) -> tuple[float, list[Candidate]]:
     """The detector's peaks again at a scale that shows the dice at DIE_IN_DETECTOR[1]
     pixels, over the part of the frame around the first look's peaks, if the first
     look (``peaks`` at ``zoom``) showed them too small or too large (see
