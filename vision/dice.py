@@ -54,25 +54,25 @@ DIE_IN_DETECTOR = (18.0, 26.0, 40.0)
 """The detector finds dice best at 20-30 px in its input and misses more below: the
 held-out training photos (257 dice) shrunk so that their dice showed at ~27, 20, 16,
 14, 12, 10 and 8 px were missed 0, 2, 5, 11, 25, 28 and 48 dice.  The box's camera
-gives 1280x720 frames, where a 16 mm die (~43 px) shows at ~11 px in the first
-look.  So when the median of the dice the first look is sure of (heat from
-CLOSER_HEAT) shows smaller than the first number, or larger than the last (dice over
-~80 px, whose pips it starts to take for dice), the detector looks again
-(``_rescaled_look``) at the scale that shows that median at the middle number, over
-the part of the frame around the first look's peaks (AROUND), its input at most
-DETECTOR_MAX_PIXELS.  Measured on the held-out photos inside a 1280x720 frame (257
-dice each time): with dice of ~39, 33, 23 and 20 px, right 257, 256, 251 and 244,
-never more than 1 wrong; the first look alone read 223 at 39 px, 181 at 27 px and 88
-at 20 px right.  On the held-out photos in 4 views and the benchmark's 14 variations
-(4575 dice): right 4465 -> 4518, missed 62 -> 18, wrong 4 -> 1, unsure 44 -> 38,
-extra 5 -> 5 (1 with a value).  (lower, middle) swept over (14, 22), (16, 20-26), (17, 26), (18, 22-30),
-(19, 26) and (20, 24) first (with the whole frame, at most 640 px a side): from 19
-up, photos whose dice the first look already sees at 19-20 px, packed with their
-side faces showing, came back with side faces read as dice (wrong 1 -> 2-4, extra
-with a value 1 -> 3-6).  The held-out photos zoomed 1.8, 2.2, 2.6 and 3 (dice ~70-120
-px, the largest beyond the reader's range): right 575 -> 569, unsure 48 -> 55, wrong
-17 -> 15, extra 109 -> 84 (with a value 52 -> 35).  10 of the 50 test photos (640
-px, dice 30-52 px) get the second look, all of them a finer one."""
+gives 1280x720 frames, where a 16 mm die (~43 px) shows at ~11 px in the first look.
+So when the median of the dice the first look is sure of (heat from CLOSER_HEAT) shows
+smaller than the first number, or larger than the last (dice over ~80 px, whose pips
+it starts to take for dice), the detector looks again (``_rescaled_look``) at the
+scale that shows that median at the middle number, over the part of the frame around
+the first look's peaks (AROUND), its input at most DETECTOR_MAX_PIXELS.  Measured on
+the held-out photos inside a 1280x720 frame (257 dice each time): with dice of ~39,
+33, 23 and 20 px, right 257, 256, 251 and 244, never more than 1 wrong; the first look
+alone read 223 at 39 px, 181 at 27 px and 88 at 20 px right.  On the held-out photos
+in 4 views and the benchmark's 14 variations (4575 dice): right 4465 -> 4518, missed
+62 -> 18, wrong 4 -> 1, unsure 44 -> 38, extra 5 -> 5 (1 with a value).  (lower,
+middle) swept over (14, 22), (16, 20-26), (17, 26), (18, 22-30), (19, 26) and (20, 24)
+first (with the whole frame, at most 640 px a side): from 19 up, photos whose dice the
+first look already sees at 19-20 px, packed with their side faces showing, came back
+with side faces read as dice (wrong 1 -> 2-4, extra with a value 1 -> 3-6).  The
+held-out photos zoomed 1.8, 2.2, 2.6 and 3 (dice ~70-120 px, the largest beyond the
+reader's range): right 575 -> 572, unsure 48 -> 54, wrong 17 -> 14, extra 109 -> 87
+(with a value 52 -> 36).  10 of the 50 test photos (640 px, dice 30-52 px) get the
+second look, all of them a finer one."""
 DETECTOR_MAX_PIXELS = 3 * DETECTOR_SIDE ** 2 // 2
 """The input of the detector's second look is at most this many pixels (1.5 times a
 320 px square): cv2.dnn's memory grows with the detector's input, ~14 MB for a 320 px
