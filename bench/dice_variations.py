@@ -1,7 +1,7 @@
 """Variations of real tray photos, labels moved along: other cameras, light and dice sizes.
 
 The benchmark reports the reader on each of them and the tests hold it to floors:
-rotation, zoom and shrink (dice from ~18 to ~70 px), the photo inside the box's
+rotation, zoom and shrink (dice from ~12 to ~70 px), the photo inside the box's
 larger camera frame (1280x720), blur, warm and cold white balance, heavy JPEG, a
 shadow across the tray, dim light, a camera tilted 40 degrees and a dark table.
 """
@@ -97,6 +97,7 @@ VARIANTS: dict[str, Variant] = {
     "zoomed 1.4 (dice ~55 px)": lambda f, labels: rotate(f, labels, 0, 1.4),
     "zoomed 1.8 (dice ~70 px)": lambda f, labels: rotate(f, labels, 0, 1.8),
     "shrunk 0.45 (dice ~18 px)": lambda f, labels: shrink(f, labels, 0.45),
+    "shrunk 0.32 (dice ~12 px)": lambda f, labels: shrink(f, labels, 0.32),
     "in a 1280x720 frame (dice ~39 px)": lambda f, labels: framed(f, labels, 1.0),
     "blurred": lambda f, labels: (cv2.GaussianBlur(f, (0, 0), 1.2), labels),
     "warm white balance": lambda f, labels: (white_balance(f, (0.7, 0.95, 1.3)), labels),

@@ -62,7 +62,7 @@ def test_real_photos_read_right() -> None:
 def test_variations_are_read_without_wrong_values(name: str) -> None:
     variant = {n: VARIANTS[name](f, l) for n, (f, l) in PHOTOS.items()}
     s = score(variant)
-    assert s.wrong <= 2, s.failures  # measured: 0 to 2 (JPEG 25)
+    assert s.wrong <= 2, s.failures  # measured: 0 to 2 (JPEG 25, dice of ~12 px)
     assert s.right >= 0.86 * s.dice, s.failures  # measured: 0.88 (JPEG 25) to 0.99
     # A die with a value where none lies is as bad as a wrong value (measured: 0 or 1,
     # the printed square on a box rim, or a speck at 70 px dice); dice cut by the new

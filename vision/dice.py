@@ -59,20 +59,20 @@ So when the median of the dice the first look is sure of (heat from CLOSER_HEAT)
 smaller than the first number, or larger than the last (dice over ~80 px, whose pips
 it starts to take for dice), the detector looks again (``_rescaled_look``) at the
 scale that shows that median at the middle number, over the part of the frame around
-the first look's peaks (AROUND), its input at most DETECTOR_MAX_PIXELS.  Measured on
-the held-out photos inside a 1280x720 frame (257 dice each time): with dice of ~39,
-33, 23 and 20 px, right 257, 256, 251 and 244, never more than 1 wrong; the first look
-alone read 223 at 39 px, 181 at 27 px and 88 at 20 px right.  On the held-out photos
-in 4 views and the benchmark's 14 variations (4575 dice): right 4465 -> 4518, missed
-62 -> 18, wrong 4 -> 1, unsure 44 -> 38, extra 5 -> 5 (1 with a value).  (lower,
-middle) swept over (14, 22), (16, 20-26), (17, 26), (18, 22-30), (19, 26) and (20, 24)
-first (with the whole frame, at most 640 px a side): from 19 up, photos whose dice the
-first look already sees at 19-20 px, packed with their side faces showing, came back
-with side faces read as dice (wrong 1 -> 2-4, extra with a value 1 -> 3-6).  The
-held-out photos zoomed 1.8, 2.2, 2.6 and 3 (dice ~70-120 px, the largest beyond the
-reader's range): right 575 -> 572, unsure 48 -> 54, wrong 17 -> 14, extra 109 -> 87
-(with a value 52 -> 36).  10 of the 50 test photos (640 px, dice 30-52 px) get the
-second look, all of them a finer one."""
+the first look's peaks (AROUND), its input at most DETECTOR_MAX_PIXELS and at most
+MAX_ZOOM times the frame.  Measured on the held-out photos inside a 1280x720 frame
+(257 dice each time): with dice of ~39, 33, 23 and 20 px, right 257, 256, 251 and 244,
+never more than 1 wrong; the first look alone read 223 at 39 px, 181 at 27 px and 88
+at 20 px right.  On the held-out photos in 4 views and the benchmark's 14 variations
+(4575 dice): right 4465 -> 4518, missed 62 -> 18, wrong 4 -> 1, unsure 44 -> 38, extra
+5 -> 5 (1 with a value). (lower, middle) swept over (14, 22), (16, 20-26), (17, 26),
+(18, 22-30), (19, 26) and (20, 24) first (with the whole frame, at most 640 px a
+side): from 19 up, photos whose dice the first look already sees at 19-20 px, packed
+with their side faces showing, came back with side faces read as dice (wrong 1 -> 2-4,
+extra with a value 1 -> 3-6). The held-out photos zoomed 1.8, 2.2, 2.6 and 3 (dice
+~70-120 px, the largest beyond the reader's range): right 575 -> 572, unsure 48 -> 54,
+wrong 17 -> 14, extra 109 -> 87 (with a value 52 -> 36). 10 of the 50 test photos (640
+px, dice 30-52 px) get the second look, all of them a finer one."""
 DETECTOR_MAX_PIXELS = 3 * DETECTOR_SIDE ** 2 // 2
 """The input of the detector's second look is at most this many pixels (1.5 times a
 320 px square): cv2.dnn's memory grows with the detector's input, ~14 MB for a 320 px
@@ -82,6 +82,13 @@ inside 1280x720 frames.  Measured on the held-out photos in 4 views and 14 varia
 of around the peaks, 2 times gave 4508 right, 2 wrong, and 640x368 px 4510 and 1, at
 80 MB for the test photos (target 80)."""
 AROUND = 2.0
+MAX_ZOOM = 2.0
+"""The second look may enlarge the frame up to this: dice of 12-15 px (a small frame,
+or a camera far away) show too small to the detector even at full size.  Measured on
+the held-out photos shrunk to dice of ~18, 15 and 12 px (257 dice each): right 251,
+243 and 233 at most full size; 252, 253 and 249 up to twice it (wrong 0, 1 and 1
+against 0, 1 and 2); the held-out photos in 4 views and 14 variations: 4519 right
+against 4518, nothing else changed; 1.5 times gave the same there."""
 """The detector's second look covers the first look's peaks and this many die sides
 around them: the tray, not the whole play area, which lets the same pixels show dice
 larger.
@@ -292,7 +299,7 @@ def _rescaled_look(frame: np.ndarray, peaks: list[Candidate], zoom: float, peak:
     r = AROUND * typical
     x0, y0 = max(int(min(c.x for c in peaks) - r), 0), max(int(min(c.y for c in peaks) - r), 0)
     x1, y1 = min(int(max(c.x for c in peaks) + r), frame.shape[1]), min(int(max(c.y for c in peaks) + r), frame.shape[0])
-    better = min(target / typical, 1.0, math.sqrt(DETECTOR_MAX_PIXELS / max(1, (x1 - x0) * (y1 - y0))))
+    better = min(target / typical, MAX_ZOOM, math.sqrt(DETECTOR_MAX_PIXELS / max(1, (x1 - x0) * (y1 - y0))))
     if abs(better - zoom) <= 0.1 * zoom:
         return zoom, peaks
     return better, _peaks(frame[y0:y1, x0:x1], better, peak, x0, y0)

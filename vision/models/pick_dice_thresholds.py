@@ -21,7 +21,7 @@ Each hold-out photo is also read turned a quarter, shrunk to 0.75 and blurred wi
 JPEG loss (labels moved along): 256 dice alone leave the wrong count flat over a wide
 range of ``sure`` (one confident misread), so the cheapest end of that range was
 picked and misread a weakly seen die at the table; four views of each photo give the
-rule four times the evidence, from the same held-out photos.  The benchmark's 14
+rule four times the evidence, from the same held-out photos.  The benchmark's
 variations of each photo (``bench.dice_variations``: other scales and frames, light,
 blur, tilt, a dark table) are read too, the evidence every change to the reader is
 judged by: on the four views alone the ensemble-taught face net's ``peak`` fell to
