@@ -203,13 +203,19 @@ def test_an_unsure_die_is_read_again_from_a_fresh_centre_only_if_the_looks_agree
         p[0], p[face] = 0.0, 0.4  # unsure, this face likeliest
         return p / p.sum()
 
-    other = lab.face % 6 + 1
-    agree, disagree = vision.dice.relook(frame, [(off, first_look(lab.face)), (off, first_look(other))], thresholds())
+    def look_again(c: vision.dice.Candidate, face: int) -> Die | None:
+        t = thresholds()
+        unsure = decide(c, first_look(face), t, frame.shape)
+        assert unsure is not None and unsure.value is None
+        fresh = vision.dice.relocate(frame, [c], t.peak)[0]
+        return vision.dice.second_look(unsure, first_look(face), fresh, t, frame.shape)
+
+    agree, disagree = look_again(off, lab.face), look_again(off, lab.face % 6 + 1)
     assert agree is not None and agree.value == lab.face
     assert math.hypot(agree.x - lab.x, agree.y - lab.y) < math.hypot(off.x - lab.x, off.y - lab.y) / 2
-    assert disagree is None
+    assert disagree is not None and disagree.value is None and disagree.x == off.x  # stays as it was
     nothing = vision.dice.Candidate(30.0, 30.0, lab.size, 0.5)  # the tray's corner: no die there
-    assert vision.dice.relook(frame, [(nothing, first_look(lab.face))], thresholds()) == [None]
+    assert vision.dice.relocate(frame, [nothing], thresholds().peak) == [None]
 
 
 def test_the_detector_input_is_what_opencv_would_make() -> None:

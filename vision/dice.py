@@ -471,21 +471,34 @@ def decide(c: Candidate, p: np.ndarray, t: Thresholds, view: tuple[int, ...] | N
     return Die(face if sure else None, c.x, c.y, box_corners(c), conf)
 
 
-def relook(frame: np.ndarray, unsure: list[tuple[Candidate, np.ndarray]], t: Thresholds) -> list[Die | None]:
-    """Unsure dice (candidates with their class probabilities) read again from a fresh
-    centre and size (see RELOOK_SIDE): for each, the die if that reading is sure and
-    names the face the first look found likeliest, else None (it stays unsure).  All
-    are classified together: a forward pass costs ~1.5 ms even for one patch."""
-    again = [_relocate(frame, c, t.peak) for c, _ in unsure]
+def relocate(frame: np.ndarray, found: list[Candidate], peak: float) -> list[tuple[Candidate, np.ndarray] | None]:
+    """Each candidate located afresh by the detector closer up (see RELOOK_SIDE), with
+    its class probabilities there; None where no die of its size is found.  All are
+    classified together: a forward pass costs ~1.5 ms even for one patch."""
+    again = [_located_afresh(frame, c, peak) for c in found]
     probs = iter(classify_faces(frame, [a for a in again if a is not None]))
-    dice: list[Die | None] = []
-    for (_, p), a in zip(unsure, again):
-        die = None if a is None else decide(a, next(probs), t, frame.shape)
-        dice.append(die if die is not None and die.value == int(np.argmax(p[1:])) + 1 else None)
-    return dice
+    return [None if a is None else (a, next(probs)) for a in again]
 
 
-def _relocate(frame: np.ndarray, c: Candidate, peak: float) -> Candidate | None:
+def wants_second_look(c: Candidate, die: Die | None, view: tuple[int, ...]) -> bool:
+    """Whether the die read at candidate c is unsure and whole in view: the dice
+    ``second_look`` is for (one cut by the frame's edge stays unsure, see EDGE)."""
+    return die is not None and die.value is None and not _cut_by_edge(c, view)
+
+
+def second_look(die: Die | None, p: np.ndarray, again: tuple[Candidate, np.ndarray] | None,
+                t: Thresholds, view: tuple[int, ...]) -> Die | None:
+    """An unsure die (first read as ``die`` from class probabilities ``p``) read at its
+    fresh location ``again`` (see ``relocate``): that reading if it is sure and names
+    the face the first look found likeliest, else the die as it was.  Sure dice and
+    dice without a fresh location are returned as they are."""
+    if die is None or die.value is not None or again is None:
+        return die
+    new = decide(*again, t, view)
+    return new if new is not None and new.value == int(np.argmax(p[1:])) + 1 else die
+
+
+def _located_afresh(frame: np.ndarray, c: Candidate, peak: float) -> Candidate | None:
     """The die at candidate c as the detector finds it closer up (see RELOOK_SIDE), with
     c's heat; None if it finds no die of c's size there."""
     near = [n for n in _peaks_around(frame, c, RELOOK_SIDE / c.size, peak)
@@ -524,10 +537,9 @@ def read_dice(frame: np.ndarray, taught: TaughtDice | None = None) -> DiceReadin
     found = candidates(frame, t.peak)
     pipped = [decide(c, p, t, frame.shape) for c, p in found]
     if taught is None or not taught.dice:
-        again = [i for i, (c, _) in enumerate(found)
-                 if pipped[i] is not None and pipped[i].value is None and not _cut_by_edge(c, frame.shape)]
-        for i, die in zip(again, relook(frame, [found[i] for i in again], t)):
-            pipped[i] = die or pipped[i]
+        again = [i for i, (c, _) in enumerate(found) if wants_second_look(c, pipped[i], frame.shape)]
+        for i, fresh in zip(again, relocate(frame, [found[i][0] for i in again], t.peak)):
+            pipped[i] = second_look(pipped[i], found[i][1], fresh, t, frame.shape)
     dice: list[Die] = []
     for (c, _), die in zip(found, pipped):
         symbol = taught.read(frame, c.x, c.y, c.size) if taught is not None and c.heat >= t.peak else None

@@ -28,20 +28,21 @@ judged by: on the four views alone the ensemble-taught face net's ``peak`` fell 
 0.05, which on the variations found 14 more dice but reported 19 more where none
 lies, 6 of them with a value.
 
-This script reads the dice without the reader's second look at unsure dice
-(``vision.dice.relook``), whose result depends on ``sure`` itself.  Since the
-variation with dice of ~12 px joined the evidence it picks ``sure`` 0.61 instead of
-0.54; read with ``read_dice`` as the box reads them, on the same hold-out (4832
-dice), 0.54 costs 77 by ``_cost`` and 0.61 costs 88 (right 4768 vs 4748, wrong 2
-and 2, unsure 43 vs 63, dice with a value where none lies 1 vs 0).  So the shipped
-``dice_models.json`` keeps 0.54 with this script's figures from before that
-variation (4575 dice); check ``sure`` with ``read_dice`` before shipping a re-pick.
+Dice are read as ``read_dice`` reads them, with the second look at unsure dice
+(``vision.dice.second_look``), whose result depends on ``sure`` itself: once
+``peak`` is picked the candidates are found again at it, as the reader finds them,
+each that may be unsure is located afresh once, and every ``sure`` tried decides on
+both looks.  Without it, once the variation with dice of ~12 px joined the
+evidence, this script picked ``sure`` 0.61, which read as the box reads (4832 dice)
+cost 88 by ``_cost`` against 77 at 0.54 (right 4748 vs 4768, wrong 2 and 2, unsure 63
+vs 43).
 """
 from __future__ import annotations
 
 import itertools
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -51,7 +52,15 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 from bench.dice import Label, Score, data_dir, load_labels  # noqa: E402
 from bench.dice_variations import VARIANTS  # noqa: E402
-from vision.dice import MODELS, Thresholds, candidates, decide  # noqa: E402
+from vision.dice import (  # noqa: E402
+    MODELS,
+    Thresholds,
+    candidates,
+    decide,
+    relocate,
+    second_look,
+    wants_second_look,
+)
 
 WRONG_COST = 10
 TIE = 1.05
@@ -65,6 +74,15 @@ def _cost(s: Score) -> int:
     """What a threshold costs on the hold-out: a wrong value, or a value for a die that
     is not there (a speck, a printed mark), costs WRONG_COST unsure dice."""
     return WRONG_COST * (s.wrong + s.extra - s.extra_unsure) + s.unsure + s.extra_unsure
+
+
+def _seen(tray: Path, labels: dict[str, list[Label]]) -> Iterator[tuple[str, np.ndarray, list[Label]]]:
+    """Every hold-out photo in its views and the benchmark's variations, labels moved
+    along, made afresh on each call (all of them at once would not fit in memory)."""
+    for name in sorted(labels):
+        photo = cv2.imread(str(tray / "images" / name))
+        for frame, moved in views(photo, labels[name]) + [vary(photo, labels[name]) for vary in VARIANTS.values()]:
+            yield name, frame, moved
 
 
 def views(frame: np.ndarray, labels: list[Label]) -> list[tuple[np.ndarray, list[Label]]]:
@@ -82,18 +100,15 @@ def main() -> int:
     tray = data_dir() / "dice-tray"
     holdout = set(json.loads((MODELS / "dice_holdout.json").read_text()))
     labels = load_labels(tray, "train", holdout)
-    cached = []
-    for name in sorted(labels):
-        photo = cv2.imread(str(tray / "images" / name))
-        seen = views(photo, labels[name]) + [vary(photo, labels[name]) for vary in VARIANTS.values()]
-        for frame, moved in seen:
-            cached.append((name, moved, frame.shape, candidates(frame, peak=0.05, give_up=1.0)))
+    cached = [(name, moved, frame.shape, candidates(frame, peak=0.05, give_up=1.0))
+              for name, frame, moved in _seen(tray, labels)]
+    fresh: list[list] = [[None] * len(seen) for *_, seen in cached]  # no second looks while sure is 0
 
     def run(t: Thresholds) -> Score:
         s = Score()
-        for name, moved, shape, seen in cached:
-            dice = [d for d in (decide(c, p, t, shape) for c, p in seen) if d is not None]
-            s.add(name, moved, [(d.value, d.x, d.y) for d in dice])
+        for (name, moved, shape, seen), again in zip(cached, fresh):
+            dice = [second_look(decide(c, p, t, shape), p, a, t, shape) for (c, p), a in zip(seen, again)]
+            s.add(name, moved, [(d.value, d.x, d.y) for d in dice if d is not None])
         return s
 
     best = None
@@ -103,6 +118,13 @@ def main() -> int:
         if best is None or cost < best[0]:
             best = (cost, peak, not_die)
     _, peak, not_die = best
+    unsure = Thresholds(peak, not_die, 1.0)  # every die unsure: all that may be looked at again
+    for k, (name, frame, moved) in enumerate(_seen(tray, labels)):
+        seen = candidates(frame, peak=peak, give_up=1.0)  # as the reader finds them at this peak
+        wanted = [i for i, (c, p) in enumerate(seen) if wants_second_look(c, decide(c, p, unsure, frame.shape), frame.shape)]
+        cached[k], fresh[k] = (name, moved, frame.shape, seen), [None] * len(seen)
+        for i, a in zip(wanted, relocate(frame, [seen[i][0] for i in wanted], peak)):
+            fresh[k][i] = a
     costs = []
     for candidate in np.arange(0.5, 0.995, 0.01):
         s = run(Thresholds(peak, not_die, float(candidate)))
