@@ -289,12 +289,9 @@ def _rescaled_look(frame: np.ndarray, peaks: list[Candidate], zoom: float, peak:
     pixels, over the part of the frame around the first look's peaks, if the first
     look (``peaks`` at ``zoom``) showed them too small or too large (see
     DIE_IN_DETECTOR); else the first look's.  Returns the scale and the peaks."""
-    sizes = [c.size for c in peaks if c.heat >= CLOSER_HEAT]
-    if not sizes:
-        return zoom, peaks
+    typical = _typical_size(peaks)
     small, target, large = DIE_IN_DETECTOR
-    typical = float(np.median(sizes))
-    if small <= typical * zoom <= large:
+    if typical is None or small <= typical * zoom <= large:
         return zoom, peaks
     r = AROUND * typical
     x0, y0 = max(int(min(c.x for c in peaks) - r), 0), max(int(min(c.y for c in peaks) - r), 0)
@@ -335,10 +332,9 @@ def _peaks(image: np.ndarray, zoom: float, peak: float, x0: int = 0, y0: int = 0
 def _look_closer(frame: np.ndarray, found: list[Candidate], zoom: float, peak: float) -> list[Candidate]:
     """Dice hidden under a stretched box (see CLOSER): the detector run again on the
     box's surroundings at CLOSER_ZOOM times the scale; new peaks of a die's size count."""
-    sizes = [c.size for c in found if c.heat >= CLOSER_HEAT]
-    if not sizes:
+    typical = _typical_size(found)
+    if typical is None:
         return []
-    typical = float(np.median(sizes))
     more: list[Candidate] = []
     for c in found:
         if c.heat < CLOSER_HEAT or c.size < CLOSER * typical:
@@ -347,6 +343,13 @@ def _look_closer(frame: np.ndarray, found: list[Candidate], zoom: float, peak: f
             if _die_sized(n, typical) and _apart(n, found + more):
                 more.append(n)
     return more
+
+
+def _typical_size(found: list[Candidate]) -> float | None:
+    """The median box side of the candidates the detector is confident of (heat from
+    CLOSER_HEAT), the size a die has in this frame; None if there are none."""
+    sizes = [c.size for c in found if c.heat >= CLOSER_HEAT]
+    return float(np.median(sizes)) if sizes else None
 
 
 def _die_sized(n: Candidate, expected: float) -> bool:
