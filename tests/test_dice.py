@@ -229,8 +229,8 @@ def test_an_unsure_die_with_coloured_pips_is_read_in_colourfulness_only_if_the_l
     face = cut_patch(frame, lab.x, lab.y, lab.size)[8:24, 8:24].astype(int)
     assert np.mean(face[..., 2] - face[..., 1]) > 20 and np.mean(face) < 80  # dark and red
     t = thresholds()
-    colourless = vision.dice.classify_faces(frame, [c], look=vision.dice.colourfulness)[0]
-    assert vision.dice.face_share(colourless) >= t.sure and np.argmax(colourless[1:]) + 1 == lab.face
+    by_colourfulness = vision.dice.classify_faces(frame, [c], look=vision.dice.colourfulness)[0]
+    assert vision.dice.face_share(by_colourfulness) >= t.sure and np.argmax(by_colourfulness[1:]) + 1 == lab.face
 
     def first_look(face: int) -> np.ndarray:
         p = np.full(7, 0.12)
@@ -239,7 +239,7 @@ def test_an_unsure_die_with_coloured_pips_is_read_in_colourfulness_only_if_the_l
 
     def look_again(face: int) -> Die | None:
         unsure = decide(c, first_look(face), t, frame.shape)
-        return vision.dice.second_look(unsure, first_look(face), None, colourless, t, frame.shape)
+        return vision.dice.second_look(unsure, first_look(face), None, by_colourfulness, t, frame.shape)
 
     agree, disagree = look_again(lab.face), look_again(lab.face % 6 + 1)
     assert agree is not None and agree.value == lab.face and agree.x == c.x
@@ -247,8 +247,8 @@ def test_an_unsure_die_with_coloured_pips_is_read_in_colourfulness_only_if_the_l
     # A weaker peak on the die's edge may be a part of it: it is not seen so.
     part = vision.dice.Candidate(lab.x + 0.3 * lab.size, lab.y, 0.5 * lab.size, 0.2)
     found = [(c, first_look(lab.face)), (part, first_look(1))]
-    own, shadowed = vision.dice.colourless_looks(frame, found, [0, 1])
-    assert np.allclose(own, colourless, atol=1e-5) and shadowed is None
+    own, shadowed = vision.dice.looks_by_colourfulness(frame, found, [0, 1])
+    assert np.allclose(own, by_colourfulness, atol=1e-5) and shadowed is None
 
 
 def test_the_detector_input_is_what_opencv_would_make() -> None:

@@ -405,7 +405,7 @@ def colourfulness(patch: np.ndarray) -> np.ndarray:
     relocated centre, 3 wrong.  The idea came from the two dark dice with red pips
     the reader left unsure on the test split (read through each channel alone and
     through this one); the rule was chosen on the hold-out only.  A candidate near a
-    stronger one is not read so (``colourless_looks``): in the unit tests' zoomed
+    stronger one is not read so (``looks_by_colourfulness``): in the unit tests' zoomed
     test photos an off-centre peak on a yellow die with black pips, unsure in colour,
     read 1 in colourfulness (a die where none lies).  That guard was added then and
     changes nothing on the hold-out; on the test split in 4 views and the 15
@@ -529,13 +529,13 @@ def wants_second_look(c: Candidate, die: Die | None, view: tuple[int, ...]) -> b
 
 
 def second_look(die: Die | None, p: np.ndarray, again: tuple[Candidate, np.ndarray] | None,
-                colourless: np.ndarray | None, t: Thresholds, view: tuple[int, ...]) -> Die | None:
+                by_colourfulness: np.ndarray | None, t: Thresholds, view: tuple[int, ...]) -> Die | None:
     """An unsure die (first read as ``die`` from class probabilities ``p``) read again:
     at its fresh location ``again`` (see ``relocate``), else through ``colourfulness``
-    (``colourless``: its class probabilities seen so).  The first of those readings
-    that is sure and names the face the first look found likeliest (two looks agree)
-    is taken, else the die stays as it was.  The colourless look judges the face
-    only: the die was found a die in colour.  Sure dice are returned as they are."""
+    (``by_colourfulness``: its class probabilities seen so).  The first of those
+    readings that is sure and names the face the first look found likeliest (two
+    looks agree) is taken, else the die stays as it was.  The look by colourfulness judges the
+    face only: the die was found a die in colour.  Sure dice are returned as they are."""
     if die is None or die.value is not None:
         return die
     likeliest = int(np.argmax(p[1:])) + 1
@@ -543,13 +543,14 @@ def second_look(die: Die | None, p: np.ndarray, again: tuple[Candidate, np.ndarr
         new = decide(*again, t, view)
         if new is not None and new.value == likeliest:
             return new
-    if colourless is not None and face_share(colourless) >= t.sure and int(np.argmax(colourless[1:])) + 1 == likeliest:
-        return replace(die, value=likeliest, confidence=float(face_share(colourless)))
+    q = by_colourfulness
+    if q is not None and face_share(q) >= t.sure and int(np.argmax(q[1:])) + 1 == likeliest:
+        return replace(die, value=likeliest, confidence=float(face_share(q)))
     return die
 
 
-def colourless_looks(frame: np.ndarray, found: list[tuple[Candidate, np.ndarray]],
-                     wanted: list[int]) -> list[np.ndarray | None]:
+def looks_by_colourfulness(frame: np.ndarray, found: list[tuple[Candidate, np.ndarray]],
+                           wanted: list[int]) -> list[np.ndarray | None]:
     """Class probabilities of the wanted candidates (indices into ``found``) seen
     through ``colourfulness``, for ``second_look``; None for one near a stronger
     candidate (see ``_near``): it may be a part of that die, and a colourful die's
@@ -600,7 +601,7 @@ def read_dice(frame: np.ndarray, taught: TaughtDice | None = None) -> DiceReadin
     if taught is None or not taught.dice:
         again = [i for i, (c, _) in enumerate(found) if wants_second_look(c, pipped[i], frame.shape)]
         fresh = relocate(frame, [found[i][0] for i in again], t.peak)
-        for i, f, q in zip(again, fresh, colourless_looks(frame, found, again)):
+        for i, f, q in zip(again, fresh, looks_by_colourfulness(frame, found, again)):
             pipped[i] = second_look(pipped[i], found[i][1], f, q, t, frame.shape)
     dice: list[Die] = []
     for (c, _), die in zip(found, pipped):

@@ -56,7 +56,7 @@ from vision.dice import (  # noqa: E402
     MODELS,
     Thresholds,
     candidates,
-    colourless_looks,
+    looks_by_colourfulness,
     decide,
     relocate,
     second_look,
@@ -125,7 +125,8 @@ def main() -> int:
         seen = candidates(frame, peak=peak, give_up=1.0)  # as the reader finds them at this peak
         wanted = [i for i, (c, p) in enumerate(seen) if wants_second_look(c, decide(c, p, unsure, frame.shape), frame.shape)]
         cached[k], fresh[k] = (name, moved, frame.shape, seen), [nothing] * len(seen)
-        for i, a, q in zip(wanted, relocate(frame, [seen[i][0] for i in wanted], peak), colourless_looks(frame, seen, wanted)):
+        looks = zip(relocate(frame, [seen[i][0] for i in wanted], peak), looks_by_colourfulness(frame, seen, wanted))
+        for i, (a, q) in zip(wanted, looks):
             fresh[k][i] = (a, q)
     costs = []
     for candidate in np.arange(0.5, 0.995, 0.01):
