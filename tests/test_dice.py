@@ -24,11 +24,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import vision.dice
+import vision.dice_faces
+import vision.dice_find
 from bench.dice import BOX_FRAME, Label, Score
 from bench.dice_variations import VARIANTS, framed
 from device.config import CameraConfig
 from tests.test_dice_support import local_photos
-from vision.dice import DiceReading, Die, candidates, decide, read_dice, thresholds
+from vision.dice import DiceReading, Die, candidates, decide, read_dice
+from vision.dice_find import Candidate
+from vision.dice_models import thresholds
 from vision.dice_patch import cut_patch
 from vision.images import ImageError
 
@@ -77,7 +81,7 @@ def test_dice_small_in_a_large_frame_get_a_finer_look(monkeypatch: pytest.Monkey
     the detector's first look, where it misses some: the finer look finds them."""
     big = {n: framed(f, l, 1.0) for n, (f, l) in PHOTOS.items()}
     finer = score(big)
-    monkeypatch.setattr(vision.dice, "DIE_IN_DETECTOR", (0.0, 26.0, math.inf))
+    monkeypatch.setattr(vision.dice_find, "DIE_IN_DETECTOR", (0.0, 26.0, math.inf))
     first_only = score(big)
     assert finer.wrong == 0 and finer.missed == 0 and finer.right >= 86, finer.failures  # measured: 87 right
     assert first_only.missed >= 8, first_only.failures  # measured: 73 right, 1 wrong, 10 missed
@@ -117,20 +121,20 @@ def test_sure_non_dice_get_no_more_views(monkeypatch: pytest.MonkeyPatch) -> Non
     """Giving up on candidates the classifier plainly calls no die (GIVE_UP) saves
     face patches and changes no die the reader reports."""
     seen: list[int] = []
-    patches = vision.dice._face_probs
+    patches = vision.dice_faces._face_probs
 
     def counted(frame: np.ndarray, found: list, angles: tuple[float, ...], look: object = None) -> np.ndarray:
         seen.append(len(found) * len(angles))
         return patches(frame, found, angles, look)
 
-    monkeypatch.setattr(vision.dice, "_face_probs", counted)
+    monkeypatch.setattr(vision.dice_faces, "_face_probs", counted)
     t = thresholds()
     used: dict[float, tuple[list, int]] = {}
-    for give_up in (vision.dice.GIVE_UP, 1.0):
+    for give_up in (vision.dice_faces.GIVE_UP, 1.0):
         seen.clear()
         used[give_up] = [[decide(c, p, t, frame.shape) for c, p in candidates(frame, give_up=give_up)]
                          for frame, _ in PHOTOS.values()], sum(seen)
-    (pruned, spared), (every, cost) = used[vision.dice.GIVE_UP], used[1.0]
+    (pruned, spared), (every, cost) = used[vision.dice_faces.GIVE_UP], used[1.0]
     assert [[d for d in photo if d] for photo in pruned] == [[d for d in photo if d] for photo in every]
     assert spared < cost
 
@@ -197,14 +201,14 @@ def test_an_unsure_die_is_read_again_from_a_fresh_centre_only_if_the_looks_agree
     read; the value counts only if it is the face the first look found likeliest."""
     frame, labels = PHOTOS["IMG_20191208_111328.jpg"]
     lab = max(labels, key=lambda l: l.size)
-    off = vision.dice.Candidate(lab.x + 0.2 * lab.size, lab.y - 0.1 * lab.size, 1.3 * lab.size, 0.5)
+    off = Candidate(lab.x + 0.2 * lab.size, lab.y - 0.1 * lab.size, 1.3 * lab.size, 0.5)
 
     def first_look(face: int) -> np.ndarray:
         p = np.full(7, 0.12)
         p[0], p[face] = 0.0, 0.4  # unsure, this face likeliest
         return p / p.sum()
 
-    def look_again(c: vision.dice.Candidate, face: int) -> Die | None:
+    def look_again(c: Candidate, face: int) -> Die | None:
         t = thresholds()
         unsure = decide(c, first_look(face), t, frame.shape)
         assert unsure is not None and unsure.value is None
@@ -215,7 +219,7 @@ def test_an_unsure_die_is_read_again_from_a_fresh_centre_only_if_the_looks_agree
     assert agree is not None and agree.value == lab.face
     assert math.hypot(agree.x - lab.x, agree.y - lab.y) < math.hypot(off.x - lab.x, off.y - lab.y) / 2
     assert disagree is not None and disagree.value is None and disagree.x == off.x  # stays as it was
-    nothing = vision.dice.Candidate(30.0, 30.0, lab.size, 0.5)  # the tray's corner: no die there
+    nothing = Candidate(30.0, 30.0, lab.size, 0.5)  # the tray's corner: no die there
     assert vision.dice.relocate(frame, [nothing], thresholds().peak) == [None]
 
 
@@ -225,12 +229,12 @@ def test_an_unsure_die_with_coloured_pips_is_read_in_colourfulness_only_if_the_l
     value counts only if the first look found that face likeliest."""
     frame, labels = PHOTOS["IMG_20191208_112933.jpg"]
     lab = next(l for l in labels if l.face == 4 and l.y > 400)  # the black die with red pips
-    c = vision.dice.Candidate(lab.x, lab.y, lab.size, 0.5)
+    c = Candidate(lab.x, lab.y, lab.size, 0.5)
     face = cut_patch(frame, lab.x, lab.y, lab.size)[8:24, 8:24].astype(int)
     assert np.mean(face[..., 2] - face[..., 1]) > 20 and np.mean(face) < 80  # dark and red
     t = thresholds()
-    by_colourfulness = vision.dice.classify_faces(frame, [c], look=vision.dice.colourfulness)[0]
-    assert vision.dice.face_share(by_colourfulness) >= t.sure and np.argmax(by_colourfulness[1:]) + 1 == lab.face
+    by_colourfulness = vision.dice_faces.classify_faces(frame, [c], look=vision.dice_faces.colourfulness)[0]
+    assert vision.dice_faces.face_share(by_colourfulness) >= t.sure and np.argmax(by_colourfulness[1:]) + 1 == lab.face
 
     def first_look(face: int) -> np.ndarray:
         p = np.full(7, 0.12)
@@ -245,7 +249,7 @@ def test_an_unsure_die_with_coloured_pips_is_read_in_colourfulness_only_if_the_l
     assert agree is not None and agree.value == lab.face and agree.x == c.x
     assert disagree is not None and disagree.value is None
     # A weaker peak on the die's edge may be a part of it: it is not seen so.
-    part = vision.dice.Candidate(lab.x + 0.3 * lab.size, lab.y, 0.5 * lab.size, 0.2)
+    part = Candidate(lab.x + 0.3 * lab.size, lab.y, 0.5 * lab.size, 0.2)
     found = [(c, first_look(lab.face)), (part, first_look(1))]
     own, shadowed = vision.dice.looks_by_colourfulness(frame, found, [0, 1])
     assert np.allclose(own, by_colourfulness, atol=1e-5) and shadowed is None
@@ -256,4 +260,4 @@ def test_the_detector_input_is_what_opencv_would_make() -> None:
     the blob ``cv2.dnn.blobFromImage`` makes, which the nets were checked with."""
     frame, _ = PHOTOS["IMG_20191208_111328.jpg"]
     for image in (frame, frame[13:301, 7:200]):
-        assert np.array_equal(vision.dice._blob(image), cv2.dnn.blobFromImage(image))
+        assert np.array_equal(vision.dice_find._blob(image), cv2.dnn.blobFromImage(image))

@@ -363,7 +363,8 @@ scales are already tried when reading)."""
 def face_patch(frame: np.ndarray, what: str = "") -> np.ndarray:
     """The one die in view, cut like the pip reader cuts it; raises ImageError unless
     exactly one die is in view, so a stray die or a hand never becomes a face."""
-    from vision.dice import candidates, thresholds  # the pip reader's detector finds any die
+    from vision.dice import candidates  # the pip reader's detector finds any die
+    from vision.dice_models import thresholds
 
     frame = check_frame(frame, what or "the photo")
     said = f"{what}: " if what else ""

@@ -53,15 +53,14 @@ sys.path.insert(0, str(ROOT))
 from bench.dice import Label, Score, data_dir, load_labels  # noqa: E402
 from bench.dice_variations import VARIANTS  # noqa: E402
 from vision.dice import (  # noqa: E402
-    MODELS,
-    Thresholds,
     candidates,
-    looks_by_colourfulness,
     decide,
+    looks_by_colourfulness,
     relocate,
     second_look,
     wants_second_look,
 )
+from vision.dice_models import MODELS, Thresholds  # noqa: E402
 
 WRONG_COST = 10
 TIE = 1.05

@@ -233,11 +233,14 @@ def detector_sample(img: np.ndarray, dice: list, rng: random.Random) -> tuple[np
 
 
 def use_models(models: Path) -> ModuleType:
-    """The box's dice reader, made to run the exported nets in ``models``."""
+    """The box's dice reader (``vision.dice``, whose names include the detector's
+    ``find_dice``, ``classify_faces`` and ``Thresholds``), made to run the exported
+    nets in ``models``."""
     import vision.dice as reader
+    import vision.dice_models as shipped
 
-    reader.MODELS = models
-    reader._nets.cache_clear()
+    shipped.MODELS = models
+    shipped.nets.cache_clear()
     return reader
 
 
