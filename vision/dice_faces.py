@@ -48,21 +48,22 @@ def colourfulness(patch: np.ndarray) -> np.ndarray:
     on a dark face, which the classifier reads like any light-pipped dark die, where
     in colour they are barely lighter than the body around them.
 
-    A die still unsure after its views is also read so (``second_look``), and the
-    reading counts under the relocated look's rule: sure, and the face the first
-    look found likeliest.  Measured on the held-out training photos in 4 views and
-    the benchmark's 15 variations (4832 dice), thresholds re-picked unchanged: right
-    4768 -> 4771, unsure 43 -> 40, wrong 2, missed 19 and extra 5 unchanged.  Tried
-    there too: without the agreement 4774 right but 4 wrong; the mean of both looks
-    4771 right, 2 wrong; twice the colourfulness, or its negative, 3-4 wrong; at the
-    relocated centre, 3 wrong.  The idea came from the two dark dice with red pips
-    the reader left unsure on the test split (read through each channel alone and
-    through this one); the rule was chosen on the hold-out only.  A candidate near a
-    stronger one is not read so (``looks_by_colourfulness``): in the unit tests' zoomed
-    test photos an off-centre peak on a yellow die with black pips, unsure in colour,
-    read 1 in colourfulness (a die where none lies).  That guard was added then and
-    changes nothing on the hold-out; on the test split in 4 views and the 15
-    variations it removes that one die (values where none lies 6 -> 5).
+    A die still unsure after its views is also read so (``vision.dice.second_look``),
+    and the reading counts under the relocated look's rule: sure, and the face the
+    first look found likeliest.  Measured on the held-out training photos in 4 views
+    and the benchmark's 15 variations (4832 dice), thresholds re-picked unchanged:
+    right 4768 -> 4771, unsure 43 -> 40, wrong 2, missed 19 and extra 5 unchanged.
+    Tried there too: without the agreement 4774 right but 4 wrong; the mean of both
+    looks, decided as one, the same figures as the agreement (which was kept: it is
+    the relocated look's rule); twice the colourfulness, or its negative, 3-4 wrong;
+    at the relocated centre, 3 wrong.  The idea came from the two dark dice with red
+    pips the reader left unsure on the test split (read through each channel alone
+    and through this one); the rule was chosen on the hold-out only.  A candidate near
+    a stronger one is not read so (``vision.dice.looks_by_colourfulness``): in the
+    unit tests' zoomed test photos an off-centre peak on a yellow die with black pips,
+    unsure in colour, read 1 in colourfulness (a die where none lies).  That guard was
+    added then and changes nothing on the hold-out; on the test split in 4 views and
+    the 15 variations it removes that one die (values where none lies 6 -> 5).
 
     A black-and-white die seen so is next to blank, and the classifier may read
     anything in it: the agreement with the first look is what keeps that out."""

@@ -50,10 +50,10 @@ DETECTOR_MAX_PIXELS = 3 * DETECTOR_SIDE ** 2 // 2
 """The input of the detector's second look is at most this many pixels (1.5 times a
 320 px square): cv2.dnn's memory grows with the detector's input, ~14 MB for a 320 px
 square, and the reader's peak stays at 74 MB reading the test photos or the same
-inside 1280x720 frames.  Measured on the held-out photos in 4 views and 14 variations: at 1, 1.5 and
-2 times, right 4510, 4518 and 4512, wrong 2, 1 and 1; over the whole frame instead
-of around the peaks, 2 times gave 4508 right, 2 wrong, and 640x368 px 4510 and 1, at
-80 MB for the test photos (target 80)."""
+inside 1280x720 frames.  Measured on the held-out photos in 4 views and 14
+variations: at 1, 1.5 and 2 times, right 4510, 4518 and 4512, wrong 2, 1 and 1; over
+the whole frame instead of around the peaks, 2 times gave 4508 right, 2 wrong, and
+640x368 px 4510 and 1, at 80 MB for the test photos (target 80)."""
 AROUND = 2.0
 """The detector's second look covers the first look's peaks and this many die sides
 around them: the tray, not the whole play area, which lets the same pixels show dice
