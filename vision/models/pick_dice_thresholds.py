@@ -32,10 +32,10 @@ Dice are read as ``read_dice`` reads them, with the second look at unsure dice
 (``vision.dice.second_look``), whose result depends on ``sure`` itself: once
 ``peak`` is picked the candidates are found again at it, as the reader finds them,
 each that may be unsure is located afresh and seen in colourfulness once, and every
-``sure`` tried decides on all its looks.  Without it, once the variation with dice of ~12 px joined the
-evidence, this script picked ``sure`` 0.61, which read as the box reads (4832 dice)
-cost 88 by ``_cost`` against 77 at 0.54 (right 4748 vs 4768, wrong 2 and 2, unsure 63
-vs 43).
+``sure`` tried decides on all its looks.  Without the second look, once the variation
+with dice of ~12 px joined the evidence, this script picked ``sure`` 0.61, which read
+as the box reads (4832 dice) cost 88 by ``_cost`` against 77 at 0.54 (right 4748 vs
+4768, wrong 2 and 2, unsure 63 vs 43).
 """
 from __future__ import annotations
 
@@ -125,8 +125,8 @@ def main() -> int:
         wanted = [i for i, (c, p) in enumerate(seen) if wants_second_look(c, decide(c, p, unsure, frame.shape), frame.shape)]
         cached[k], fresh[k] = (name, moved, frame.shape, seen), [nothing] * len(seen)
         looks = zip(relocate(frame, [seen[i][0] for i in wanted], peak), looks_by_colourfulness(frame, seen, wanted))
-        for i, (a, q) in zip(wanted, looks):
-            fresh[k][i] = (a, q)
+        for i, look in zip(wanted, looks):
+            fresh[k][i] = look
     costs = []
     for candidate in np.arange(0.5, 0.995, 0.01):
         s = run(Thresholds(peak, not_die, float(candidate)))
