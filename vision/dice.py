@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from vision.dice_faces import GIVE_UP, classify_faces, colourfulness, face_share
+from vision.dice_faces import GIVE_UP, classify_faces, colourfulness, face_share, likeliest_face
 from vision.dice_find import Candidate, find_dice, located_afresh
 from vision.dice_models import Thresholds, thresholds
 from vision.images import check_frame
@@ -110,7 +110,7 @@ def candidates(frame: np.ndarray, peak: float | None = None, give_up: float = GI
 
 def _echo(c: Candidate, p: np.ndarray, stronger: Candidate, q: np.ndarray) -> bool:
     """Whether candidate c is the stronger candidate's die again (see ECHO)."""
-    return _near(c, stronger) and int(np.argmax(p[1:])) == int(np.argmax(q[1:]))
+    return _near(c, stronger) and likeliest_face(p) == likeliest_face(q)
 
 
 def _near(c: Candidate, other: Candidate) -> bool:
@@ -133,7 +133,7 @@ def decide(c: Candidate, p: np.ndarray, t: Thresholds, view: tuple[int, ...] | N
     """
     if c.heat < t.peak or p[0] > t.not_die:
         return None
-    face = int(np.argmax(p[1:])) + 1
+    face = likeliest_face(p)
     conf = float(face_share(p))
     sure = conf >= t.sure and not (view is not None and _cut_by_edge(c, view))
     return Die(face if sure else None, c.x, c.y, box_corners(c), conf)
@@ -161,17 +161,18 @@ def second_look(die: Die | None, p: np.ndarray, again: tuple[Candidate, np.ndarr
     at its fresh location ``again`` (see ``relocate``), else through ``colourfulness``
     (``by_colourfulness``: its class probabilities seen so).  The first of those
     readings that is sure and names the face the first look found likeliest (two
-    looks agree) is taken, else the die stays as it was.  The look by colourfulness judges the
-    face only: the die was found a die in colour.  Sure dice are returned as they are."""
+    looks agree) is taken, else the die stays as it was.  The look by colourfulness
+    judges the face only: the die was found a die in colour.  Sure dice are returned as
+    they are."""
     if die is None or die.value is not None:
         return die
-    likeliest = int(np.argmax(p[1:])) + 1
+    likeliest = likeliest_face(p)
     if again is not None:
         new = decide(*again, t, view)
         if new is not None and new.value == likeliest:
             return new
     q = by_colourfulness
-    if q is not None and face_share(q) >= t.sure and int(np.argmax(q[1:])) + 1 == likeliest:
+    if q is not None and face_share(q) >= t.sure and likeliest_face(q) == likeliest:
         return replace(die, value=likeliest, confidence=float(face_share(q)))
     return die
 

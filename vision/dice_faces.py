@@ -96,6 +96,11 @@ def face_share(p: np.ndarray) -> np.ndarray:
     return p[..., 1:].max(axis=-1) / np.maximum(1e-6, 1.0 - p[..., 0])
 
 
+def likeliest_face(p: np.ndarray) -> int:
+    """The face (1..6) one row of class probabilities (not a die, 1..6) finds likeliest."""
+    return int(np.argmax(p[1:])) + 1
+
+
 def _plain(p: np.ndarray) -> np.ndarray:
     """Which rows of class probabilities are plainly one face (see PLAIN)."""
     return (face_share(p) >= PLAIN) & (p[:, 0] < NOT_PLAIN)
