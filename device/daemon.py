@@ -29,6 +29,7 @@ from device.readings import ReadingDesk
 from device.store import Store
 from device.table_service import TableService
 from engine.actions import Action, IllegalAction
+from engine.table import UndoNeedsConfirmation
 from engine.effects import Effect, Say
 from vision.camera import CameraError, open_camera
 from vision.cards import read_cards
@@ -154,8 +155,12 @@ class Daemon:
                 return
 
     def undo(self) -> None:
+        """The box's undo button.  It has no screen to show a warning on, so a step that
+        showed a secret on a phone is undone only from the host page, after its warning."""
         try:
             self.service.undo()
+        except UndoNeedsConfirmation:
+            self.narrator.say("That step showed a secret on a phone: undo it from the host page, which says who saw what.")
         except IllegalAction as exc:
             self.narrator.say(str(exc))
 

@@ -9,6 +9,7 @@ same moment whatever changed (no timing tells who was dealt what).
 """
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 import time
@@ -18,10 +19,12 @@ from typing import Any
 
 from engine.actions import Action, IllegalAction
 from engine.effects import Effect, Notice, Say
-from engine.table import NEW, UNDO, Entry, effective, replay
+from engine.table import NEW, UNDO, Entry, GameFault, UndoNeedsConfirmation, replay
 from device.store import SeatTaken, Store
 
 Listener = Callable[[list[Effect]], None]
+log = logging.getLogger("familiar")
+
 NOTICES = 20
 
 
@@ -45,15 +48,13 @@ class TableService:
         self._load(self.store.entries())
 
     def _load(self, entries: list[Entry]) -> None:
-        """Replay the log: this is crash recovery, and undo."""
+        """Replay the log: this is crash recovery."""
         self.table = replay(entries, self.games)
-        self.game_seq = self._game_seq(entries)
 
-    @staticmethod
-    def _game_seq(entries: list[Entry]) -> int:
+    @property
+    def game_seq(self) -> int:
         """The log position of the current game's start: seat claims belong to it."""
-        news = [e.seq for e in effective(entries) if e.action.kind == NEW]
-        return news[-1] if news else 0
+        return self.table.game_seq
 
     def add_listener(self, listener: Listener) -> None:
         """Call ``listener(effects)`` after each accepted change (in order, one at a time)."""
@@ -64,22 +65,33 @@ class TableService:
     def submit(self, action: Action) -> list[Effect]:
         """Check, persist, adopt, then announce one action; IllegalAction changes nothing."""
         with self._lock:
-            seed = secrets.randbits(63)
-            state, effects = self.table.attempt(action, seed)
+            seed = secrets.randbits(63) if action.kind == NEW else 0
+            try:
+                outcome = self.table.attempt(action, seed)
+            except GameFault as fault:
+                log.error("a game fault on %s (refused, nothing changed):\n%s", action.kind, fault.trace)
+                raise
             entry = self.store.append(action, seed)
-            self.table.commit(state)
-            if action.kind == NEW:
-                self.game_seq = entry.seq
-            self._changed_with(effects)
-            return effects
+            self.table.commit(outcome, entry)
+            self._changed_with(outcome.effects)
+            return outcome.effects
 
-    def undo(self) -> list[Effect]:
-        """Take back the last action by replaying the log without it."""
+    def undo_warning(self) -> str | None:
+        """What undoing now would take back from phones (see ``Table.undo_warning``)."""
         with self._lock:
-            entries = self.store.entries()
-            if not effective(entries):
+            return self.table.undo_warning()
+
+    def undo(self, confirmed: bool = False) -> list[Effect]:
+        """Take back the last action.  One that showed a secret on a phone is undone only
+        when the host confirms, having been told who saw what."""
+        with self._lock:
+            if not self.table.kept:
                 raise IllegalAction("there is nothing to undo")
-            self._load(entries + [self.store.append(Action(UNDO), 0)])
+            warning = self.table.undo_warning()
+            if warning and not confirmed:
+                raise UndoNeedsConfirmation(warning)
+            self.store.append(Action(UNDO), 0)
+            self.table.undo()
             effects: list[Effect] = [Say("Undone.")]
             self._changed_with(effects)
             return effects
@@ -175,4 +187,4 @@ class TableService:
         return bool(token) and self.store.host_matches(token)
 
 
-__all__ = ["TableService", "SeatTaken", "new_token"]
+__all__ = ["TableService", "SeatTaken", "UndoNeedsConfirmation", "new_token"]

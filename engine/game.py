@@ -1,55 +1,101 @@
-"""The interface every game implements, designed for all five games at once.
+"""The interface between the table core and a game, designed for all five games at once.
 
 A game is a state machine with no I/O.  The table core deep-copies the state before
 ``apply`` so a game may mutate it freely, and throws the copy away when the game
-raises :class:`~engine.actions.IllegalAction`: bad input changes nothing.
+refuses: bad input changes nothing.  Games are written as step declarations
+(:mod:`engine.steps`), which implement this protocol; the table needs only this.
 
 What the five games need, and where it lives here:
 
-* hidden roles, private peeks, a player's own hand -> ``private_view(state, seat)``,
-  the only place a secret may appear;
+* hidden roles, private peeks, a player's own hand -> secrets marked in the state
+  (:mod:`engine.secrets`), so ``public_view`` and ``private_view`` are derived;
 * votes, choices, dice and cards the table must supply -> ``expects(state)``;
 * board tracks (Threat Track, policy tracks, timers) -> ``tracks(state)``;
 * narration and host reminders -> effects returned by ``new`` and ``apply``;
-* randomness (shuffles, deals) -> only the ``rng`` handed in, seeded from the log,
-  so a replay deals the same cards.
+* randomness (shuffles, deals) -> only ``Turn.random``, drawn from the game's own seed
+  and a name, so a replay, and an undo followed by the same action, deal the same cards.
 """
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
 
 from engine.actions import Action
 from engine.effects import Effect, Expect, Track
 
+S = TypeVar("S")
 
-class Game(Protocol):
-    """One game's rules.  Implementations are stateless; all state is in ``state``."""
+
+@dataclass(frozen=True)
+class Turn:
+    """One action as a game's handler sees it: who acts, its parsed arguments, and the
+    game's randomness.
+
+    ``random(name)`` is a generator seeded from the game's seed and ``name`` alone: the
+    Loyalty deal is the same whichever action triggers it and however often it is undone
+    and done again.  A game that shuffles again later names each shuffle (``"deck", 2``)."""
+
+    kind: str
+    seat: int | None
+    seats: tuple[str, ...]
+    game_seed: int
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+    def random(self, *name: object) -> random.Random:
+        key = repr((self.game_seed, *name)).encode()
+        return random.Random(int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
+
+    @classmethod
+    def of(cls, action: Action, seats: Sequence[str], game_seed: int) -> Turn:
+        return cls(kind=action.kind, seat=action.seat, seats=tuple(seats), game_seed=game_seed)
+
+
+class Game(Protocol[S]):
+    """One game's rules.  Implementations are stateless; all state is in ``S``."""
 
     name: str
     """Registry key used in the log, e.g. ``"unmask"``; never changes once released."""
     title: str
     min_seats: int
     max_seats: int
+    option_choices: Mapping[str, Sequence[str]]
+    """Options the host picks from at set-up (name -> allowed values, first the default)."""
 
-    def new(self, seats: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> tuple[Any, list[Effect]]:
-        """Set up a game for these seat names; return its state and opening effects."""
+    def new(self, options: Mapping[str, Any], turn: Turn) -> tuple[S, list[Effect]]:
+        """Set up a game for ``turn.seats``; return its state and opening effects."""
+        ...
 
-    def apply(self, state: Any, action: Action, rng: random.Random) -> list[Effect]:
+    def apply(self, state: S, action: Action, turn: Turn) -> list[Effect]:
         """Apply one action to ``state`` in place, or raise IllegalAction."""
+        ...
 
-    def public_view(self, state: Any) -> dict[str, Any]:
+    def public_view(self, state: S) -> dict[str, Any]:
         """Everything the whole table may see (the host page shows exactly this)."""
+        ...
 
-    def private_view(self, state: Any, seat: int) -> dict[str, Any]:
-        """What ``seat`` alone may see: its role, its peeks, its secret prompts."""
+    def private_view(self, state: S, seat: int) -> dict[str, Any]:
+        """What ``seat`` alone may see: its role, its peeks."""
+        ...
 
-    def expects(self, state: Any) -> list[Expect]:
+    def learned(self, state: S, seat: int) -> dict[str, Any]:
+        """What ``seat`` has been shown (not its own input): what undo cannot unshow."""
+        ...
+
+    def secret_labels(self, state: S) -> dict[str, str]:
+        """What each secret is called, for the host's undo warning."""
+        ...
+
+    def expects(self, state: S) -> list[Expect]:
         """What the table is waiting for now, in the order to ask for it."""
+        ...
 
-    def tracks(self, state: Any) -> dict[str, Track]:
+    def tracks(self, state: S) -> dict[str, Track]:
         """Board tracks to show on LEDs, by name (``"threat"``...)."""
+        ...
 
-    def is_over(self, state: Any) -> bool:
+    def is_over(self, state: S) -> bool:
         """True once the game has ended and only undo can change it."""
+        ...

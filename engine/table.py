@@ -1,46 +1,78 @@
 """The table: seats, the game being played, and its state as the fold of the log.
 
 Nothing here does I/O.  The box's service appends each accepted action to a durable
-log *before* it runs the effects; on start it replays the log through
-:func:`replay`.  Undo is an action too (``table.undo``), so the log stays
-append-only and a crash in the middle of an undo loses nothing: replay simply
-folds the log with the undone action skipped.
+log *before* it runs the effects; on start it replays the log through :func:`replay`.
+Undo is an entry too (``table.undo``), so the log stays append-only and a crash in the
+middle of an undo loses nothing.
+
+Hidden randomness comes from the game's own seed (the ``table.new`` entry's), never
+from the action that happens to trigger a deal, so undoing a step and doing it again
+deals the same cards.  What a seat has been shown cannot be unseen: undoing an action
+that showed a seat a secret needs the host's confirmation after a warning naming who
+saw what (:meth:`Table.undo_warning`), and the seat keeps seeing it (``seen`` in its
+view) until the game shows it the same again.
 """
 from __future__ import annotations
 
 import copy
-import random
+import traceback
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.actions import Action, IllegalAction
 from engine.effects import Effect, Expect, Say, Track
-from engine.game import Game
+from engine.game import Game, Turn
 from engine.games import registry
 
 NEW = "table.new"
 UNDO = "table.undo"
 MAX_NAME = 24
 
+Learned = dict[str, Any]
+
 
 @dataclass(frozen=True)
 class Entry:
-    """One accepted action with the seed its randomness was drawn from."""
+    """One accepted action with the seed drawn for it (only a new game's is used)."""
 
     seq: int
     action: Action
     seed: int
 
 
+class GameFault(IllegalAction):
+    """A game raised something other than a refusal: a bug.  The table treats it as a
+    refusal (nothing changes) and keeps the traceback for the box's log."""
+
+    def __init__(self, kind: str, trace: str) -> None:
+        super().__init__(f"the box could not take {kind[:40]!r}: that is a fault in the box, and it has been logged")
+        self.trace = trace
+
+
+class UndoNeedsConfirmation(IllegalAction):
+    """Undo would take back a secret a phone has shown: the host must confirm it."""
+
+
 @dataclass
 class TableState:
-    """Who sits where, which game, and that game's own state."""
+    """Who sits where, which game, that game's seed and its own state."""
 
     game: str | None = None
     seats: tuple[str, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
+    seed: int = 0
     state: Any = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an action would do: the state after it, its effects, and which seats it
+    showed something (by secret field), for the undo warning."""
+
+    state: TableState
+    effects: list[Effect]
+    informed: dict[int, list[str]]
 
 
 def effective(entries: Iterable[Entry]) -> list[Entry]:
@@ -55,7 +87,7 @@ def effective(entries: Iterable[Entry]) -> list[Entry]:
     return kept
 
 
-def _seat_names(raw: Any, game: Game) -> tuple[str, ...]:
+def _seat_names(raw: Any, game: Game[Any]) -> tuple[str, ...]:
     """Validate seat names for a new game: distinct, short, printable, right count."""
     if not isinstance(raw, list) or any(not isinstance(n, str) for n in raw):
         raise IllegalAction("seats must be a list of names")
@@ -70,23 +102,35 @@ def _seat_names(raw: Any, game: Game) -> tuple[str, ...]:
 
 
 class Table:
-    """Applies actions to the table state; pure and deterministic given the seeds."""
+    """Applies actions to the table state; pure and deterministic given the log."""
 
-    def __init__(self, games: Mapping[str, Game] | None = None) -> None:
-        self.games: Mapping[str, Game] = games if games is not None else registry()
+    def __init__(self, games: Mapping[str, Game[Any]] | None = None) -> None:
+        self.games: Mapping[str, Game[Any]] = games if games is not None else registry()
         self.current = TableState()
+        self.kept: list[Entry] = []
+        """The effective entries, oldest first: what undo rebuilds from."""
+        self.informed: dict[int, dict[int, list[str]]] = {}
+        """By entry seq: the seats that entry showed a secret to, and which secrets."""
+        self.seen: dict[int, dict[int, list[Learned]]] = {}
+        """By game (its ``table.new`` seq), by seat: what undo took back from that seat."""
 
     @property
-    def game(self) -> Game | None:
+    def game(self) -> Game[Any] | None:
         return self.games[self.current.game] if self.current.game else None
 
-    def attempt(self, action: Action, seed: int) -> tuple[TableState, list[Effect]]:
-        """Compute the state after ``action`` without committing it (IllegalAction if refused)."""
+    @property
+    def game_seq(self) -> int:
+        """The log position of the current game's start (0 before any game)."""
+        return next((e.seq for e in reversed(self.kept) if e.action.kind == NEW), 0)
+
+    # Changing the table
+
+    def attempt(self, action: Action, seed: int) -> Outcome:
+        """What ``action`` would do, without committing it (IllegalAction if refused)."""
         if action.kind == UNDO:
-            raise IllegalAction("undo is replayed from the log, not applied")
-        rng = random.Random(seed)
+            raise IllegalAction("undo is not an action of the game: use the undo button")
         if action.kind == NEW:
-            return self._new_game(action, rng)
+            return self._new_game(action, seed)
         game = self.game
         if game is None:
             raise IllegalAction("no game is being played: start one first")
@@ -95,34 +139,121 @@ class Table:
         if game.is_over(self.current.state):
             raise IllegalAction("the game is over: start a new one or undo")
         after = copy.deepcopy(self.current)
-        effects = game.apply(after.state, action, rng)
-        return after, effects
+        turn = Turn.of(action, after.seats, after.seed)
+        effects = _guarded(action.kind, lambda: game.apply(after.state, action, turn))
+        return Outcome(after, effects, self._informed(self.current, after))
 
-    def commit(self, state: TableState) -> None:
-        """Adopt a state computed by :meth:`attempt` (after it is durable)."""
-        self.current = state
-
-    def apply(self, action: Action, seed: int) -> list[Effect]:
-        """Attempt and commit in one step (for replay and tests)."""
-        state, effects = self.attempt(action, seed)
-        self.commit(state)
-        return effects
-
-    def _new_game(self, action: Action, rng: random.Random) -> tuple[TableState, list[Effect]]:
+    def _new_game(self, action: Action, seed: int) -> Outcome:
         if action.seat is not None:
             raise IllegalAction("only the host can start a game")
         name = action.data.get("game")
         game = self.games.get(name) if isinstance(name, str) else None
         if game is None:
-            raise IllegalAction(f"unknown game {name!r}; known: {', '.join(sorted(self.games))}")
+            raise IllegalAction(f"unknown game {str(name)[:40]!r}; known: {', '.join(sorted(self.games))}")
+        unknown = set(action.data) - {"game", "seats", "options"}
+        if unknown:
+            raise IllegalAction(f"a new game takes game, seats and options, not {', '.join(sorted(unknown))}")
         seats = _seat_names(action.data.get("seats", []), game)
         options = action.data.get("options") or {}
         if not isinstance(options, dict):
             raise IllegalAction("options must be an object")
-        state, effects = game.new(seats, options, rng)
-        return TableState(game=name, seats=seats, options=dict(options), state=state), [Say(f"New game: {game.title}."), *effects]
+        turn = Turn.of(action, seats, seed)
+        state, effects = _guarded(NEW, lambda: game.new(options, turn))
+        after = TableState(game=name, seats=seats, options=dict(options), seed=seed, state=state)
+        return Outcome(after, [Say(f"New game: {game.title}."), *effects], self._informed(TableState(), after))
 
-    # Views: the only way anything leaves the table.  Secrets appear only in private_view.
+    def _informed(self, before: TableState, after: TableState) -> dict[int, list[str]]:
+        """The seats whose shown secrets the action changed, with those secrets' names."""
+        out: dict[int, list[str]] = {}
+        for seat in range(len(after.seats)):
+            was, now = self._learned(before, seat), self._learned(after, seat)
+            changed = sorted(k for k in now if now[k] != was.get(k))
+            if changed:
+                out[seat] = changed
+        return out
+
+    def _learned(self, table: TableState, seat: int) -> Learned:
+        if table.game is None or seat >= len(table.seats):
+            return {}
+        return self.games[table.game].learned(table.state, seat)
+
+    def commit(self, outcome: Outcome, entry: Entry) -> None:
+        """Adopt an outcome of :meth:`attempt` once ``entry`` is durable."""
+        self.current = outcome.state
+        self.kept.append(entry)
+        if outcome.informed:
+            self.informed[entry.seq] = outcome.informed
+        self._forget_reshown()
+
+    def apply(self, action: Action, seed: int, seq: int | None = None) -> list[Effect]:
+        """Attempt and commit in one step (replay and tests); ``seq`` defaults to the next."""
+        outcome = self.attempt(action, seed)
+        self.commit(outcome, Entry(self._next_seq() if seq is None else seq, action, seed))
+        return outcome.effects
+
+    def _next_seq(self) -> int:
+        return (self.kept[-1].seq + 1) if self.kept else 1
+
+    # Undo
+
+    def undo_warning(self) -> str | None:
+        """What undoing the last action would take back from players' phones, or None.
+
+        It names who saw which kind of secret, never the secret itself, so it may be
+        shown on the host page."""
+        if not self.kept:
+            return None
+        informed = self.informed.get(self.kept[-1].seq)
+        if not informed:
+            return None
+        game = self.game
+        names = game.secret_labels(self.current.state) if game else {}
+        parts = [f"{self.current.seats[s]} ({', '.join(names.get(k, k) for k in keys)})" for s, keys in sorted(informed.items())]
+        return ("That step showed a secret on a phone, which undo cannot take back from the player: "
+                + "; ".join(parts) + ". Each phone keeps showing what it saw.")
+
+    def undo(self) -> None:
+        """Take back the last effective entry: the table is rebuilt from its game's start.
+
+        What the entry showed stays with the seats that saw it (:attr:`seen`)."""
+        if not self.kept:
+            raise IllegalAction("there is nothing to undo")
+        undone = self.kept.pop()
+        game_seq = next((e.seq for e in reversed([*self.kept, undone]) if e.action.kind == NEW), 0)
+        for seat in self.informed.get(undone.seq, {}):
+            shown = self._learned(self.current, seat)
+            remembered = self.seen.setdefault(game_seq, {}).setdefault(seat, [])
+            if shown and shown not in remembered:
+                remembered.append(shown)
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        """The current game again from its ``table.new``: undo replays one game, not the log."""
+        start = next((i for i in range(len(self.kept) - 1, -1, -1) if self.kept[i].action.kind == NEW), None)
+        self.current = TableState()
+        if start is None:
+            return
+        replayed = self.kept[start:]
+        del self.kept[start:]
+        for entry in replayed:
+            self.commit(self.attempt(entry.action, entry.seed), entry)
+
+    def _forget_reshown(self) -> None:
+        """A remembered secret the game shows again, the same, is no longer only a memory."""
+        memory = self.seen.get(self.game_seq, {})
+        for seat, remembered in memory.items():
+            now = self._learned(self.current, seat)
+            remembered[:] = [m for m in remembered if any(now.get(k) != v for k, v in m.items())]
+
+    def fold(self, entry: Entry) -> None:
+        """Apply one logged entry, undo included (replay)."""
+        if entry.action.kind == UNDO:
+            if self.kept:
+                self.undo()
+            return
+        self.commit(self.attempt(entry.action, entry.seed), entry)
+
+    # Views: the only way anything leaves the table.
 
     def public_view(self) -> dict[str, Any]:
         """What the host page and the whole table may see."""
@@ -141,16 +272,18 @@ class Table:
         }
 
     def private_view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` alone may see, including prompts meant only for it."""
+        """What ``seat`` alone may see, including prompts meant only for it and what it
+        saw before an undo took it back."""
         game = self.game
         if game is None or not 0 <= seat < len(self.current.seats):
-            return {"seat": seat, "name": None, "view": {}, "expects": []}
+            return {"seat": seat, "name": None, "view": {}, "expects": [], "seen": []}
         state = self.current.state
         return {
             "seat": seat,
             "name": self.current.seats[seat],
             "view": game.private_view(state, seat),
             "expects": [e.to_json() for e in game.expects(state) if e.seat == seat],
+            "seen": copy.deepcopy(self.seen.get(self.game_seq, {}).get(seat, [])),
         }
 
     def expects(self) -> list[Expect]:
@@ -163,10 +296,30 @@ class Table:
         return game.tracks(self.current.state) if game else {}
 
 
-def replay(entries: Sequence[Entry], games: Mapping[str, Game] | None = None) -> Table:
+def _guarded(kind: str, run: Any) -> Any:
+    """Run a game's code; anything but a refusal becomes a :class:`GameFault`."""
+    try:
+        return run()
+    except IllegalAction:
+        raise
+    except Exception:  # a bug in a game must never become a 500 or a changed state
+        raise GameFault(kind, traceback.format_exc()) from None
+
+
+def replay(entries: Sequence[Entry], games: Mapping[str, Game[Any]] | None = None) -> Table:
     """Rebuild the table from its log.  Raises if a logged action no longer applies,
-    because silently dropping history would be worse than a loud failure."""
+    because silently dropping history would be worse than a loud failure.
+
+    Only the current game is folded entry by entry (undos included); the games before it
+    are kept as entries, and rebuilt only if an undo of a new game brings one back."""
     table = Table(games)
-    for entry in effective(entries):
-        table.apply(entry.action, entry.seed)
+    kept = effective(entries)
+    start = next((i for i in range(len(kept) - 1, -1, -1) if kept[i].action.kind == NEW), None)
+    if start is None:
+        return table
+    first = kept[start].seq
+    table.kept = kept[:start]
+    for entry in entries:
+        if entry.seq >= first:
+            table.fold(entry)
     return table

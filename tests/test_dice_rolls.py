@@ -1,13 +1,13 @@
 """Rolls as the rules take them: pips, taught symbol faces, and how a roll is said."""
 from __future__ import annotations
 
-import random
 
 import pytest
 
 from engine.actions import Action, IllegalAction
 from engine.dice import parse_roll, say_roll
 from engine.games.dice_reader import DiceReader
+from engine.table import NEW, Table
 
 
 def test_pips_are_said_sorted_with_their_total() -> None:
@@ -31,9 +31,9 @@ def test_only_games_that_allow_symbols_take_them() -> None:
 
 
 def test_the_dice_reader_reads_a_roll_with_a_taught_die() -> None:
-    game = DiceReader()
-    state, _ = game.new([], {}, random.Random(1))
-    effects = game.apply(state, Action("roll", {"dice": [5, "dark-mark", 2]}), random.Random(1))
+    table = Table({"dice": DiceReader()})
+    table.apply(Action(NEW, {"game": "dice", "seats": []}), 1)
+    effects = table.apply(Action("roll", {"dice": [5, "dark-mark", 2]}), 0)
     assert [e.text for e in effects] == ["2, 5: 7; dark mark"]
-    view = game.public_view(state)
+    view = table.public_view()["view"]
     assert view["last"] == [5, "dark-mark", 2] and view["total"] == 7

@@ -28,7 +28,7 @@ def test_roll_is_said_sorted_with_total():
         (Action("roll", {"dice": []}), "non-empty"),
         (Action("roll", {"dice": "66"}), "list"),
         (Action("roll", {"dice": [True]}), "whole number"),
-        (Action("vote", {}), "only takes rolls"),
+        (Action("vote", {}), "no move called .vote."),
         (Action("roll", {"dice": [1]}, seat=9), "no seat 9"),
     ],
 )

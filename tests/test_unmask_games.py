@@ -35,15 +35,15 @@ def eaters_after_shift(play: Play) -> int:
 def play_beginning(play: Play) -> None:
     """Expelliarmus, a failure, a won and a lost Battle, then the Beginning completes."""
     play.token("expelliarmus")
-    assert play.s.expelliarmus == 1
+    assert play.s.board.expelliarmus == 1
     play.encounter(False)
-    assert play.s.snake == 1
+    assert play.s.board.snake == 1
     play.battle("dementor", True)
     play.battle("inferius", False)
-    assert play.s.snake == 2 and "inferius" in play.s.pools["beginning"]
+    assert play.s.board.snake == 2 and "inferius" in play.s.board.pools["beginning"]
     before = [list(d) for d in play.s.dealt]
     play.battle("inferius", True)
-    assert play.s.phase == "war" and all(len(d) == 2 for d in play.s.dealt)
+    assert play.s.board.phase == "war" and all(len(d) == 2 for d in play.s.dealt)
     assert [d[0] for d in play.s.dealt] == [d[0] for d in before]
     assert chart_holds(play.s)
 
@@ -52,7 +52,7 @@ def play_war(play: Play) -> None:
     """Two failures bring the fourth-space penalty for exactly one Encounter, then every token."""
     play.encounter(False)
     play.encounter(False)
-    assert play.s.snake == 4 and play.table.tracks()["threat"].attention
+    assert play.s.board.snake == 4 and play.table.tracks()["threat"].attention
     assert any(line.startswith("No one draws back up to five cards") for line in play.said[-5:])
     assert play.said[-1] == "The Snake's fourth-space penalty holds for this Encounter and its Battle."
     play.token("redraw")  # the one Encounter under the penalty
@@ -68,32 +68,32 @@ def play_war(play: Play) -> None:
 def elect(play: Play, wanted: int) -> None:
     """A first nomination voted down, then ``wanted`` nominated by the next seat and elected."""
     s = play.s
-    first = next(x for x in range(s.players) if x not in (s.nominator, wanted))
+    first = next(x for x in range(s.players) if x not in (s.final.nominator, wanted))
     play.final_vote(first, yes=False)
-    assert play.s.step == "nominate" and play.s.nominator == play.s.left_of(play.s.leader)
+    assert play.s.step == "nominate" and play.s.final.nominator == play.s.left_of(play.s.leader)
     play.final_vote(wanted, yes=True)
-    assert play.s.final_leader == wanted and play.s.step == "accuse"
+    assert play.s.final.final_leader == wanted and play.s.step == "accuse"
 
 
 def accuse(play: Play, outcome: str) -> None:
     s = play.s
     eaters = [x for x in range(s.players) if s.loyalty[x] == DEATH_EATER]
-    order = [x for x in range(s.players) if s.loyalty[x] == ORDER and x != s.final_leader]
+    order = [x for x in range(s.players) if s.loyalty[x] == ORDER and x != s.final.final_leader]
     low, _ = NAMES_TO_SUBMIT[s.players]
     names = {"perfect": eaters, "partial": eaters + order[:1], "death_eaters": order[:low]}[outcome]
-    play.act("accuse", by=s.final_leader, choices=names)
-    assert play.s.outcome == outcome and play.table.public_view()["over"]
-    assert play.table.public_view()["view"]["loyalties"] == s.loyalty
+    play.act("accuse", by=s.final.final_leader, choices=names)
+    assert play.s.final.outcome == outcome and play.table.public_view()["over"]
+    assert play.table.public_view()["view"]["loyalty"] == s.loyalty
 
 
 def finish(play: Play, outcome: str) -> None:
     s = play.s
     if s.step == "revelio":
-        target = next(x for x in range(s.players) if x != s.revelio)
-        play.act("peek", by=s.revelio, choice=target)
-        assert play.table.private_view(s.revelio)["view"]["peeks"][0]["loyalty"] == s.loyalty[target]
+        target = next(x for x in range(s.players) if x != s.board.revelio)
+        play.act("peek", by=s.board.revelio, choice=target)
+        assert play.table.private_view(s.board.revelio)["view"]["peeks"][0]["loyalty"] == s.loyalty[target]
     order = [x for x in range(s.players) if s.loyalty[x] == ORDER]
-    wanted = next(x for x in order if x != s.left_of(s.nominator))
+    wanted = next(x for x in order if x != s.left_of(s.final.nominator))
     elect(play, wanted)
     accuse(play, outcome)
     assert replay(play.entries, play.table.games).current == play.table.current
@@ -119,15 +119,15 @@ def test_five_players_end_on_the_track_with_a_partial_victory() -> None:
     play.token("expelliarmus")  # Bob (seat 1) holds it
     for _ in range(3):
         play.encounter(False)
-    assert play.s.snake == 3 and play.s.leader == 0
+    assert play.s.board.snake == 3 and play.s.leader == 0
     play.act("leave_out", by=1, choice="Cat")
     play.encounter(False, group=5)  # snake to 4; Cat sat out, so the group is the other four
     assert "Cat regains their wand but may not exchange a card; the Expelliarmus card goes back in the box." in play.said
-    assert play.s.snake == 4 and play.s.left_out is None and play.s.leader == 1
+    assert play.s.board.snake == 4 and play.s.now.left_out is None and play.s.leader == 1
     assert play.table.tracks()["threat"].attention
     play.encounter(False)  # the penalty Encounter fails too: 5
     play.encounter(False)  # 6: the end of the track
-    assert play.s.step == "nominate" and play.s.nominator == 2 and play.s.phase == "beginning"
+    assert play.s.step == "nominate" and play.s.final.nominator == 2 and play.s.board.phase == "beginning"
     assert "The Snake has reached the end of the Threat Track!" in play.said
     assert chart_holds(play.s)
     finish(play, "partial")
@@ -151,4 +151,4 @@ def test_a_whole_game_can_be_played_from_the_prompts_alone(players: int) -> None
             refused += 1
     assert play.table.public_view()["over"], f"stuck at {play.s.step} after {refused} refusals"
     assert refused == 0
-    assert play.s.outcome in ("perfect", "partial", "death_eaters")
+    assert play.s.final.outcome in ("perfect", "partial", "death_eaters")

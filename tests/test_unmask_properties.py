@@ -34,11 +34,11 @@ def flipped(table: Table, seat: int) -> Table:
 
 def outcome(table: Table, action: Action, seed: int) -> tuple[str, object]:
     try:
-        state, effects = table.attempt(action, seed)
+        done = table.attempt(action, seed)
     except IllegalAction as exc:
         return "illegal", str(exc)
-    table.commit(state)
-    return "ok", effects
+    table.commit(done, Entry(len(table.kept), action, seed))
+    return "ok", done.effects
 
 
 def assert_same_outside(real: Table, twin: Table, secret: int) -> None:
@@ -46,7 +46,7 @@ def assert_same_outside(real: Table, twin: Table, secret: int) -> None:
     assert real.public_view() == twin.public_view()
     s = real.current.state
     for seat in range(s.players):
-        if seat == secret or (seat == s.revelio and secret in s.peeks):
+        if seat == secret or (seat == s.board.revelio and s.final is not None and secret in s.final.peeks):
             continue
         assert real.private_view(seat) == twin.private_view(seat), f"seat {secret}'s secret shows in seat {seat}'s view"
 
@@ -70,8 +70,8 @@ def walk(players: int, seed: int, check_secrets: bool) -> Play:
         play.said += [e.text for e in result[1] if isinstance(e, Say)]
         after = play.s
         assert chart_holds(after)
-        if after.snake != before.snake:
-            assert after.snake == before.snake + 1 and before.turn not in moved_turns
+        if after.board.snake != before.board.snake:
+            assert after.board.snake == before.board.snake + 1 and before.turn not in moved_turns
             moved_turns.add(before.turn)
         if twin is not None and action.kind != "accuse":
             assert outcome(twin, action, seed_for) == result, "what the box says or refuses depends on a secret"

@@ -115,14 +115,14 @@ def test_ties_for_first_leader_reroll_among_the_tied_only() -> None:
     play = Play(5)
     for dice in ([6, 5], [2, 2], [5, 6], [1, 1], [6, 5]):
         play.act("roll", dice=dice)
-    assert play.s.contenders == [0, 2, 4] and play.s.leader is None
+    assert play.s.first.contenders == [0, 2, 4] and play.s.step == "first_roll"  # no Leader yet
     assert not play.s.loyalty  # nothing dealt before the Leader deals
     with pytest.raises(IllegalAction, match="only Ann"):
         play.act("roll", by=2, dice=[3, 3])
     play.act("roll", by=0, dice=[3, 3])
     play.act("roll", dice=[1, 2])
     play.act("roll", dice=[4, 2])
-    assert play.s.contenders == [0, 4]
+    assert play.s.first.contenders == [0, 4]
     play.act("roll", dice=[1, 1])
     play.act("roll", dice=[1, 2])
     assert play.s.leader == 4 and play.s.step == "encounter" and len(play.s.loyalty) == 5
@@ -143,7 +143,7 @@ def test_group_must_include_the_leader_and_match_the_card() -> None:
     with pytest.raises(IllegalAction, match="Ann"):
         play.act("group", by=1, choices=[0, 1, 2])
     play.act("group", by=0, choices=["bob", 2])
-    assert play.s.group == [0, 1, 2]
+    assert play.s.now.group == [0, 1, 2]
 
 
 def test_card_total_encounters_are_not_capped_but_rolls_are() -> None:
@@ -151,10 +151,10 @@ def test_card_total_encounters_are_not_capped_but_rolls_are() -> None:
     play.act("encounter", group=2, check="cards_total", target=9)
     play.gather()
     play.act("reveal", cards=[{"dice": 5}, {"dice": 4}])
-    assert play.s.step == "token" and play.s.snake == 0
+    assert play.s.step == "token" and play.s.board.snake == 0
     play.act("token", choice="dementor")
     play.act("reveal", cards=[{"dice": 5}, {"dice": 4}])
-    assert play.s.dice == 6 and play.table.expects()[0].count == 6
+    assert play.s.now.pool.dice == 6 and play.table.expects()[0].count == 6
     with pytest.raises(IllegalAction, match="expected 6 dice"):
         play.act("roll", dice=[1, 1, 1])
 
@@ -167,7 +167,7 @@ def test_kept_dice_and_rolls_allowed_by_the_encounter_card() -> None:
     play.act("roll", dice=[5, 5, 1, 2, 3])
     assert play.said[-1].startswith("Not yet. You have 2 alike. 1 roll left")
     play.act("roll", dice=[5, 5, 5, 2, 3])  # kept the fives, re-rolled the rest
-    assert play.s.snake == 1 and play.s.leader == 1
+    assert play.s.board.snake == 1 and play.s.leader == 1
     play.act("encounter", group=2, check="dice_total", target=10, rolls=1)
     play.gather()
     play.act("reveal", cards=[{"dice": 2}])
@@ -184,21 +184,21 @@ def test_curses_and_the_single_swap() -> None:
     with pytest.raises(IllegalAction, match="at most one"):
         play.act("swap")
     play.act("reveal", cards=[{"dice": 3, "curse": True}, {"dice": 1}])
-    assert play.s.card_dice == 1 and play.s.step == "result"
+    assert play.s.now.pool.card_dice == 1 and play.s.step == "result"
     with pytest.raises(IllegalAction, match="host"):
         play.act("result", by=0, choice="success")
     play.act("result", choice="failure")
-    assert play.s.snake == 1
+    assert play.s.board.snake == 1
     play.act("encounter", group=2, check="cards_total", target=1)
     play.gather()
     play.act("curse", choice="stops")  # an Avada Kedavra: the Encounter fails at once
-    assert play.s.snake == 2 and play.s.leader == 2
+    assert play.s.board.snake == 2 and play.s.leader == 2
 
 
 def test_expelliarmus_leave_out_forbids_the_swap_and_skip_skips_a_turn() -> None:
     play = started()
     play.token("expelliarmus")
-    assert play.s.expelliarmus == 0 and play.s.leader == 1
+    assert play.s.board.expelliarmus == 0 and play.s.leader == 1
     assert {e["action"] for e in play.table.private_view(0)["expects"]} == {"skip_turn", "leave_out"}
     with pytest.raises(IllegalAction, match="only Ann"):
         play.act("skip_turn", by=2, choice=3)
@@ -207,7 +207,7 @@ def test_expelliarmus_leave_out_forbids_the_swap_and_skip_skips_a_turn() -> None
     with pytest.raises(IllegalAction, match="Leader's turn"):
         play.act("skip_turn", choice=1)
     play.act("leave_out", by=0, choice="Dan")
-    assert play.s.expelliarmus is None and play.s.left_out == 3
+    assert play.s.board.expelliarmus is None and play.s.now.left_out == 3
     with pytest.raises(IllegalAction, match="no one holds"):
         play.act("skip_turn", choice=4)
     play.act("encounter", group=5, check="host")
@@ -218,7 +218,7 @@ def test_expelliarmus_leave_out_forbids_the_swap_and_skip_skips_a_turn() -> None
     with pytest.raises(IllegalAction, match="no swap"):
         play.act("swap")
     play.act("result", choice="failure")
-    assert play.s.left_out is None and play.s.leader == 2
+    assert play.s.now.left_out is None and play.s.leader == 2
     with pytest.raises(IllegalAction, match="Expelliarmus left a player out"):
         play.encounter(True)
         play.act("token", choice="dementor")
@@ -247,7 +247,7 @@ def test_the_host_taps_an_encounter_in_and_types_the_cards() -> None:
     with pytest.raises(IllegalAction, match="dice value or 'curse'"):
         play.act("reveal", cards=["two"])
     play.act("reveal", cards=["2", "curse", "3"])
-    assert play.s.card_dice == 5 and play.s.dice == 5
+    assert play.s.now.pool.card_dice == 5 and play.s.now.pool.dice == 5
     assert play.table.expects()[0].count == 5
 
 
@@ -256,12 +256,12 @@ def test_fourth_space_penalty_lasts_one_encounter_and_its_battle() -> None:
     for _ in range(4):
         play.encounter(False)
     threat = play.table.tracks
-    assert play.s.snake == 4 and threat()["threat"].attention
+    assert play.s.board.snake == 4 and threat()["threat"].attention
     play.token("dementor")  # the next Encounter succeeds: its Battle is still under the penalty
-    assert play.s.context == "battle" and threat()["threat"].attention
+    assert play.s.now.context == "battle" and threat()["threat"].attention
     play.act("reveal", cards=[{"dice": 3}])
     play.act("roll", dice=[2, 2, 2])
-    assert not threat()["threat"].attention and play.s.snake == 4
+    assert not threat()["threat"].attention and play.s.board.snake == 4
     assert any(line.startswith("The penalty is over") for line in play.said[-4:])
 
 
@@ -271,10 +271,10 @@ def test_tokens_a_lost_creature_returns_and_a_filled_space_discards() -> None:
     with pytest.raises(IllegalAction, match="token"):
         play.act("token", choice="dementor")
     play.battle("dementor", False)
-    assert play.s.pools["beginning"].count("dementor") == 2 and play.s.snake == 1
+    assert play.s.board.pools["beginning"].count("dementor") == 2 and play.s.board.snake == 1
     play.battle("dementor", True)
     play.battle("dementor", True)
-    assert play.s.filled["beginning"] == ["dementor"] and "dementor" not in play.s.pools["beginning"]
+    assert play.s.board.filled["beginning"] == ["dementor"] and "dementor" not in play.s.board.pools["beginning"]
     assert "has no empty space left and is discarded" in " ".join(play.said)
     with pytest.raises(IllegalAction, match="face-down tokens of The Beginning are: inferius"):
         play.encounter(True)
@@ -309,7 +309,7 @@ def test_revelio_peeks_only_the_holder_sees() -> None:
     for _ in range(5):
         short.encounter(False)
     s = short.s
-    assert s.step == "revelio" and s.peeks_allowed == 2
+    assert s.step == "revelio" and s.final.peeks_allowed == 2
     secret = [e for e in short.table.expects() if e.action == "peek" and e.secret]
     assert secret and secret[0].seat == 0
     assert all(e["action"] != "peek" or not e["secret"] for e in short.table.public_view()["expects"])
@@ -329,7 +329,7 @@ def test_nomination_vote_succession_and_names() -> None:
     s = play.s
     if s.step == "revelio":
         play.act("peek")
-    first = play.s.nominator
+    first = play.s.final.nominator
     with pytest.raises(IllegalAction, match="yourself"):
         play.act("nominate", choice=first)
     play.act("nominate", choice=(first + 2) % 5)
@@ -337,37 +337,37 @@ def test_nomination_vote_succession_and_names() -> None:
         play.act("vote", by=1, seat=2, vote=True)
     for voter in range(5):
         play.act("vote", by=voter, vote=voter < 2)  # 2 yes, 3 no
-    assert play.s.step == "nominate" and play.s.nominator == (first + 1) % 5
+    assert play.s.step == "nominate" and play.s.final.nominator == (first + 1) % 5
     with pytest.raises(IllegalAction, match="already nominated"):
         play.act("nominate", choice=(first + 2) % 5)
     play.act("nominate", choice=first)
     for voter in range(4):
         play.act("vote", seat=voter, vote=True)
-    assert play.s.step == "vote" and play.table.public_view()["view"]["voted"] == [0, 1, 2, 3]
+    assert play.s.step == "vote" and play.table.public_view()["view"]["final"]["voted"] == [0, 1, 2, 3]
     play.act("vote", seat=4, vote=False)
-    assert play.s.final_leader == first and play.s.last_vote["no"] == [4]
+    assert play.s.final.final_leader == first and play.s.final.last_vote["no"] == [4]
     with pytest.raises(IllegalAction, match="cannot choose themselves"):
         play.act("accuse", choices=[first])
     with pytest.raises(IllegalAction, match="1 or 2 names"):
         play.act("accuse", choices=[(first + 1) % 5, (first + 2) % 5, (first + 3) % 5])
-    assert play.table.public_view()["view"]["loyalties"] is None
+    assert "loyalty" not in play.table.public_view()["view"]
     play.act("accuse", choices=[(first + 1) % 5])
-    assert play.table.public_view()["over"] and play.table.public_view()["view"]["loyalties"] == play.s.loyalty
+    assert play.table.public_view()["over"] and play.table.public_view()["view"]["loyalty"] == play.s.loyalty
 
 
 def test_a_tied_vote_fails_and_exhausted_nominations_start_over() -> None:
     play = at_department(players=4)
     if play.s.step == "revelio":
         play.act("peek")
-    n0 = play.s.nominator
+    n0 = play.s.final.nominator
     for nominee in (n0 + 1, n0 + 2, n0):  # each nominator in turn, to their left
         play.act("nominate", choice=nominee % 4)
         for voter in range(4):
             play.act("vote", seat=voter, vote=voter % 2 == 0)  # 2 to 2: a tie fails
         assert play.s.step == "nominate"
     # Only the fourth nominator was never nominated: rather than deadlock, the list starts over.
-    assert play.s.nominator == (n0 + 3) % 4 and play.s.nominated == []
-    assert sorted(play.table.expects()[0].options) == sorted(n for x, n in enumerate(play.s.names) if x != play.s.nominator)
+    assert play.s.final.nominator == (n0 + 3) % 4 and play.s.final.nominated == []
+    assert sorted(play.table.expects()[0].options) == sorted(n for x, n in enumerate(play.s.names) if x != play.s.final.nominator)
 
 
 def test_a_curse_revealed_with_the_cards_leaves_the_verdict_to_the_host() -> None:
@@ -375,6 +375,6 @@ def test_a_curse_revealed_with_the_cards_leaves_the_verdict_to_the_host() -> Non
     play.act("encounter", group=2, check="cards_total", target=3)
     play.gather()
     play.act("reveal", cards=[{"card": "Galleon", "dice": 4}, {"card": "Crucio", "curse": True, "dice": 2}])
-    assert play.s.step == "result" and play.s.card_dice == 4 and play.s.snake == 0
+    assert play.s.step == "result" and play.s.now.pool.card_dice == 4 and play.s.board.snake == 0
     play.act("result", choice="failure")
-    assert play.s.snake == 1
+    assert play.s.board.snake == 1

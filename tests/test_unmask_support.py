@@ -54,7 +54,7 @@ class Play:
         rival = (leader + 1) % n
         for seat in range(n):
             self.act("roll", dice=[5, 6] if seat in (leader, rival) else [1, 2])
-        for seat in self.s.contenders:
+        for seat in self.s.first.contenders:
             self.act("roll", dice=[6, 6] if seat == leader else [2, 3])
 
     def encounter(self, success: bool, group: int = 2) -> None:
@@ -66,8 +66,8 @@ class Play:
     def gather(self) -> None:
         """The Leader and the next available players, as many as the Encounter needs."""
         s = self.s
-        need = min(s.encounter.group, s.players - (s.left_out is not None))
-        seats = [s.leader] + [x for x in range(s.players) if x not in (s.leader, s.left_out)][: need - 1]
+        need = min(s.now.card.group, s.players - (s.now.left_out is not None))
+        seats = [s.leader] + [x for x in range(s.players) if x not in (s.leader, s.now.left_out)][: need - 1]
         self.act("group", choices=seats)
 
     def token(self, name: str) -> None:
@@ -79,7 +79,7 @@ class Play:
         self.token(creature)
         kind = self.s.cfg.kind_needed(creature)
         self.act("reveal", cards=[{"dice": 4}, {"dice": 5, "card": "Galleon"}])
-        assert self.s.dice == 6  # 9 dice on the cards, capped at six
+        assert self.s.now.pool.dice == 6  # 9 dice on the cards, capped at six
         rolls = self.s.cfg.battle_rolls
         for _ in range(rolls - 1):
             self.act("roll", dice=[1, 2, 3, 4, 5, 6])
@@ -88,7 +88,7 @@ class Play:
 
     def final_vote(self, nominee: int, yes: bool) -> None:
         """Nominate and have every seat vote, each on its own phone."""
-        self.act("nominate", by=self.s.nominator, choice=nominee)
+        self.act("nominate", by=self.s.final.nominator, choice=nominee)
         for voter in range(self.s.players):
             self.act("vote", by=voter, vote=yes)
 
@@ -115,55 +115,56 @@ def random_action(s: UnmaskState, r: random.Random) -> Action:
     def by(seat: int | None) -> int | None:
         return seat if r.random() < 0.5 else None
 
-    if s.expelliarmus is not None and step in ("encounter", "group") and r.random() < 0.2:
-        targets = [x for x in range(n) if x not in (s.expelliarmus, s.leader)]
-        return Action(r.choice(["skip_turn", "leave_out"]), {"choice": r.choice(targets)}, by(s.expelliarmus))
+    if s.board.expelliarmus is not None and step in ("encounter", "group") and r.random() < 0.2:
+        targets = [x for x in range(n) if x not in (s.board.expelliarmus, s.leader)]
+        return Action(r.choice(["skip_turn", "leave_out"]), {"choice": r.choice(targets)}, by(s.board.expelliarmus))
     if step == "first_roll":
         return Action("roll", {"dice": [r.randint(1, 6), r.randint(1, 6)]})
     if step == "encounter":
         return _encounter_action(s, r, by(s.leader))
     if step == "group":
-        need = min(s.encounter.group, n - (s.left_out is not None))
-        pool = [x for x in range(n) if x not in (s.leader, s.left_out)]
+        need = min(s.now.card.group, n - (s.now.left_out is not None))
+        pool = [x for x in range(n) if x not in (s.leader, s.now.left_out)]
         return Action("group", {"choices": [s.leader] + r.sample(pool, need - 1)}, by(s.leader))
     if step == "pool":
         pick = r.random()
         if pick < 0.05:
             return Action("curse", {"choice": r.choice(["resolved", "stops"])}, by(s.leader))
-        if pick < 0.15 and not s.swapped and not s.short:
-            return Action("short" if s.left_out is not None and r.random() < 0.5 else "swap", {}, by(s.leader))
+        if pick < 0.15 and not s.now.pool.swapped and not s.now.short:
+            return Action("short" if s.now.left_out is not None and r.random() < 0.5 else "swap", {}, by(s.leader))
         cards = [_random_card(r) for _ in range(r.randint(1, 5))]
         return Action("reveal", {"cards": cards}, by(s.leader))
     if step == "roll":
         if r.random() < 0.05:
             return Action("result", {"choice": r.choice(["success", "failure"])})
         lucky = r.random() < 0.4  # sixes all round: walks then get through Battles and Phases
-        return Action("roll", {"dice": [6 if lucky else r.randint(1, 6) for _ in range(s.dice)]}, by(s.leader))
+        return Action("roll", {"dice": [6 if lucky else r.randint(1, 6) for _ in range(s.now.pool.dice)]}, by(s.leader))
     if step == "result":
         return Action("result", {"choice": "success" if r.random() < 0.6 else "failure"})
     if step == "token":
-        return Action("token", {"choice": r.choice(sorted(set(s.pools[s.phase])))}, by(s.leader))
+        return Action("token", {"choice": r.choice(sorted(set(s.board.pools[s.board.phase])))}, by(s.leader))
     if step == "revelio":
-        others = [x for x in range(n) if x != s.revelio]
-        return Action("peek", {"choices": r.sample(others, r.randint(0, s.peeks_allowed))}, by(s.revelio))
+        others = [x for x in range(n) if x != s.board.revelio]
+        chosen = r.sample(others, r.randint(0, s.final.peeks_allowed))
+        return Action("peek", {"choices": chosen}, s.board.revelio if chosen else by(s.board.revelio))
     if step == "nominate":
-        options = [x for x in range(n) if x != s.nominator and x not in s.nominated]
-        return Action("nominate", {"choice": s.names[r.choice(options)]}, by(s.nominator))
+        options = [x for x in range(n) if x != s.final.nominator and x not in s.final.nominated]
+        return Action("nominate", {"choice": s.names[r.choice(options)]}, by(s.final.nominator))
     if step == "vote":
-        voter = r.choice([x for x in range(n) if x not in s.votes])
+        voter = r.choice([x for x in range(n) if x not in s.final.votes])
         vote = r.random() < 0.4
         return Action("vote", {"vote": vote}, voter) if r.random() < 0.5 else Action("vote", {"seat": voter, "vote": vote})
     if step == "accuse":
         low, high = NAMES_TO_SUBMIT[n]
-        others = [x for x in range(n) if x != s.final_leader]
-        return Action("accuse", {"choices": r.sample(others, r.randint(low, high))}, by(s.final_leader))
+        others = [x for x in range(n) if x != s.final.final_leader]
+        return Action("accuse", {"choices": r.sample(others, r.randint(low, high))}, by(s.final.final_leader))
     raise AssertionError(f"no action for step {step}")
 
 
 def _encounter_action(s: UnmaskState, r: random.Random, who: int | None) -> Action:
     """The Encounter as a whole card (a taught deck) or tapped in one detail at a time."""
     targets = {"cards_total": (1, 8), "of_a_kind": (2, 3), "dice_total": (4, 16)}
-    if s.encounter is None:
+    if s.now.card is None:
         if r.random() < 0.5:
             return Action("encounter", {"choice": str(r.randint(1, s.players))}, who)
         check = r.choice(["cards_total", "of_a_kind", "dice_total", "host"])
@@ -171,10 +172,10 @@ def _encounter_action(s: UnmaskState, r: random.Random, who: int | None) -> Acti
         if check in targets:
             data["target"] = r.randint(*targets[check])
         return Action("encounter", data, who)
-    if s.encounter.check is None:
+    if s.now.card.check is None:
         return Action("directive", {"choice": r.choice(["card total", "dice of a kind", "dice total", "host judges"])}, who)
-    if s.encounter.check in targets and s.encounter.target is None:
-        return Action("target", {"choice": str(r.randint(*targets[s.encounter.check]))}, who)
+    if s.now.card.check in targets and s.now.card.target is None:
+        return Action("target", {"choice": str(r.randint(*targets[s.now.card.check]))}, who)
     return Action("rolls", {"choice": r.randint(1, 3)}, who)
 
 

@@ -2,82 +2,92 @@
 shared by the web and browser tests (no test may rely on another game's progress)."""
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from device.store import Store
 from device.table_service import TableService
-from engine.actions import Action, IllegalAction
+from engine.actions import IllegalAction
+from engine.args import Flag, Opt, Seat
 from engine.effects import Effect, Expect, Say, Track
+from engine.game import Turn
 from engine.games.dice_reader import DiceReader
+from engine.secrets import secret
+from engine.steps import Move, Step, StepGame
 from web import create_app
+
+
+def _peeker(state: "SecretsState") -> int:
+    return 0
 
 
 @dataclass
 class SecretsState:
     seats: list[str]
-    words: list[str]
-    votes: dict[int, bool] = field(default_factory=dict)
-    peeked: str | None = None
+    words: list[str] = secret("secret word", per_seat=True)
+    step: str = "playing"
+    votes: dict[int, bool] = secret("vote", per_seat=True, learned=False, summary=("votes_cast", len), default_factory=dict)
+    peeked: str | None = secret("peeked seat", owner=_peeker)
+    peeked_word: str | None = secret("peeked word", owner=_peeker)
     rounds: int = 0
 
 
-class SecretWords:
+def _vote(state: SecretsState, turn: Turn) -> list[Effect]:
+    voter = turn.seat if turn.seat is not None else turn.args["seat"]
+    if voter is None or voter in state.votes:
+        raise IllegalAction("that seat cannot vote now")
+    state.votes[voter] = turn.args["vote"]
+    return [Say(f"{len(state.votes)} votes.")]
+
+
+def _peek(state: SecretsState, turn: Turn) -> list[Effect]:
+    if turn.args["choice"] == 0:
+        raise IllegalAction("pick another seat")
+    state.peeked, state.peeked_word = state.seats[turn.args["choice"]], state.words[turn.args["choice"]]
+    return []
+
+
+def _next(state: SecretsState, turn: Turn) -> list[Effect]:
+    state.rounds += 1
+    return [Say(f"Round {state.rounds}.")]
+
+
+MOVES = (
+    Move[SecretsState]("next", _next, ask=lambda s: [Expect("confirm", "next", "Next round")]),
+    Move[SecretsState]("peek", _peek, args={"choice": Seat()}, by=lambda s: [0] if s.peeked is None else [], host=False,
+                       ask=lambda s: [] if s.peeked is not None else [
+                           Expect("choice", "peek", "Pick a seat to peek at", seat=0, options=tuple(s.seats[1:]), secret=True)]),
+    Move[SecretsState]("vote", _vote, args={"vote": Flag(), "seat": Opt(Seat())}, by=lambda s: range(len(s.seats)),
+                       ask=lambda s: [Expect("vote", "vote", f"{name}: vote", seat=i)
+                                      for i, name in enumerate(s.seats) if i not in s.votes]),
+)
+
+
+class SecretWords(StepGame[SecretsState]):
     """Each seat is dealt a secret word; seat 0 secretly picks someone; everyone votes."""
 
     name = "secrets"
     title = "Secret words"
     min_seats = 2
     max_seats = 6
-    option_choices = {"mode": ["plain", "fancy"]}
+    option_choices = {"mode": ("plain", "fancy")}
+    steps = (Step("playing", "the table is playing", MOVES),)
 
-    def new(self, seats: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> tuple[SecretsState, list[Effect]]:
-        words = [f"owl{rng.randrange(10**6):06d}x{i}" for i in range(len(seats))]
-        return SecretsState(seats=list(seats), words=words), [Say("Words dealt.")]
+    def setup(self, options: Mapping[str, Any], turn: Turn) -> tuple[SecretsState, list[Effect]]:
+        deal = turn.random("words")
+        words = [f"owl{deal.randrange(10**6):06d}x{i}" for i in range(len(turn.seats))]
+        return SecretsState(seats=list(turn.seats), words=words), [Say("Words dealt.")]
 
-    def apply(self, state: SecretsState, action: Action, rng: random.Random) -> list[Effect]:
-        if action.kind == "vote":
-            seat = action.seat if action.seat is not None else action.data.get("seat")
-            if not isinstance(seat, int) or not 0 <= seat < len(state.seats) or seat in state.votes:
-                raise IllegalAction("that seat cannot vote now")
-            if not isinstance(action.data.get("vote"), bool):
-                raise IllegalAction("a vote is yes or no")
-            state.votes[seat] = action.data["vote"]
-            return [Say(f"{len(state.votes)} votes.")]
-        if action.kind == "peek" and action.seat == 0 and state.peeked is None:
-            if action.data.get("choice") not in state.seats[1:]:
-                raise IllegalAction("pick another seat")
-            state.peeked = action.data["choice"]
-            return []
-        if action.kind == "next" and action.seat is None:
-            state.rounds += 1
-            return [Say(f"Round {state.rounds}.")]
-        raise IllegalAction(f"{action.kind!r} is not allowed now")
-
-    def public_view(self, state: SecretsState) -> dict[str, Any]:
-        return {"round": state.rounds, "votes_cast": len(state.votes)}
-
-    def private_view(self, state: SecretsState, seat: int) -> dict[str, Any]:
-        view: dict[str, Any] = {"word": state.words[seat]}
-        if seat == 0 and state.peeked is not None:
-            view["peeked_word"] = state.words[state.seats.index(state.peeked)]
+    def present(self, public: SecretsState, seat: int, mine: dict[str, Any]) -> dict[str, Any]:
+        view: dict[str, Any] = {"word": mine.get("words")}
+        if mine.get("peeked_word"):
+            view["peeked_word"] = mine["peeked_word"]
         return view
-
-    def expects(self, state: SecretsState) -> list[Expect]:
-        found = [Expect("confirm", "next", "Next round")]
-        if state.peeked is None:
-            found.append(Expect("choice", "peek", "Pick a seat to peek at", seat=0, options=tuple(state.seats[1:]), secret=True))
-        found += [Expect("vote", "vote", f"{name}: vote", seat=i) for i, name in enumerate(state.seats) if i not in state.votes]
-        return found
 
     def tracks(self, state: SecretsState) -> dict[str, Track]:
         return {"rounds": Track(value=min(state.rounds, 5), length=5)}
-
-    def is_over(self, state: SecretsState) -> bool:
-        return False
 
 
 def games() -> dict[str, Any]:

@@ -15,6 +15,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from engine.actions import Action, IllegalAction
+from engine.table import UndoNeedsConfirmation
 from web.events import version_events
 from web.security import (
     SEAT_COOKIE,
@@ -187,9 +188,15 @@ def act_as_host() -> Response:
 @api.post("/host/undo")
 @host_only
 def undo() -> Response:
-    json_body()
+    """Undo the last step; one that showed a secret on a phone needs ``{"confirm": true}``
+    after the host has read the warning (409 with ``confirm`` set says so)."""
+    body = json_body()
+    if set(body) - {"confirm"} or not isinstance(body.get("confirm", False), bool):
+        raise ApiError(400, "undo takes only confirm: true or false")
     try:
-        service().undo()
+        service().undo(confirmed=body.get("confirm", False))
+    except UndoNeedsConfirmation as exc:
+        raise ApiError(409, str(exc), confirm=True) from None
     except IllegalAction as exc:
         raise ApiError(409, str(exc)) from None
     return jsonify(ok=True, version=service().version)

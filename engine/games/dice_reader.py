@@ -5,54 +5,49 @@ Symbol dice taught to the box are read with the pipped ones and said by face nam
 """
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.actions import Action, IllegalAction
-from engine.dice import parse_roll, pip_total, say_roll
-from engine.effects import Effect, Expect, Say, Track
+from engine.args import Dice
+from engine.dice import pip_total, say_roll
+from engine.effects import Effect, Expect, Say
+from engine.game import Turn
+from engine.steps import Move, Step, StepGame
 
 HISTORY = 20
 
 
 @dataclass
 class DiceState:
-    seats: list[str]
-    rolls: list[list[Any]] = field(default_factory=list)
+    step: str = "rolling"
+    history: list[list[Any]] = field(default_factory=list)
 
 
-class DiceReader:
+def roll(state: DiceState, turn: Turn) -> list[Effect]:
+    values: list[Any] = turn.args["dice"]
+    state.history = (state.history + [values])[-HISTORY:]
+    return [Say(say_roll(values))]
+
+
+ROLL = Move[DiceState](
+    "roll", roll, args={"dice": Dice(named=True)}, by=lambda s: [],
+    ask=lambda s: [Expect(kind="dice", action="roll", prompt="Roll any dice", symbols=True)],
+)
+
+
+class DiceReader(StepGame[DiceState]):
     """Reads any roll of pipped or taught symbol dice and announces it; no hidden information."""
 
     name = "dice"
     title = "Dice reader"
     min_seats = 0
     max_seats = 12
+    steps = (Step("rolling", "the box is reading dice", (ROLL,)),)
 
-    def new(self, seats: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> tuple[DiceState, list[Effect]]:
-        return DiceState(seats=list(seats)), [Say("Ready. Roll the dice in the tray.")]
+    def setup(self, options: Mapping[str, Any], turn: Turn) -> tuple[DiceState, list[Effect]]:
+        return DiceState(), [Say("Ready. Roll the dice in the tray.")]
 
-    def apply(self, state: DiceState, action: Action, rng: random.Random) -> list[Effect]:
-        if action.kind != "roll":
-            raise IllegalAction(f"the dice reader only takes rolls, not {action.kind!r}")
-        values = parse_roll(action.data.get("dice"), named=True)
-        state.rolls = (state.rolls + [values])[-HISTORY:]
-        return [Say(say_roll(values))]
-
-    def public_view(self, state: DiceState) -> dict[str, Any]:
-        last = state.rolls[-1] if state.rolls else None
-        return {"last": last, "total": pip_total(last) if last else None, "history": state.rolls}
-
-    def private_view(self, state: DiceState, seat: int) -> dict[str, Any]:
-        return {}
-
-    def expects(self, state: DiceState) -> list[Expect]:
-        return [Expect(kind="dice", action="roll", prompt="Roll any dice", symbols=True)]
-
-    def tracks(self, state: DiceState) -> dict[str, Track]:
-        return {}
-
-    def is_over(self, state: DiceState) -> bool:
-        return False
+    def describe(self, public: DiceState) -> dict[str, Any]:
+        last = public.history[-1] if public.history else None
+        return {"last": last, "total": pip_total(last) if last else None}

@@ -6,23 +6,13 @@ submitted, and the Moment of Truth scored by the rulebook's victory chart.
 """
 from __future__ import annotations
 
-from engine.actions import Action, IllegalAction
-from engine.effects import Effect, Notice, Say
+from engine.actions import IllegalAction
+from engine.args import PICK, Choice, Either, Flag, Opt, Seat, Seats, picked
+from engine.effects import Effect, Expect, Notice, Say
+from engine.game import Turn
 from engine.games.unmask_rules import LOYALTY_NAMES, NAMES_TO_SUBMIT, VERDICT_SAY, verdict
-from engine.games.unmask_state import (
-    ACCUSE,
-    NOMINATE,
-    OVER,
-    REVELIO_STEP,
-    VOTE,
-    UnmaskState,
-    bool_arg,
-    names_of,
-    picked_seats,
-    require_actor,
-    require_step,
-    seat_arg,
-)
+from engine.games.unmask_state import ACCUSE, NOMINATE, OVER, REVELIO_STEP, VOTE, Department, UnmaskState, names_of
+from engine.steps import Move, Step
 
 NO_PEEK = "no one"
 
@@ -30,38 +20,54 @@ NO_PEEK = "no one"
 def enter_final(state: UnmaskState) -> list[Effect]:
     """The last Token space is filled or the Snake reached the end: go to the Department."""
     effects: list[Effect] = [Say("Before the Department of Magical Law Enforcement! Time to unmask the Death Eaters.")]
-    state.nominator = state.leader
-    if state.revelio is None:
+    dept = state.final = Department(nominator=state.leader)
+    holder = state.board.revelio
+    if holder is None:
         return effects + begin_nomination(state)
-    holder = state.names[state.revelio]
-    state.peeks_allowed = state.cfg.revelio_peeks[state.snake]
-    if state.peeks_allowed == 0:
-        effects.append(Say(f"{holder} casts Revelio, but with the Snake on space {state.snake} it shows no one."))
+    dept.peeks_allowed = state.cfg.revelio_peeks[state.board.snake]
+    if dept.peeks_allowed == 0:
+        effects.append(Say(f"{state.names[holder]} casts Revelio, but with the Snake on space {state.board.snake} it shows no one."))
         return effects + begin_nomination(state)
     state.step = REVELIO_STEP
-    plural = "player" if state.peeks_allowed == 1 else "players"
-    effects.append(Say(f"{holder} casts Revelio: on your phone, choose up to {state.peeks_allowed} {plural} whose Loyalty you will see."))
+    plural = "player" if dept.peeks_allowed == 1 else "players"
+    effects.append(Say(f"{state.names[holder]} casts Revelio: on your phone, choose up to {dept.peeks_allowed} {plural} "
+                       "whose Loyalty you will see."))
     return effects
 
 
-def peek(state: UnmaskState, action: Action) -> list[Effect]:
-    """The Revelio holder looks at up to the allowed number of Loyalty cards, privately
-    (``{"choices": [...]}``, ``{"choice": p}``, or ``{"choice": "no one"}``).
+def peek(state: UnmaskState, turn: Turn) -> list[Effect]:
+    """The Revelio holder looks at up to the allowed number of Loyalty cards, privately;
+    the host may only skip it ("no one").
 
     The spoken line is the same whoever and however many were chosen, so nothing leaks."""
-    require_step(state, action, REVELIO_STEP)
-    require_actor(state, action, state.revelio, "Revelio")
-    seats = [] if action.data.get("choice") == NO_PEEK else picked_seats(state, action)
-    if len(seats) > state.peeks_allowed:
-        raise IllegalAction(f"Revelio shows at most {state.peeks_allowed} Loyalty cards here")
-    if state.revelio in seats:
+    dept = state.dept()
+    seats = [] if turn.args["choice"] == NO_PEEK else picked(turn.args)
+    if turn.seat is None and seats:
+        raise IllegalAction("only the Revelio holder chooses whom to look at, on their phone; the host may only skip it")
+    if len(seats) > dept.peeks_allowed:
+        raise IllegalAction(f"Revelio shows at most {dept.peeks_allowed} Loyalty cards here")
+    if state.board.revelio in seats:
         raise IllegalAction("Revelio is cast on other players, not yourself")
-    state.peeks = {s: state.loyalty[s] for s in seats}
+    dept.peeks = {s: state.loyalty[s] for s in seats}
     return [Say("Revelio has been cast.")] + begin_nomination(state)
 
 
+
+def _ask_peek(state: UnmaskState) -> list[Expect]:
+    """The holder's secret choice (one or two players, or no one); the host may only skip it."""
+    holder, allowed = state.board.revelio, state.dept().peeks_allowed
+    others = state.others(holder)
+    out = [Expect("choice", "peek", f"Revelio: look at the Loyalty of {n} {'player' if n == 1 else 'players'}",
+                  seat=holder, count=n, options=others, secret=True) for n in range(1, allowed + 1)]
+    out.append(Expect("choice", "peek", "Revelio: or look at no one", seat=holder, count=1, options=(NO_PEEK,), secret=True))
+    out.append(Expect("choice", "peek", f"Waiting for {state.names[holder or 0]} to cast Revelio on their phone "
+                      "(host: only to skip the peek)", count=1, options=(NO_PEEK,)))
+    return out
+
+
 def _eligible(state: UnmaskState) -> list[int]:
-    return [s for s in range(state.players) if s != state.nominator and s not in state.nominated]
+    dept = state.dept()
+    return [s for s in range(state.players) if s != dept.nominator and s not in dept.nominated]
 
 
 def begin_nomination(state: UnmaskState) -> list[Effect]:
@@ -70,81 +76,121 @@ def begin_nomination(state: UnmaskState) -> list[Effect]:
     The rulebook is silent on a table that has nominated everyone; rather than deadlock,
     the "not previously nominated" list is cleared then (with a notice to the host)."""
     state.step = NOMINATE
+    dept = state.dept()
     effects: list[Effect] = []
     if not _eligible(state):
-        state.nominated = []
+        dept.nominated = []
         effects.append(Notice("Everyone has been nominated once: anyone may be nominated again."))
-    name = state.names[state.nominator]
-    effects.append(Say(f"{name}, nominate the final Leader: another player who has not been nominated yet."))
+    effects.append(Say(f"{state.names[dept.nominator]}, nominate the final Leader: another player who has not been nominated yet."))
     return effects
 
 
-def nominate(state: UnmaskState, action: Action) -> list[Effect]:
-    require_step(state, action, NOMINATE)
-    require_actor(state, action, state.nominator, "nominating")
-    nominee = seat_arg(state, action.data.get("choice"), "choice")
-    if nominee == state.nominator:
+def nominate(state: UnmaskState, turn: Turn) -> list[Effect]:
+    dept, nominee = state.dept(), turn.args["choice"]
+    if nominee == dept.nominator:
         raise IllegalAction("you cannot nominate yourself: nominate another player")
-    if nominee in state.nominated:
+    if nominee in dept.nominated:
         raise IllegalAction(f"{state.names[nominee]} was already nominated: choose someone not nominated before")
-    state.nominee = nominee
-    state.nominated.append(nominee)
-    state.votes = {}
+    dept.nominee = nominee
+    dept.nominated.append(nominee)
+    dept.votes = {}
     state.step = VOTE
-    who = state.names[state.nominator]
-    return [Say(f"{who} nominates {state.names[nominee]} as the final Leader. "
+    return [Say(f"{state.names[dept.nominator]} nominates {state.names[nominee]} as the final Leader. "
                 "Everyone vote: thumbs up or thumbs down, on three. Three, two, one.")]
 
 
-def vote(state: UnmaskState, action: Action) -> list[Effect]:
-    """One seat's vote ``{"vote": bool}`` (its own, or entered by the host with ``seat``);
-    the tally when all are in.  Votes stay hidden until then, like thumbs held in fists."""
-    require_step(state, action, VOTE)
-    if action.seat is None:
-        voter = seat_arg(state, action.data.get("seat"))
+def _ask_nominate(state: UnmaskState) -> list[Expect]:
+    who = state.dept().nominator
+    options = tuple(state.names[s] for s in _eligible(state))
+    return [Expect("choice", "nominate", f"{state.names[who]}: nominate the final Leader", seat=who, count=1, options=options)]
+
+
+def vote(state: UnmaskState, turn: Turn) -> list[Effect]:
+    """One seat's vote (its own, or entered by the host with ``seat``); the tally when all
+    are in.  Votes stay hidden until then, like thumbs held in fists."""
+    dept, given = state.dept(), turn.args["seat"]
+    if turn.seat is None:
+        if given is None:
+            raise IllegalAction("say whose vote this is: seat")
+        voter = given
     else:
-        voter = action.seat
-        if "seat" in action.data and seat_arg(state, action.data["seat"]) != voter:
+        if given is not None and given != turn.seat:
             raise IllegalAction("you can only cast your own vote")
-    state.votes[voter] = bool_arg(action.data.get("vote"), "vote")
-    if len(state.votes) < state.players:
+        voter = turn.seat
+    dept.votes[voter] = turn.args["vote"]
+    if len(dept.votes) < state.players:
         return []
     return _tally(state)
 
 
 def _tally(state: UnmaskState) -> list[Effect]:
-    yes = sorted(s for s, v in state.votes.items() if v)
-    no = sorted(s for s, v in state.votes.items() if not v)
-    state.last_vote = {"nominee": state.nominee, "yes": yes, "no": no}
-    state.votes = {}
-    nominee = state.names[state.nominee]
+    dept = state.dept()
+    yes = sorted(s for s, v in dept.votes.items() if v)
+    no = sorted(s for s, v in dept.votes.items() if not v)
+    dept.last_vote = {"nominee": dept.nominee, "yes": yes, "no": no}
+    dept.votes = {}
+    nominee = state.names[dept.nominee or 0]
     if len(yes) > len(no):
-        state.final_leader = state.nominee
+        dept.final_leader = dept.nominee
         state.step = ACCUSE
         low, high = NAMES_TO_SUBMIT[state.players]
         return [Say(f"{nominee} is elected final Leader, {len(yes)} to {len(no)}. Flip your wand face up. "
                     f"Listen to the table, then submit {low} or {high} names, never your own.")]
-    state.nominator = state.left_of(state.nominator)
+    dept.nominator = state.left_of(dept.nominator)
     return [Say(f"The nomination of {nominee} fails, {len(yes)} to {len(no)}.")] + begin_nomination(state)
 
 
-def accuse(state: UnmaskState, action: Action) -> list[Effect]:
+def _ask_vote(state: UnmaskState) -> list[Expect]:
+    dept = state.dept()
+    nominee = state.names[dept.nominee or 0]
+    return [Expect("vote", "vote", f"{state.names[s]}: vote on {nominee} as final Leader", seat=s)
+            for s in range(state.players) if s not in dept.votes]
+
+
+def accuse(state: UnmaskState, turn: Turn) -> list[Effect]:
     """The final Leader's names, then the Moment of Truth and the verdict by the chart."""
-    require_step(state, action, ACCUSE)
-    require_actor(state, action, state.final_leader, "final Leader")
-    seats = picked_seats(state, action)
+    dept, seats = state.dept(), picked(turn.args)
     low, high = NAMES_TO_SUBMIT[state.players]
     if not low <= len(seats) <= high:
         raise IllegalAction(f"with {state.players} players the final Leader submits {low} or {high} names")
-    if state.final_leader in seats:
+    if dept.final_leader in seats:
         raise IllegalAction("the final Leader cannot choose themselves")
-    state.accused = seats
-    state.outcome = verdict(state.loyalty, seats)
+    dept.accused = seats
+    dept.outcome = verdict(state.loyalty, seats)
     state.step = OVER
     effects: list[Effect] = [
-        Say(f"{names_of(state, seats)} go before the Department of Magical Law Enforcement."),
+        Say(f"{names_of(state.names, seats)} go before the Department of Magical Law Enforcement."),
         Say("The Moment of Truth. One at a time, reveal your Loyalty."),
     ]
     effects += [Say(f"{name}: {LOYALTY_NAMES[side]}.") for name, side in zip(state.names, state.loyalty)]
-    effects.append(Say(VERDICT_SAY[state.outcome]))
+    effects.append(Say(VERDICT_SAY[dept.outcome]))
     return effects
+
+
+def _ask_accuse(state: UnmaskState) -> list[Expect]:
+    """One prompt per number of names the chart allows (the final Leader picks one)."""
+    who = state.dept().final_leader
+    return [Expect("choice", "accuse", f"{state.names[who or 0]}: submit {n} names to the Department", seat=who, count=n,
+                   options=state.others(who)) for n in NAMES_TO_SUBMIT[state.players]]
+
+
+REVELIO_STEP_DECL = Step[UnmaskState](REVELIO_STEP, "the Revelio holder is choosing whom to look at", (
+    Move("peek", peek, args={"choice": Opt(Either((Choice((NO_PEEK,)), Seat()))), "choices": Opt(Seats())},
+         by=lambda s: [s.board.revelio], role="Revelio", ask=_ask_peek),
+))
+
+NOMINATE_STEP = Step[UnmaskState](NOMINATE, "a Leader is nominating the final Leader", (
+    Move("nominate", nominate, args={"choice": Seat()}, by=lambda s: [s.dept().nominator], role="nominating",
+         ask=_ask_nominate),
+))
+
+VOTE_STEP = Step[UnmaskState](VOTE, "the table is voting on the final Leader", (
+    Move("vote", vote, args={"vote": Flag(), "seat": Opt(Seat())},
+         by=lambda s: [x for x in range(s.players) if x not in s.dept().votes], role="voting", ask=_ask_vote),
+))
+
+ACCUSE_STEP = Step[UnmaskState](ACCUSE, "the final Leader is choosing whom to accuse", (
+    Move("accuse", accuse, args=PICK, by=lambda s: [s.dept().final_leader], role="final Leader", ask=_ask_accuse),
+))
+
+OVER_STEP = Step[UnmaskState](OVER, "the game is over", ())

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import IllegalAction
+from engine.args import whole_number
 
 ORDER = "order"
 DEATH_EATER = "death_eater"
@@ -108,13 +109,6 @@ class Config:
         return dict(self.creatures)[creature]
 
 
-def int_arg(raw: Any, lo: int, hi: int, what: str) -> int:
-    """An integer option or action field within ``lo..hi``, else a clear refusal."""
-    if not isinstance(raw, int) or isinstance(raw, bool) or not lo <= raw <= hi:
-        raise IllegalAction(f"{what} must be a whole number from {lo} to {hi}")
-    return raw
-
-
 def _items(raw: Any, what: str) -> list[str]:
     """A list option, as JSON or as the host page's one-line text ``"a, b, c"``."""
     if isinstance(raw, str):
@@ -143,12 +137,12 @@ def _creatures(raw: Any, default: tuple[tuple[str, int], ...]) -> tuple[tuple[st
         return default
     if isinstance(raw, str):
         pairs = [item.split(":") for item in _items(raw, "creatures")]
-        if any(len(p) != 2 or not p[1].strip().isdigit() for p in pairs):
+        if any(len(p) != 2 for p in pairs):
             raise IllegalAction("creatures is written like 'dementor:3, giant:4'")
-        raw = {name.strip(): int(count) for name, count in pairs}
+        raw = {name.strip(): count.strip() for name, count in pairs}
     if not isinstance(raw, dict) or not raw:
         raise IllegalAction("creatures must map each Dark Creature to 3 or 4 (dice of a kind)")
-    return tuple((str(k).strip().lower(), int_arg(v, 3, 4, f"creatures.{k}")) for k, v in sorted(raw.items()))
+    return tuple((str(k).strip().lower(), whole_number(v, 3, 4, f"creatures.{k}")) for k, v in sorted(raw.items()))
 
 
 def _peeks(raw: Any, length: int, default: tuple[int, ...]) -> tuple[int, ...]:
@@ -156,9 +150,9 @@ def _peeks(raw: Any, length: int, default: tuple[int, ...]) -> tuple[int, ...]:
     if raw is None:
         return tuple(default[min(i, len(default) - 1)] for i in range(length + 1))
     items = _items(raw, "revelio_peeks")
-    if len(items) != length + 1 or any(not i.isdigit() for i in items):
+    if len(items) != length + 1:
         raise IllegalAction(f"revelio_peeks needs {length + 1} numbers (one per space, Start included)")
-    return tuple(int_arg(int(i), 0, 2, "revelio_peeks entries") for i in items)
+    return tuple(whole_number(i, 0, 2, "revelio_peeks entries") for i in items)
 
 
 OPTIONS = ("track_length", "revelio_peeks", "beginning_tokens", "war_tokens", "beginning_spaces", "war_spaces",
@@ -171,7 +165,7 @@ def parse_config(options: Mapping[str, Any]) -> Config:
     unknown = set(options) - set(OPTIONS)
     if unknown:
         raise IllegalAction(f"unknown options: {', '.join(sorted(unknown))}; known: {', '.join(OPTIONS)}")
-    length = int_arg(options.get("track_length", base.track_length), 5, 12, "track_length")
+    length = whole_number(options.get("track_length", base.track_length), 5, 12, "track_length")
     talk = options.get("talk", base.talk)
     if talk not in TALK_MODES:
         raise IllegalAction(f"talk must be one of {', '.join(TALK_MODES)}")
@@ -181,8 +175,8 @@ def parse_config(options: Mapping[str, Any]) -> Config:
         tokens=_per_phase(options, "tokens", base.tokens),
         spaces=_per_phase(options, "spaces", base.spaces),
         creatures=_creatures(options.get("creatures"), base.creatures),
-        encounter_rolls=int_arg(options.get("encounter_rolls", base.encounter_rolls), 1, 6, "encounter_rolls"),
-        battle_rolls=int_arg(options.get("battle_rolls", base.battle_rolls), 1, 6, "battle_rolls"),
+        encounter_rolls=whole_number(options.get("encounter_rolls", base.encounter_rolls), 1, 6, "encounter_rolls"),
+        battle_rolls=whole_number(options.get("battle_rolls", base.battle_rolls), 1, 6, "battle_rolls"),
         talk=talk,
     )
     _check_tokens(cfg)

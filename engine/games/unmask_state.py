@@ -1,17 +1,21 @@
-"""Unmask the Death Eaters: the state the box keeps, and how actions name seats and values.
+"""Unmask the Death Eaters: the state the box keeps, grouped by how long each part lives.
 
 The table keeps the physical board, cards and dice; the box keeps what it must know to
-narrate, check and decide: the Leader, the Snake, tokens placed, the current Encounter
-or Battle, every Loyalty (secret) and the final vote.  Seats are listed clockwise, so
-"the player to the left" is the next seat.
+narrate, check and decide.  The whole game holds the seats, the board (:class:`Board`)
+and the Loyalty cards (secret, one per seat); the set-up holds the first-Leader rolls
+(:class:`FirstRolls`); each Encounter and its Battle hold what was gathered, revealed
+and rolled (:class:`Encounter`, :class:`Pool`), cleared when it ends; the end holds the
+nomination, the vote and the names submitted (:class:`Department`).  Seats are listed
+clockwise, so "the player to the left" is the next seat.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.actions import Action, IllegalAction
 from engine.games.unmask_rules import BEGINNING, Config
+from engine.secrets import secret
 
 # Steps, in the order a game goes through them.
 FIRST_ROLL = "first_roll"  # each player rolls two dice for the first Leader
@@ -31,8 +35,20 @@ IN_TURN = (ENCOUNTER, GROUP, POOL, ROLL, RESULT, TOKEN)
 FINAL = (REVELIO_STEP, NOMINATE, VOTE, ACCUSE)
 
 
+def _over(state: UnmaskState) -> bool:
+    return state.step == OVER
+
+
 @dataclass
-class Encounter:
+class FirstRolls:
+    """Set-up: who still rolls for first Leader this round, and this round's totals."""
+
+    contenders: list[int]
+    totals: dict[int, int] = field(default_factory=dict)
+
+
+@dataclass
+class Card:
     """The revealed Encounter card, as entered: what the group must do."""
 
     name: str
@@ -43,53 +59,82 @@ class Encounter:
 
 
 @dataclass
-class UnmaskState:
-    names: list[str]
-    cfg: Config
-    talk: str
-    step: str = FIRST_ROLL
-    # first Leader: who still rolls this round, and this round's totals
-    contenders: list[int] = field(default_factory=list)
-    first_rolls: dict[int, int] = field(default_factory=dict)
-    leader: int | None = None
-    turn: int = 0
-    # secrets: never in public_view until the Moment of Truth
-    loyalty: list[str] = field(default_factory=list)
-    dealt: list[list[str]] = field(default_factory=list)
-    phase2_deck: list[str] = field(default_factory=list)
-    # the board
-    phase: str = BEGINNING
-    pools: dict[str, list[str]] = field(default_factory=dict)
-    filled: dict[str, list[str]] = field(default_factory=dict)
-    snake: int = 0
-    moved_turn: int | None = None
-    penalty_until: int | None = None
-    expelliarmus: int | None = None
-    revelio: int | None = None
-    left_out: int | None = None
-    skip: int | None = None
-    # the Encounter or Battle in progress
-    encounter: Encounter | None = None
-    context: str = "encounter"  # or "battle"
-    creature: str | None = None
-    group: list[int] = field(default_factory=list)
-    short: bool = False
+class Pool:
+    """The cards handed in for an Encounter or its Battle, and the dice rolled on them."""
+
     swapped: bool = False
     curses: int = 0
     card_dice: int | None = None
     dice: int = 0
     rolls: list[list[int]] = field(default_factory=list)
-    # before the Department of Magical Law Enforcement
+
+
+@dataclass
+class Encounter:
+    """One Leader's Encounter, and the Battle its token may bring."""
+
+    card: Card | None = None
+    battle: str | None = None  # the Dark Creature being battled, once its token is flipped
+    group: list[int] = field(default_factory=list)
+    left_out: int | None = None  # Expelliarmus took this player's wand for this Encounter
+    short: bool = False  # a Location requirement went unmet because of it: no swap
+    pool: Pool = field(default_factory=Pool)
+
+    @property
+    def context(self) -> str:
+        return "battle" if self.battle else "encounter"
+
+
+@dataclass
+class Board:
+    """The Threat Track, the tokens and the spell cards, for the whole game."""
+
+    phase: str = BEGINNING
+    pools: dict[str, list[str]] = field(default_factory=dict)  # face-down tokens per Phase
+    filled: dict[str, list[str]] = field(default_factory=dict)  # board spaces filled per Phase
+    snake: int = 0
+    moved_turn: int | None = None
+    penalty_until: int | None = None
+    expelliarmus: int | None = None  # who holds the card
+    revelio: int | None = None
+    skip: int | None = None  # whose next turn Expelliarmus skips
+
+
+def _revelio(state: UnmaskState) -> int | None:
+    return state.board.revelio
+
+
+@dataclass
+class Department:
+    """Step 13, before the Department of Magical Law Enforcement."""
+
+    nominator: int
     peeks_allowed: int = 0
-    peeks: dict[int, str] = field(default_factory=dict)
-    nominator: int | None = None
+    peeks: dict[int, str] = secret("Revelio peeks", owner=_revelio, shown=_over, default_factory=dict)
     nominee: int | None = None
     nominated: list[int] = field(default_factory=list)
-    votes: dict[int, bool] = field(default_factory=dict)
+    votes: dict[int, bool] = secret("vote", per_seat=True, learned=False, summary=("voted", sorted), default_factory=dict)
     last_vote: dict[str, Any] | None = None
     final_leader: int | None = None
     accused: list[int] = field(default_factory=list)
     outcome: str | None = None
+
+
+@dataclass
+class UnmaskState:
+    names: list[str]
+    cfg: Config
+    talk: str
+    step: str = FIRST_ROLL
+    first: FirstRolls | None = None
+    leader: int = 0  # the Leader once set-up is over
+    turn: int = 0
+    loyalty: list[str] = secret("Loyalty", per_seat=True, shown=_over, default_factory=list)
+    dealt: list[list[str]] = secret("Loyalty cards", per_seat=True, shown=_over, default_factory=list)
+    phase2_deck: list[str] = secret("Phase 2 Loyalty cards", default_factory=list)
+    board: Board = field(default_factory=Board)
+    now: Encounter = field(default_factory=Encounter)
+    final: Department | None = None
 
     @property
     def players(self) -> int:
@@ -100,71 +145,32 @@ class UnmaskState:
 
     def penalty(self) -> bool:
         """The fourth-space penalty is in force (from the move until its Encounter ends)."""
-        return self.penalty_until is not None
+        return self.board.penalty_until is not None
+
+    def card(self) -> Card:
+        """The Encounter card of the step in progress (every step after ``encounter`` has one)."""
+        if self.now.card is None:
+            raise ValueError("no Encounter card has been entered")
+        return self.now.card
+
+    def dept(self) -> Department:
+        """The Department in the final steps."""
+        if self.final is None:
+            raise ValueError("the game is not before the Department")
+        return self.final
+
+    def leader_seat(self) -> list[int]:
+        """Who may act for the Leader (as a move's ``by``)."""
+        return [self.leader]
+
+    def others(self, *excluded: int | None) -> tuple[str, ...]:
+        """The names of every player but ``excluded``, in seat order (a prompt's options)."""
+        return tuple(n for s, n in enumerate(self.names) if s not in excluded)
 
 
-def seat_arg(state: UnmaskState, raw: Any, what: str = "seat") -> int:
-    """A seat named by its number or its exact name (the host page may send either)."""
-    if isinstance(raw, str):
-        for seat, name in enumerate(state.names):
-            if name.casefold() == raw.strip().casefold():
-                return seat
-        raise IllegalAction(f"no player called {raw!r}")
-    if not isinstance(raw, int) or isinstance(raw, bool) or not 0 <= raw < state.players:
-        raise IllegalAction(f"{what} must be a seat number from 0 to {state.players - 1} or a player's name")
-    return raw
-
-
-def seats_arg(state: UnmaskState, raw: Any, what: str = "seats") -> list[int]:
-    """Distinct seats from a list of numbers or names."""
-    if not isinstance(raw, list):
-        raise IllegalAction(f"{what} must be a list of players")
-    seats = [seat_arg(state, r, what) for r in raw]
-    if len(set(seats)) != len(seats):
-        raise IllegalAction(f"{what} names a player twice")
-    return seats
-
-
-def choice_arg(action: Action, options: tuple[str, ...]) -> str:
-    """A one-option answer, ``{"choice": option}`` as the host page and phones send it."""
-    raw = action.data.get("choice")
-    text = str(raw).strip().lower() if isinstance(raw, (str, int)) and not isinstance(raw, bool) else None
-    if text not in options:
-        raise IllegalAction(f"choose one of: {', '.join(options)}")
-    return text
-
-
-def picked_seats(state: UnmaskState, action: Action) -> list[int]:
-    """Players picked on a page: ``{"choices": [...]}`` for several, ``{"choice": p}`` for one."""
-    if "choices" in action.data:
-        return seats_arg(state, action.data["choices"], "choices")
-    if "choice" in action.data:
-        return [seat_arg(state, action.data["choice"], "choice")]
-    return []
-
-
-def bool_arg(raw: Any, what: str) -> bool:
-    if not isinstance(raw, bool):
-        raise IllegalAction(f"{what} must be true or false")
-    return raw
-
-
-def require_step(state: UnmaskState, action: Action, *steps: str) -> None:
-    """Refuse an action out of its step, saying what the table is doing instead."""
-    if state.step not in steps:
-        raise IllegalAction(f"{action.kind!r} is not possible now: the game is at step {state.step!r}")
-
-
-def require_actor(state: UnmaskState, action: Action, seat: int | None, role: str) -> None:
-    """Only the host (seat None) or ``seat`` itself may take this action."""
-    if action.seat is not None and action.seat != seat:
-        who = state.names[seat] if seat is not None else "the host"
-        raise IllegalAction(f"only {who} ({role}) or the host can do that")
-
-
-def names_of(state: UnmaskState, seats: list[int]) -> str:
+def names_of(names: Sequence[str], seats: Sequence[int]) -> str:
     """Seats said aloud: "Ann, Bob and Cat"."""
-    names = [state.names[s] for s in seats]
-    if not names:
+    said = [names[s] for s in seats]
+    if not said:
         return "nobody"
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]

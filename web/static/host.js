@@ -124,7 +124,16 @@
     const seats = document.getElementById("seat-names").value.split("\n").map((s) => s.trim()).filter(Boolean);
     act("table.new", { game: document.getElementById("game-select").value, seats, options: options() });
   });
-  document.getElementById("undo").addEventListener("click", () => post("/api/host/undo", {}, "Undone."));
+  // Undo of a step that showed a secret on a phone asks first: the phone keeps showing it.
+  document.getElementById("undo").addEventListener("click", async () => {
+    const reply = await api("/api/host/undo", {});
+    if (reply.ok) { say("Undone."); return; }
+    if (reply.data.confirm && window.confirm(`${reply.data.error}\n\nUndo anyway?`)) {
+      await post("/api/host/undo", { confirm: true }, "Undone.");
+      return;
+    }
+    say(reply.data.error || "Not accepted.", true);
+  });
 
   // Teach a deck
 

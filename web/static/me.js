@@ -27,6 +27,11 @@
     if (!mine) return;
     const secretPrompts = mine.expects.filter((e) => e.secret);
     document.getElementById("secret-view").append(renderObject(mine.view));
+    // What this phone showed before the host undid it stays shown: it cannot be unseen.
+    if (mine.seen && mine.seen.length) {
+      document.getElementById("secret-view").append(
+        el("h3", {}, "Seen before an undo"), ...mine.seen.map((item) => renderObject(item)));
+    }
     document.getElementById("secret-prompts").append(...secretPrompts.map((e) => renderPrompt(e, act)));
     secret.hidden = false;
     reveal.hidden = true;

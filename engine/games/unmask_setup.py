@@ -1,0 +1,86 @@
+"""Unmask the Death Eaters, set-up: the lines said, the first-Leader roll and the deal.
+
+The Loyalty deal is drawn from the game's own randomness under one name, so undoing
+the roll that decided the first Leader and rolling again deals the same cards.
+"""
+from __future__ import annotations
+
+from engine.args import Dice
+from engine.dice import say_roll
+from engine.effects import Effect, Expect, Say
+from engine.game import Turn
+from engine.games.unmask_encounter import begin_turn
+from engine.games.unmask_rules import TALK_MODES, loyalty_decks
+from engine.games.unmask_state import FIRST_ROLL, FirstRolls, UnmaskState, names_of
+from engine.steps import Move, Step
+
+
+def setup_lines(players: int, talk: str) -> list[Effect]:
+    """The set-up steps, said in the rulebook's order."""
+    encounters = "use all the Encounter cards" if players >= 6 else "remove every Encounter card marked 6+ and return it to the box"
+    return [
+        Say(f"Set-up for {players} players. Sort the Role cards by Location into four stacks of two; "
+            "each player takes a Role from one of the stacks with the most cards left."),
+        Say("Place the board and put the Snake on the Start space of the Threat Track."),
+        Say(f"Encounter deck: {encounters}. Shuffle it and place it face down."),
+        Say("Each player chooses a wand and puts it face down in front of them."),
+        Say("Shuffle the Wizarding World cards and deal five to each player. Keep your hand secret."),
+        Say("Shuffle the Beginning tokens face down, and the Second Wizarding War tokens face down. "
+            "Set the Expelliarmus and Revelio cards nearby."),
+        Say(f"Table Talk: {TALK_MODES[talk]}"),
+        Say("To find the first Leader, each player rolls two dice."),
+    ]
+
+
+def _rolls(state: UnmaskState) -> FirstRolls:
+    if state.first is None:
+        raise ValueError("the first Leader is already found")
+    return state.first
+
+
+def first_roller(state: UnmaskState) -> int:
+    """The next contender who has not rolled in this round."""
+    first = _rolls(state)
+    return next(s for s in first.contenders if s not in first.totals)
+
+
+def first_roll(state: UnmaskState, turn: Turn) -> list[Effect]:
+    """Two dice each; the highest becomes Leader; players tied for highest roll again."""
+    first, roller = _rolls(state), first_roller(state)
+    values: list[int] = turn.args["dice"]
+    first.totals[roller] = sum(values)
+    effects: list[Effect] = [Say(f"{state.names[roller]}: {say_roll(values)}.")]
+    if len(first.totals) < len(first.contenders):
+        return effects + [Say(f"{state.names[first_roller(state)]}, roll two dice.")]
+    best = max(first.totals.values())
+    top = [s for s in first.contenders if first.totals[s] == best]
+    if len(top) > 1:
+        state.first = FirstRolls(contenders=top)
+        return effects + [Say(f"A tie at {best} between {names_of(state.names, top)}: roll again. {state.names[top[0]]} first.")]
+    state.leader, state.first = top[0], None
+    return effects + deal_loyalty(state, turn) + begin_turn(state)
+
+
+def deal_loyalty(state: UnmaskState, turn: Turn) -> list[Effect]:
+    """Both Loyalty decks from the chart; Phase 1 dealt now, Phase 2 shuffled and set aside."""
+    phase1, phase2 = loyalty_decks(state.players)
+    deal = turn.random("loyalty")
+    deal.shuffle(phase1)
+    deal.shuffle(phase2)
+    state.loyalty = list(phase1)
+    state.dealt = [[card] for card in phase1]
+    state.phase2_deck = phase2
+    leader = state.names[state.leader]
+    return [Say(f"{leader} rolled highest and is the first Leader. The Loyalty cards are dealt: "
+                "look at your phone, privately, and never show it to anyone.")]
+
+
+def _ask_first_roll(state: UnmaskState) -> list[Expect]:
+    roller = first_roller(state)
+    return [Expect("dice", "roll", f"{state.names[roller]}: roll two dice for first Leader", seat=roller, count=2)]
+
+
+FIRST_ROLL_STEP = Step[UnmaskState](FIRST_ROLL, "the players are rolling for the first Leader", (
+    Move("roll", first_roll, args={"dice": Dice(count=2)}, by=lambda s: [first_roller(s)],
+         role="rolling for first Leader", ask=_ask_first_roll),
+))

@@ -1,0 +1,195 @@
+"""Declaring a game as steps, in the spirit of boardgame.io's phases, stages and moves.
+
+A game is a list of :class:`Step`.  Each step names what the table is doing (for
+refusals: players never see internal step names), and the moves it accepts; each
+:class:`Move` names its action kind, the arguments it takes (:mod:`engine.args`), who
+may make it, its handler and the prompt that asks for it, side by side.  Moves allowed
+at any time (Expelliarmus, a Protego, a host correction) are declared once in
+``anytime`` with a ``when`` of their own.  The core checks the step, the actor and the
+arguments before a handler runs, so handlers hold only the rules.
+
+The state's ``step`` field names the current step.  The views come from the secret
+marks (:mod:`engine.secrets`); a game adds presentation with ``describe`` (public) and
+``present`` (one seat's), which are given a redacted state and cannot leak.
+
+A minimal game::
+
+    @dataclass
+    class Coin:
+        step: str = "flip"
+        flips: list[str] = field(default_factory=list)
+
+    def flip(state: Coin, turn: Turn) -> list[Effect]:
+        state.flips.append(turn.random("flip", len(state.flips)).choice(["heads", "tails"]))
+        return [Say(state.flips[-1])]
+
+    class Coins(StepGame[Coin]):
+        name, title, min_seats, max_seats = "coins", "Coins", 1, 4
+        steps = (Step("flip", "flipping", (Move("flip", flip, ask=lambda s: [
+            Expect("confirm", "flip", "Flip the coin")]),)),)
+
+        def setup(self, options, turn):
+            return Coin(), []
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from engine import secrets
+from engine.actions import Action, IllegalAction
+from engine.args import ArgSpec, Seat, Where, parse_args
+from engine.effects import Effect, Expect, Track
+from engine.game import Turn
+
+
+class HasStep(Protocol):
+    step: str
+
+
+S = TypeVar("S", bound=HasStep)
+Handler = Callable[[S, Turn], list[Effect]]
+Seats = Callable[[S], Iterable[int | None]]
+
+
+@dataclass(frozen=True)
+class Move(Generic[S]):
+    """One kind of action and everything about it.
+
+    ``by`` gives the seats that may make it now (``None`` entries are ignored, so
+    ``lambda s: [s.leader]`` works before there is a Leader); with no ``by``, only the
+    host may.  ``host`` says whether the host may make it for the table.  ``role`` names
+    who may, in refusals ("only Ann (the Leader) or the host can do that").  ``ask``
+    gives the prompts for it, and ``when`` (for ``anytime`` moves) says whether it is
+    possible now, with ``not_now`` as the refusal when it is not."""
+
+    kind: str
+    run: Handler[S]
+    args: Mapping[str, ArgSpec] = field(default_factory=dict)
+    by: Seats[S] | None = None
+    host: bool = True
+    role: str = ""
+    ask: Callable[[S], list[Expect]] | None = None
+    when: Callable[[S], bool] | None = None
+    not_now: str | Callable[[S], str] = ""
+
+
+@dataclass(frozen=True)
+class Step(Generic[S]):
+    """A stage of the game: what the table is doing, and the moves it takes then."""
+
+    name: str
+    doing: str
+    moves: tuple[Move[S], ...]
+
+
+class StepGame(Generic[S]):
+    """A game declared as steps; implements :class:`engine.game.Game` from them."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    option_choices: ClassVar[Mapping[str, Sequence[str]]] = {}
+    steps: ClassVar[Sequence[Step[Any]]]
+    anytime: ClassVar[Sequence[Move[Any]]] = ()
+
+    # What a game writes besides its steps.
+
+    def setup(self, options: Mapping[str, Any], turn: Turn) -> tuple[S, list[Effect]]:
+        """The state of a new game for ``turn.seats`` and its opening effects."""
+        raise NotImplementedError
+
+    def is_over(self, state: S) -> bool:
+        return False
+
+    def tracks(self, state: S) -> dict[str, Track]:
+        return {}
+
+    def describe(self, public: S) -> dict[str, Any]:
+        """Extra public facts derived from the redacted state (a status line)."""
+        return {}
+
+    def present(self, public: S, seat: int, mine: dict[str, Any]) -> dict[str, Any]:
+        """A seat's view from its own secrets ``mine`` and the redacted state."""
+        return mine
+
+    # The Game protocol, derived.
+
+    def new(self, options: Mapping[str, Any], turn: Turn) -> tuple[S, list[Effect]]:
+        return self.setup(options, turn)
+
+    def step(self, state: S) -> Step[S]:
+        return self._by_name[state.step]
+
+    @cached_property
+    def _by_name(self) -> dict[str, Step[S]]:
+        return {step.name: step for step in self.steps}
+
+    def moves_now(self, state: S) -> list[Move[S]]:
+        """The moves possible now: the step's own, then the ``anytime`` ones that apply."""
+        now = list(self.step(state).moves)
+        return now + [m for m in self.anytime if m.when is None or m.when(state)]
+
+    def apply(self, state: S, action: Action, turn: Turn) -> list[Effect]:
+        move = self._move(state, action.kind)
+        self._check_actor(state, move, action.seat, turn.seats)
+        data, where = dict(action.data), Where(state, turn.seats)
+        if "seat" in data and "seat" not in move.args:
+            self._check_behalf(state, move, action.seat, Seat().parse(data.pop("seat"), where, "seat"), turn.seats)
+        args = parse_args(move.args, data, where)
+        return move.run(state, Turn(turn.kind, turn.seat, turn.seats, turn.game_seed, args))
+
+    def _check_behalf(self, state: S, move: Move[S], seat: int | None, behalf: int, names: Sequence[str]) -> None:
+        """The host page answers a player's prompt with that player's ``seat`` added: it
+        must be a player who may make the move (a phone may only name itself)."""
+        if seat is not None and behalf != seat:
+            raise IllegalAction("you can only answer for yourself")
+        allowed = [s for s in (move.by(state) if move.by else ()) if s is not None]
+        if behalf not in allowed:
+            raise IllegalAction(f"that is not {names[behalf]}'s to answer now")
+
+    def _move(self, state: S, kind: str) -> Move[S]:
+        for move in self.moves_now(state):
+            if move.kind == kind:
+                return move
+        for move in self.anytime:
+            if move.kind == kind:
+                said = move.not_now(state) if callable(move.not_now) else move.not_now
+                raise IllegalAction(said or self._not_now(state, kind))
+        if any(m.kind == kind for s in self.steps for m in s.moves):
+            raise IllegalAction(self._not_now(state, kind))
+        raise IllegalAction(f"{self.title} has no move called {kind[:40]!r}")
+
+    def _not_now(self, state: S, kind: str) -> str:
+        return f"{kind.replace('_', ' ')!r} is not possible now: {self.step(state).doing}"
+
+    def _check_actor(self, state: S, move: Move[S], seat: int | None, names: Sequence[str]) -> None:
+        allowed = [s for s in (move.by(state) if move.by else ()) if s is not None]
+        if seat is None:
+            if not move.host:
+                raise IllegalAction("only a player can do that, on their own phone")
+            return
+        if seat not in allowed:
+            who = " or ".join(names[s] for s in allowed)
+            role = f" ({move.role})" if move.role and who else ""
+            others = f"{who}{role}" if who else "the host"
+            raise IllegalAction(f"only {others}{' or the host' if who and move.host else ''} can do that")
+
+    def expects(self, state: S) -> list[Expect]:
+        return [e for m in self.moves_now(state) if m.ask for e in m.ask(state)]
+
+    def public_view(self, state: S) -> dict[str, Any]:
+        shown = secrets.redacted(state)
+        return {**secrets.public(state), **self.describe(shown)}
+
+    def private_view(self, state: S, seat: int) -> dict[str, Any]:
+        return self.present(secrets.redacted(state), seat, secrets.of_seat(state, seat))
+
+    def learned(self, state: S, seat: int) -> dict[str, Any]:
+        return secrets.of_seat(state, seat, learned_only=True)
+
+    def secret_labels(self, state: S) -> dict[str, str]:
+        return secrets.labels(state)
