@@ -220,8 +220,9 @@ class Table:
             raise IllegalAction("there is nothing to undo")
         undone = self.kept.pop()
         game_seq = next((e.seq for e in reversed([*self.kept, undone]) if e.action.kind == NEW), 0)
-        for seat in self.informed.get(undone.seq, {}):
-            shown = self._learned(self.current, seat)
+        for seat, keys in self.informed.get(undone.seq, {}).items():
+            learned = self._learned(self.current, seat)
+            shown = {k: learned[k] for k in keys if k in learned}
             remembered = self.seen.setdefault(game_seq, {}).setdefault(seat, [])
             if shown and shown not in remembered:
                 remembered.append(shown)

@@ -365,3 +365,21 @@ def test_host_is_claimed_only_by_a_page_opened_on_purpose(tmp_path):
     assert embedded.status_code == 403 and not service.store.has_host()
     opened = app.test_client().get("/host", headers={"Sec-Fetch-Dest": "document", "Sec-Fetch-Site": "none"})
     assert opened.status_code == 200 and service.store.has_host()
+
+
+def test_undo_of_a_shown_secret_asks_the_host_and_the_phone_keeps_it(table):
+    """The host is told who saw what (never what), must confirm, and Ann's phone keeps
+    the word it was shown after the undo."""
+    app, service, host = table
+    ann = join(app, 0)
+    assert ann.post("/api/me/act", json={"kind": "peek", "data": {"choice": "Cy"}}).status_code == 200
+    peeked = words(service)[2]
+    asked = host.post("/api/host/undo", json={})
+    assert asked.status_code == 409 and asked.json["confirm"] is True
+    assert "Ann" in asked.json["error"] and peeked not in asked.get_data(as_text=True)
+    assert service.table.current.state.peeked == "Cy"  # nothing undone yet
+    assert host.post("/api/host/undo", json={"confirm": "yes"}).status_code == 400
+    assert host.post("/api/host/undo", json={"confirm": True}).status_code == 200
+    assert service.table.current.state.peeked is None
+    assert {"peeked": "Cy", "peeked_word": peeked} in ann.get("/api/me").json["seen"]
+    assert peeked not in host.get("/api/table").get_data(as_text=True)
