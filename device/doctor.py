@@ -75,7 +75,7 @@ def check_gpio(config: Config) -> CheckResult:
     try:
         with warnings.catch_warnings(record=True) as fallbacks:  # why each pin library failed
             warnings.simplefilter("always", PinFactoryFallback)
-            outputs = Outputs.from_config(config.gpio, factory)
+            outputs = Outputs.from_config(config, factory)
         try:
             Buttons(config.gpio, on_confirm=_nothing, on_undo=_nothing, on_undo_hold=_nothing,
                     pin_factory=outputs.pin_factory).close()
@@ -87,7 +87,7 @@ def check_gpio(config: Config) -> CheckResult:
     finally:
         if factory is not None:
             factory.close()
-    pins = len(config.gpio.track_pins) + 3
+    pins = sum(len(bar.pins) for bar in config.lights.bars.values()) + 3
     if config.box.simulate:
         return CheckResult("gpio", "ok", f"{pins} pins claimed on simulated pins (box.simulate = true)")
     return CheckResult("gpio", "ok", f"{pins} pins claimed with {type(outputs.pin_factory).__name__}")
