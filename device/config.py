@@ -131,8 +131,8 @@ class Bar:
 class Segment:
     """Pixels ``first`` .. ``first + pixels - 1`` (0 = the pixel nearest the Pi) of the
     strip showing one track, lit in ``colour``."""
-    first: int = _option(dataclasses.MISSING, _between(0, 299))
-    pixels: int = _option(dataclasses.MISSING, _between(1, 300))
+    first: int = _option(dataclasses.MISSING, _between(0, 149))
+    pixels: int = _option(dataclasses.MISSING, _between(1, 150))
     colour: str = _option(dataclasses.MISSING, _colour)
 
 
@@ -168,7 +168,7 @@ class LightsConfig:
     plain LEDs on GPIO pins, or to a segment of one addressable RGB strip on SPI.  A
     track the game has and the config does not map is shown on the board page only."""
     strip: str = _option("", _spidev_or_empty)
-    strip_pixels: int = _option(30, _between(1, 300))
+    strip_pixels: int = _option(30, _between(1, 150))
     strip_brightness: float = _option(0.25, _between(0.02, 1.0))
     strip_order: str = _option("GRB", _pixel_order)
     bars: Mapping[str, Bar] = _option(

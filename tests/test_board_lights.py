@@ -209,3 +209,10 @@ def test_open_spidev_names_the_device_and_the_fix(tmp_path) -> None:
 
     with pytest.raises(StripError, match=r"spidev9\.9.*dtparam=spi=on"):
         open_spidev("/dev/spidev9.9")
+
+
+def test_the_longest_strip_is_one_spi_write_within_spidevs_buffer(built) -> None:
+    outputs = built(strip_only(strip_pixels=150))
+    outputs.show(three_tracks(order=5, dark_arts=6, election=3))
+    frame = outputs.strip.device.writes[-1]
+    assert len(frame) == 150 * 24 + 2 * 240 <= 4096  # spidev's default bufsiz: no gap mid-frame

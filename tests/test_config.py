@@ -87,7 +87,7 @@ def test_partial_file_keeps_other_defaults_and_converts_types(tmp_path: Path) ->
          "lights.segments.b: pixels 4-5 overlap lights.segments.a at pixel 4"),
         ('[lights]\nstrip_pixels = 12\n', "lights.segments.election: pixels 11-13 do not fit on a strip of 12 pixels"),
         ('[lights.segments]\na = { first = 0, pixels = 0, colour = "#000000" }\n',
-         "lights.segments.a.pixels: must be between 1 and 300, got 0"),
+         "lights.segments.a.pixels: must be between 1 and 150, got 0"),
         ('[lights]\nstrip = "spi0"\n', 'lights.strip: must be "" (no strip) or an SPI device such as "/dev/spidev0.0"'),
         ('[lights]\nstrip_order = "BGR"\n', 'lights.strip_order: must be "GRB" (WS2812B) or "RGB"'),
         ('[lights]\nstrip_brightness = 0\n', "lights.strip_brightness: must be between 0.02 and 1.0, got 0.0"),
