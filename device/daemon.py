@@ -224,7 +224,7 @@ class Daemon:
             "brightness": snap["status"]["brightness"],
             "simulated": self.simulated,
             "parts": dict(self.parts),
-            "problems": list(self.problems.values()),
+            "problems": [*self.problems.values(), *filter(None, [self.outputs.problem])],
             "spoken": self.narrator.history[-8:],
         }
 

@@ -187,6 +187,11 @@ class Outputs:
         buttons can share it and a simulated box's pins can be driven."""
         return self.status._led.pin_factory
 
+    @property
+    def problem(self) -> str | None:
+        """Why the strip is not showing the board right now (a failing SPI write), if so."""
+        return self.strip.problem if self.strip is not None else None
+
     def _leds(self) -> dict[str, tuple[str, int]]:
         """Every set of track LEDs by name: its kind and how many LEDs it has."""
         leds = {name: ("bar", bar.length) for name, bar in self.bars.items()}

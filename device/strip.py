@@ -25,6 +25,7 @@ keeps pin states.
 """
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Mapping
@@ -32,6 +33,7 @@ from typing import Any
 
 from device.config import LightsConfig, Segment
 
+log = logging.getLogger("familiar")
 BLINK_SECONDS = 0.3
 """Blink half-period of every blinking light (a track's current space on a bar or the
 strip, the status light): quick enough to catch the eye, slow enough not to strobe."""
@@ -135,8 +137,9 @@ class StripLights:
         self._blink_on = True
         self._stopping = threading.Event()
         self._blinker: threading.Thread | None = None
+        self.problem: str | None = None
         self._pixels.fill(0)
-        self._pixels.show()
+        self._write()
 
     @classmethod
     def from_config(cls, lights: LightsConfig, simulate: bool) -> StripLights | None:
@@ -163,7 +166,7 @@ class StripLights:
                 return
             self._shown[name] = (count, attention and count > 0)
             self._paint(name)
-            self._pixels.show()
+            self._write()
         if attention and count:
             self._start_blinking()
 
@@ -190,7 +193,19 @@ class StripLights:
                 self._blink_on = not self._blink_on
                 for name in blinking:
                     self._paint(name)
-                self._pixels.show()
+                self._write()
+
+    def _write(self) -> None:
+        """Sends the buffer; a failing write is logged once and kept in ``problem`` (the
+        board page still shows the tracks), never raised into the table or the blinker."""
+        try:
+            self._pixels.show()
+        except OSError as error:
+            if self.problem is None:
+                log.warning("LED strip: %s", error)
+            self.problem = f"the LED strip cannot be written: {error}"
+        else:
+            self.problem = None
 
     def snapshot(self, name: str) -> dict[str, Any]:
         """What the segment shows, read back from the library's pixel buffer (before
@@ -210,5 +225,5 @@ class StripLights:
             self._blinker.join(timeout=2 * BLINK_SECONDS)
         with self._lock:
             self._pixels.fill(0)
-            self._pixels.show()
+            self._write()
             self._bus.close()

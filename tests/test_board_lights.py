@@ -216,3 +216,14 @@ def test_the_longest_strip_is_one_spi_write_within_spidevs_buffer(built) -> None
     outputs.show(three_tracks(order=5, dark_arts=6, election=3))
     frame = outputs.strip.device.writes[-1]
     assert len(frame) == 150 * 24 + 2 * 240 <= 4096  # spidev's default bufsiz: no gap mid-frame
+
+
+def test_a_failing_strip_write_is_kept_as_a_problem_not_raised(built) -> None:
+    outputs = built(strip_only())
+    device = outputs.strip.device
+    device.closed = True  # e.g. the SPI device went away
+    outputs.show(three_tracks(order=2, dark_arts=0, election=3))  # blinking too: the blinker survives
+    assert outputs.problem == "the LED strip cannot be written: the SPI device is closed"
+    assert outputs.snapshot()["tracks"]["order"]["lit"] == [True] * 2 + [False] * 3
+    device.closed = False
+    assert wait_until(lambda: outputs.problem is None, timeout=4 * BLINK_SECONDS + 2)
