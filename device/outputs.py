@@ -64,7 +64,7 @@ def led_count(value: int, length: int, leds: int) -> int:
 class TrackLights:
     """A track of N spaces as an LED bar: ``show(k)`` lights LEDs 1..k (0 = at the start)."""
 
-    def __init__(self, pins: Sequence[int], *, colour: str = "#ff2a1a",
+    def __init__(self, pins: Sequence[int], *, colour: str | None = None,
                  pin_factory: Factory | None = None) -> None:
         self._bar = LEDBarGraph(*pins, pin_factory=pin_factory)
         self.colour = colour
