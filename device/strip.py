@@ -7,14 +7,15 @@ Why Adafruit's ``neopixel_spi`` (adafruit-circuitpython-neopixel-spi) drives it:
   data bit at 6.4 MHz.  rpi_ws281x's PWM/PCM modes poke the BCM283x peripherals
   directly and fail on the Pi 5's RP1 ("Hardware revision is not supported",
   rpi_ws281x issue 528; Blinka issue 747, where Adafruit point Pi 5 users to SPI);
-* it is Adafruit's maintained driver (regular releases; issue 37 drives long
-  chains from a Pi 5), with brightness and colour order in its pixel buffer
-  (``adafruit_pixelbuf``), which also reads back what each pixel shows;
+* it is Adafruit's maintained driver (releases into 2026; its issue 37 runs it on a
+  Pi 5, asking only about chains past 339 pixels, far beyond this box's 30), with
+  brightness and colour order in its pixel buffer (``adafruit_pixelbuf``), which also
+  reads back what each pixel shows;
 * each frame is wrapped in a reset (MOSI low) before and after, which keeps the first
   pixel right where MOSI idles high (the "first LED green" bug of several smaller SPI
   drivers, e.g. Pi5Neo issue 11).  Pi5Neo also swallows a failed open with a print,
-  has no brightness and sleeps 0.1 s per update; rpi5-ws2812 has neither reset
-  framing nor readback.
+  has no brightness and sleeps 0.1 s per update; rpi5-ws2812 has a leading reset but
+  no readback, needs numpy per frame and has had no release since 2024.
 
 ``neopixel_spi`` talks to a ``busio.SPI``.  Blinka's own ``board.SPI()`` would pull in
 board detection and libgpiod pin drivers only to end at Adafruit_PureIO's spidev
