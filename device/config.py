@@ -11,9 +11,10 @@ import dataclasses
 import re
 import tomllib
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 DEFAULT_PATH = Path("/etc/familiar/familiar.toml")
@@ -67,9 +68,35 @@ def _url_or_empty(value: str) -> str | None:
     return f"must be empty or start with http:// or https://, got {value!r}"
 
 
-def _option(default: Any, check: Check | None = None) -> Any:
-    """A dataclass field carrying its validity check in the metadata."""
-    return field(default=default, metadata={"check": check})
+_TRACK_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+_SPIDEV = re.compile(r"^/dev/spidev(\d+)\.(\d+)$")
+SPI0_PINS = (7, 8, 9, 10, 11)
+"""GPIO 7-11 belong to SPI0 once ``dtparam=spi=on``: CE1, CE0, MISO, MOSI (the strip's
+data line), SCLK. The kernel claims all five, so no LED or button may use them."""
+
+
+def _colour(value: str) -> str | None:
+    return None if _COLOUR.match(value) else f'must be a colour "#rrggbb", got {value!r}'
+
+
+def _spidev_or_empty(value: str) -> str | None:
+    if not value or _SPIDEV.match(value):
+        return None
+    return f'must be "" (no strip) or an SPI device such as "/dev/spidev0.0", got {value!r}'
+
+
+def _pixel_order(value: str) -> str | None:
+    return None if value in ("GRB", "RGB") else f'must be "GRB" (WS2812B) or "RGB", got {value!r}'
+
+
+def _option(default: Any, check: Check | None = None, convert: Callable[[str, Any], Any] | None = None) -> Any:
+    """A dataclass field carrying its validity check (and, for tables, its converter) in
+    the metadata; ``dataclasses.MISSING`` as the default makes the key required."""
+    metadata = {"check": check, "convert": convert}
+    if isinstance(default, Mapping):  # read-only, but unhashable: dataclasses want a factory
+        return field(default_factory=lambda: default, metadata=metadata)
+    return field(default=default, metadata=metadata)
 
 
 @dataclass(frozen=True)
@@ -82,13 +109,73 @@ class BoxConfig:
 
 @dataclass(frozen=True)
 class GpioConfig:
-    """BCM pin map. Defaults keep clear of I2C (2, 3), SPI (7-11, 16-21), UART (14, 15)
-    and I2S (18-21), so a MAX98357A amplifier on 18/19/21 still fits (see hardware.md)."""
-    track_pins: tuple[int, ...] = _option((4, 27, 22, 23, 24, 25, 5, 6), _bcm_pins)
+    """BCM pin map of the status light and the buttons (the track LEDs are in
+    :class:`LightsConfig`). Defaults keep clear of I2C (2, 3), SPI (7-11, 16-21), UART
+    (14, 15) and I2S (18-21), so a MAX98357A amplifier on 18/19/21 and the LED strip on
+    SPI0 still fit (see hardware.md)."""
     status_pin: int = _option(12, _bcm_pin)
     confirm_pin: int = _option(26, _bcm_pin)
     undo_pin: int = _option(13, _bcm_pin)
     hold_seconds: float = _option(1.0, _between(0.3, 5.0))
+
+
+@dataclass(frozen=True)
+class Bar:
+    """Plain LEDs on GPIO pins showing one track, first space first, and their colour
+    (what the virtual board draws them in; the LEDs' own colour is fixed by the part)."""
+    pins: tuple[int, ...] = _option(dataclasses.MISSING, _bcm_pins)
+    colour: str = _option(dataclasses.MISSING, _colour)
+
+
+@dataclass(frozen=True)
+class Segment:
+    """Pixels ``first`` .. ``first + pixels - 1`` (0 = the pixel nearest the Pi) of the
+    strip showing one track, lit in ``colour``."""
+    first: int = _option(dataclasses.MISSING, _between(0, 149))
+    pixels: int = _option(dataclasses.MISSING, _between(1, 150))
+    colour: str = _option(dataclasses.MISSING, _colour)
+
+
+def _tables_of(kind: type) -> Callable[[str, Any], Mapping[str, Any]]:
+    """Converter for a table of named sub-tables (``[lights.bars]``): track name -> ``kind``,
+    each sub-table checked like a section, with every key required."""
+    def convert(key: str, raw: Any) -> Mapping[str, Any]:
+        if not isinstance(raw, dict):
+            raise ConfigError(f"{key}: must be a table of tracks, got {_describe(raw)}")
+        named = {}
+        for name, table in raw.items():
+            if not _TRACK_NAME.match(name):
+                raise ConfigError(f"{key}.{name}: a track name is lower-case letters, digits and _")
+            if not isinstance(table, dict):
+                raise ConfigError(f"{key}.{name}: must be a table, got {_describe(table)}")
+            missing = [f.name for f in dataclasses.fields(kind)
+                       if f.default is dataclasses.MISSING and f.name not in table]
+            if missing:
+                raise ConfigError(f"{key}.{name}: missing {', '.join(missing)}")
+            named[name] = _section(f"{key}.{name}", kind, table)
+        return MappingProxyType(named)
+    return convert
+
+
+def _named(**entries: Any) -> Mapping[str, Any]:
+    """A read-only default table (a frozen config holds no mutable dict)."""
+    return MappingProxyType(entries)
+
+
+@dataclass(frozen=True)
+class LightsConfig:
+    """The board's tracks on LEDs: each track name (as the game calls it) maps to a bar of
+    plain LEDs on GPIO pins, or to a segment of one addressable RGB strip on SPI.  A
+    track the game has and the config does not map is shown on the board page only."""
+    strip: str = _option("", _spidev_or_empty)
+    strip_pixels: int = _option(30, _between(1, 150))
+    strip_brightness: float = _option(0.25, _between(0.02, 1.0))
+    strip_order: str = _option("GRB", _pixel_order)
+    bars: Mapping[str, Bar] = _option(
+        _named(threat=Bar((4, 27, 22, 23, 24, 25, 5, 6), "#ff2a1a")), convert=_tables_of(Bar))
+    segments: Mapping[str, Segment] = _option(
+        _named(order=Segment(0, 5, "#1f4dff"), dark_arts=Segment(5, 6, "#12b83a"),
+               election=Segment(11, 3, "#ffa000")), convert=_tables_of(Segment))
 
 
 @dataclass(frozen=True)
@@ -137,6 +224,7 @@ class Config:
     """The whole configuration; ``dataclasses.replace`` makes variants (e.g. the demo's)."""
     box: BoxConfig = field(default_factory=BoxConfig)
     gpio: GpioConfig = field(default_factory=GpioConfig)
+    lights: LightsConfig = field(default_factory=LightsConfig)
     camera: CameraConfig = field(default_factory=CameraConfig)
     audio: AudioConfig = field(default_factory=AudioConfig)
     web: WebConfig = field(default_factory=WebConfig)
@@ -177,7 +265,8 @@ def config_from_dict(data: dict[str, Any]) -> Config:
             raise ConfigError(f"{name}: must be a table ([{name}]), got {_describe(table)}")
         sections[name] = _section(name, SECTIONS[name], table)
     config = Config(**sections)
-    _check_distinct_pins(config.gpio)
+    _check_distinct_pins(config)
+    _check_lights(config.lights)
     return config
 
 
@@ -187,9 +276,12 @@ def _section(name: str, cls: type, table: dict[str, Any]) -> Any:
     known = {f.name: f for f in dataclasses.fields(cls)}
     values = {}
     for key, raw in table.items():
+        if f"{name}.{key}" in MOVED:
+            raise ConfigError(f"{name}.{key}: {MOVED[f'{name}.{key}']}")
         if key not in known:
             raise ConfigError(f"{name}.{key}: unknown key (known: {', '.join(known)})")
-        value = _convert(f"{name}.{key}", hints[key], raw)
+        convert = known[key].metadata.get("convert") or (lambda k, r: _convert(k, hints[key], r))
+        value = convert(f"{name}.{key}", raw)
         check = known[key].metadata.get("check")
         if check and (problem := check(value)):
             raise ConfigError(f"{name}.{key}: {problem}")
@@ -229,9 +321,19 @@ def _describe(raw: Any) -> str:
     return f"{names.get(type(raw), type(raw).__name__)} ({raw!r})"
 
 
-def _check_distinct_pins(gpio: GpioConfig) -> None:
+MOVED = {
+    "gpio.track_pins": "moved: each track names its own LEDs now, e.g. "
+                       "[lights.bars] threat = { pins = [4, 27, ...], colour = \"#ff2a1a\" }",
+}
+"""Keys of older files, with where their setting lives now."""
+
+
+def _check_distinct_pins(config: Config) -> None:
     """One pin can drive one part only; name both keys that claim it."""
-    claims = [("gpio.track_pins", pin) for pin in gpio.track_pins] + [
+    gpio, lights = config.gpio, config.lights
+    claims = [(f"lights.bars.{name}.pins", pin) for name, bar in lights.bars.items() for pin in bar.pins]
+    claims += [("lights.strip (SPI0)", pin) for pin in SPI0_PINS if lights.strip.startswith("/dev/spidev0.")]
+    claims += [
         ("gpio.status_pin", gpio.status_pin),
         ("gpio.confirm_pin", gpio.confirm_pin),
         ("gpio.undo_pin", gpio.undo_pin),
@@ -243,3 +345,20 @@ def _check_distinct_pins(gpio: GpioConfig) -> None:
         if len(keys) > 1:
             also = "" if keys[1] == keys[0] else f" (also {keys[1]})"
             raise ConfigError(f"{keys[0]}: pin {pin} is used twice{also}")
+
+
+def _check_lights(lights: LightsConfig) -> None:
+    """Every segment on the strip and clear of the others; every track on one set of LEDs."""
+    for name in lights.segments.keys() & lights.bars.keys():
+        raise ConfigError(f"lights.segments.{name}: track {name!r} is mapped twice (also "
+                          f"lights.bars.{name}); a track is shown on one set of LEDs")
+    taken: dict[int, str] = {}
+    for name, seg in lights.segments.items():
+        key, span = f"lights.segments.{name}", f"pixels {seg.first}-{seg.first + seg.pixels - 1}"
+        if seg.first + seg.pixels > lights.strip_pixels:
+            raise ConfigError(f"{key}: {span} do not fit on a strip of {lights.strip_pixels} "
+                              "pixels (lights.strip_pixels)")
+        for pixel in range(seg.first, seg.first + seg.pixels):
+            if pixel in taken:
+                raise ConfigError(f"{key}: {span} overlap lights.segments.{taken[pixel]} at pixel {pixel}")
+            taken[pixel] = name

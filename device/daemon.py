@@ -13,7 +13,6 @@ no access to the pins is a set-up error and ``familiar run`` stops with the fix.
 from __future__ import annotations
 
 import logging
-import math
 import threading
 import time
 from collections.abc import Callable
@@ -23,7 +22,7 @@ from typing import Any
 from device.config import Config
 from device.narrator import Narrator
 from device.notify import Notifier
-from device.outputs import Outputs, make_pin_factory
+from device.outputs import BLINK_SECONDS, Outputs, make_pin_factory
 from device.buttons import Buttons
 from device.readings import ReadingDesk
 from device.store import Store
@@ -45,14 +44,6 @@ TEACHING_QUIET_S = 30.0
 long: the die put in the tray to be taught is not a roll."""
 
 
-def led_count(value: int, length: int, leds: int) -> int:
-    """LEDs to light for a track position: one per space when the bar is long enough,
-    else scaled so that the last space always lights the whole bar."""
-    if length <= leds:
-        return min(value, leds)
-    return math.ceil(value * leds / length)
-
-
 class Daemon:
     """One box: owns the hardware, the table service and the web server."""
 
@@ -65,7 +56,7 @@ class Daemon:
         config.box.state_dir.mkdir(parents=True, exist_ok=True)
         self.store = Store(config.box.state_dir / "familiar.db")
         self.service = TableService(self.store)
-        self.outputs = Outputs.from_config(config.gpio, make_pin_factory(self.simulated))
+        self.outputs = Outputs.from_config(config, make_pin_factory(self.simulated))
         self.pin_factory = self.outputs.pin_factory
         self.parts["gpio"] = "simulated" if self.simulated else "ok"
         self.narrator = Narrator.from_config(config, on_problem=self._speaker_problem)
@@ -112,12 +103,7 @@ class Daemon:
 
     def _show_board(self) -> None:
         """Set the LEDs from state (not from effects), so undo and restarts restore them."""
-        tracks = self.service.table.tracks()
-        track = tracks.get("threat") or next(iter(tracks.values()), None)
-        if track is None:
-            self.outputs.track.show(0)
-        else:
-            self.outputs.track.show(led_count(track.value, track.length, self.outputs.track.length), track.attention)
+        self.outputs.show(self.service.table.tracks())
         if self.problems or self.desk.pending():
             self.outputs.status.attention()
         elif self.service.table.expects():
@@ -237,12 +223,13 @@ class Daemon:
     def board(self) -> dict[str, Any]:
         snap = self.outputs.snapshot()
         return {
-            "tracks": {"threat": snap["track"]},
+            "tracks": snap["tracks"],
+            "blink_seconds": BLINK_SECONDS,
             "status": snap["status"]["mode"],
             "brightness": snap["status"]["brightness"],
             "simulated": self.simulated,
             "parts": dict(self.parts),
-            "problems": list(self.problems.values()),
+            "problems": [*self.problems.values(), *filter(None, [self.outputs.problem])],
             "spoken": self.narrator.history[-8:],
         }
 

@@ -23,6 +23,7 @@ from device.buttons import Buttons
 from device.config import Config
 from device.narrator import SpeechError, find_sound_card, measure_wav, play_wav, synthesize
 from device.outputs import HardwareError, Outputs, make_pin_factory
+from device.strip import StripError
 
 MIN_FREE_BYTES = 200 * 1024 * 1024   # the log, taught dice and cards, a few hundred WAVs
 LOW_FREE_BYTES = 1024 * 1024 * 1024
@@ -75,7 +76,7 @@ def check_gpio(config: Config) -> CheckResult:
     try:
         with warnings.catch_warnings(record=True) as fallbacks:  # why each pin library failed
             warnings.simplefilter("always", PinFactoryFallback)
-            outputs = Outputs.from_config(config.gpio, factory)
+            outputs = Outputs.from_config(config, factory)
         try:
             Buttons(config.gpio, on_confirm=_nothing, on_undo=_nothing, on_undo_hold=_nothing,
                     pin_factory=outputs.pin_factory).close()
@@ -87,14 +88,17 @@ def check_gpio(config: Config) -> CheckResult:
     finally:
         if factory is not None:
             factory.close()
-    pins = len(config.gpio.track_pins) + 3
+    pins = sum(len(bar.pins) for bar in config.lights.bars.values()) + 3
+    strip = f", the LED strip on {config.lights.strip}" if config.lights.strip else ""
     if config.box.simulate:
-        return CheckResult("gpio", "ok", f"{pins} pins claimed on simulated pins (box.simulate = true)")
-    return CheckResult("gpio", "ok", f"{pins} pins claimed with {type(outputs.pin_factory).__name__}")
+        return CheckResult("gpio", "ok", f"{pins} pins{strip} claimed on simulated pins (box.simulate = true)")
+    return CheckResult("gpio", "ok", f"{pins} pins{strip} claimed with {type(outputs.pin_factory).__name__}")
 
 
 def _gpio_fix(cause: BaseException | None, in_group: bool) -> str:
-    """The likeliest fix for why gpiozero could not claim the pins."""
+    """The likeliest fix for why gpiozero could not claim the pins (or the strip its SPI)."""
+    if isinstance(cause, StripError):
+        return "see the LED strip section of hardware.md (dtparam=spi=on, the spi group)"
     if not in_group:
         return f"sudo usermod -aG gpio {_user()}, then log out and in again"
     if type(cause).__name__ == "BadPinFactory":

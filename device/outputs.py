@@ -1,24 +1,29 @@
-"""The box's lights: an LED bar for a track (e.g. the Threat Track) and a status LED.
+"""The box's lights: the board's named tracks on LED bars and strip segments, and a
+status LED.
 
 Small wrappers in the style of gpiozero's own composite devices: every pin goes through
 gpiozero's pin factory (lgpio on a Pi, ``MockFactory`` when simulating), so the same code
 runs on a real table and in tests, and nothing here imports RPi.GPIO or lgpio itself.
+The strip (``device/strip.py``) is driven over SPI instead.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import math
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from gpiozero import Factory, LEDBarGraph, PWMLED
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from device.config import GpioConfig
+from device.config import Config
+from device.strip import BLINK_SECONDS, StripError, StripLights
+from engine.effects import Track
 
 T = TypeVar("T")
 
-# How the status light looks; slow enough to read across a table, not a strobe.
+# How the status light breathes; slow enough to read across a table, not a strobe.
 BREATHE_SECONDS = 1.5
-BLINK_SECONDS = 0.3
 
 
 class HardwareError(RuntimeError):
@@ -48,11 +53,21 @@ def claim_pins(pins: Sequence[int], build: Callable[[], T]) -> T:
         ) from cause
 
 
+def led_count(value: int, length: int, leds: int) -> int:
+    """LEDs to light for a track position: one per space when the LEDs are enough,
+    else scaled so that the last space always lights them all."""
+    if length <= leds:
+        return min(value, leds)
+    return math.ceil(value * leds / length)
+
+
 class TrackLights:
     """A track of N spaces as an LED bar: ``show(k)`` lights LEDs 1..k (0 = at the start)."""
 
-    def __init__(self, pins: Sequence[int], *, pin_factory: Factory | None = None) -> None:
+    def __init__(self, pins: Sequence[int], *, colour: str | None = None,
+                 pin_factory: Factory | None = None) -> None:
         self._bar = LEDBarGraph(*pins, pin_factory=pin_factory)
+        self.colour = colour
         self._value = 0
         self._attention = False
 
@@ -66,17 +81,23 @@ class TrackLights:
         the Threat Track's penalty space). At value 0 there is no LED to blink."""
         if not 0 <= value <= self.length:
             raise ValueError(f"track value must be between 0 and {self.length}, got {value}")
+        if (value, attention and value > 0) == (self._value, self._attention):
+            return  # unchanged: a running blink keeps its rhythm
         self._bar.value = value / self.length  # also stops any earlier blink
         if attention and value:
             self._bar[value - 1].blink(on_time=BLINK_SECONDS, off_time=BLINK_SECONDS)
         self._value, self._attention = value, attention and value > 0
 
     def snapshot(self) -> dict[str, Any]:
-        """What the LEDs show right now, read back from the pins (for the virtual board)."""
+        """What the LEDs show right now, read back from the pins (for the virtual board);
+        the blinking LED counts as lit, whichever half of its blink the pin is in."""
+        blinking = self._value - 1 if self._attention else None
         return {
-            "lit": [bool(led.is_lit) for led in self._bar],
+            "lit": [bool(led.is_lit) or i == blinking for i, led in enumerate(self._bar)],
             "value": self._value,
             "attention": self._attention,
+            "colour": self.colour,
+            "blinking": blinking,
         }
 
     def close(self) -> None:
@@ -121,36 +142,122 @@ class StatusLight:
 
 
 class Outputs:
-    """All the box's lights, built from the ``[gpio]`` section."""
+    """All the box's lights: LED bars and strip segments by track name, and the status LED.
 
-    def __init__(self, track: TrackLights, status: StatusLight) -> None:
-        self.track = track
+    A game's track goes to the LEDs the config names for it; a track without LEDs of its
+    own takes LEDs this game leaves idle (so a game whose track is not called "threat"
+    still lights the bar), and the tracks that do not fit are on the board page only.
+    """
+
+    def __init__(self, bars: Mapping[str, TrackLights], strip: StripLights | None, status: StatusLight) -> None:
+        self.bars = dict(bars)
+        self.strip = strip
         self.status = status
+        self._lock = threading.Lock()
+        self._tracks: dict[str, Track] = {}
+        self._placed: dict[str, str] = {}
 
     @classmethod
-    def from_config(cls, gpio: GpioConfig, pin_factory: Factory | None = None) -> Outputs:
-        """Claims the track and status pins, or raises :class:`HardwareError` with the fix."""
-        track = claim_pins(gpio.track_pins,
-                           lambda: TrackLights(gpio.track_pins, pin_factory=pin_factory))
+    def from_config(cls, config: Config, pin_factory: Factory | None = None) -> Outputs:
+        """Claims the bars' and status pins and opens the strip, or raises
+        :class:`HardwareError` with the fix (releasing whatever was claimed)."""
+        built: list[Any] = []
         try:
-            status = claim_pins([gpio.status_pin],
-                                lambda: StatusLight(gpio.status_pin, pin_factory=pin_factory))
+            bars = {}
+            for name, bar in config.lights.bars.items():
+                bars[name] = claim_pins(bar.pins, lambda bar=bar: TrackLights(
+                    bar.pins, colour=bar.colour, pin_factory=pin_factory))
+                built.append(bars[name])
+            status = claim_pins([config.gpio.status_pin],
+                                lambda: StatusLight(config.gpio.status_pin, pin_factory=pin_factory))
+            built.append(status)
+            try:
+                strip = StripLights.from_config(config.lights, config.box.simulate)
+            except StripError as error:
+                raise HardwareError(str(error)) from error
         except HardwareError:
-            track.close()
+            for device in reversed(built):
+                device.close()
             raise
-        return cls(track, status)
+        return cls(bars, strip, status)
 
     @property
     def pin_factory(self) -> Factory:
         """The factory the pins really came from (gpiozero picks it when given None), so the
         buttons can share it and a simulated box's pins can be driven."""
-        return self.track._bar.pin_factory
+        return self.status._led.pin_factory
+
+    @property
+    def problem(self) -> str | None:
+        """Why the strip is not showing the board right now (a failing SPI write), if so."""
+        return self.strip.problem if self.strip is not None else None
+
+    def _leds(self) -> dict[str, tuple[str, int]]:
+        """Every set of track LEDs by name: its kind and how many LEDs it has."""
+        leds = {name: ("bar", bar.length) for name, bar in self.bars.items()}
+        if self.strip is not None:
+            leds.update({name: ("strip", self.strip.length(name)) for name in self.strip.segments})
+        return leds
+
+    def show(self, tracks: Mapping[str, Track]) -> None:
+        """Lights every track that fits, from the game's state (so undo and restarts
+        restore the board); LEDs this game does not use go dark."""
+        leds = self._leds()
+        with self._lock:
+            self._tracks, self._placed = dict(tracks), place(list(tracks), list(leds))
+            used = {output: track for track, output in self._placed.items()}
+            for output, (kind, count) in leds.items():
+                track = tracks.get(used[output]) if output in used else None
+                value = led_count(track.value, track.length, count) if track else 0
+                attention = bool(track and track.attention)
+                if kind == "bar":
+                    self.bars[output].show(value, attention)
+                else:
+                    self.strip.show(output, value, attention)
 
     def snapshot(self) -> dict[str, Any]:
-        """Both lights as the virtual board shows them."""
-        return {"track": self.track.snapshot(), "status": self.status.snapshot()}
+        """Every track of the game (and every idle set of LEDs) as the virtual board shows
+        it: ``on`` says where (``"bar"``, ``"strip"`` or ``None``: the page only)."""
+        leds = self._leds()
+        with self._lock:
+            tracks, placed = dict(self._tracks), dict(self._placed)
+        shown: dict[str, Any] = {}
+        for name, track in tracks.items():
+            where = placed.get(name)
+            lights = self._lit(where) if where else _unlit(track)
+            kind = leds[where][0] if where else None
+            shown[name] = {**lights, "value": track.value, "length": track.length,
+                           "attention": track.attention, "on": kind, "leds": where}
+        for output, (kind, _) in leds.items():
+            if output not in placed.values() and output not in shown:
+                shown[output] = {**self._lit(output), "length": leds[output][1], "on": kind,
+                                 "leds": output, "idle": True}
+        return {"tracks": shown, "status": self.status.snapshot()}
+
+    def _lit(self, output: str) -> dict[str, Any]:
+        return self.bars[output].snapshot() if output in self.bars else self.strip.snapshot(output)
 
     def close(self) -> None:
-        """Releases every pin."""
+        """Releases every pin and the strip (turning the LEDs off)."""
         self.status.close()
-        self.track.close()
+        for bar in self.bars.values():
+            bar.close()
+        if self.strip is not None:
+            self.strip.close()
+
+
+def place(tracks: Sequence[str], leds: Sequence[str]) -> dict[str, str]:
+    """Which LEDs show which track: a track's own LEDs by name first, then each track
+    without LEDs takes the next set this game leaves idle, in config order."""
+    placed = {name: name for name in tracks if name in leds}
+    idle = [name for name in leds if name not in placed]
+    for name in tracks:
+        if name not in placed and idle:
+            placed[name] = idle.pop(0)
+    return placed
+
+
+def _unlit(track: Track) -> dict[str, Any]:
+    """A track with no LEDs of its own, drawn on the page one space per LED."""
+    blinking = track.value - 1 if track.attention and track.value else None
+    return {"lit": [i < track.value for i in range(track.length)], "colour": None, "blinking": blinking}

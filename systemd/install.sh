@@ -2,7 +2,7 @@
 # Installs familiar as a system service on a Raspberry Pi (run as root: `sudo make install`).
 #
 #   1. apt: picamera2, lgpio, espeak-ng, alsa-utils (and python3-venv)
-#   2. the system user `familiar` in the groups gpio, video and audio
+#   2. the system user `familiar` in the groups gpio, spi, video and audio
 #   3. the project copied to /opt/familiar/src, installed into /opt/familiar/.venv
 #      (made with --system-site-packages so apt's picamera2 and lgpio are importable)
 #   4. /etc/familiar/familiar.toml from the example, only if there is none yet
@@ -48,14 +48,14 @@ install_apt_packages() {
 }
 
 create_user() {
-    for group in gpio video audio; do
+    for group in gpio spi video audio; do
         getent group "$group" >/dev/null || run groupadd --system "$group"
     done
     if ! id "$SERVICE_USER" >/dev/null 2>&1; then
         run useradd --system --user-group --home-dir /var/lib/familiar --no-create-home \
             --shell /usr/sbin/nologin "$SERVICE_USER"
     fi
-    run usermod --append --groups gpio,video,audio "$SERVICE_USER"
+    run usermod --append --groups gpio,spi,video,audio "$SERVICE_USER"
 }
 
 install_project() {

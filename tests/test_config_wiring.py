@@ -6,7 +6,7 @@ from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory
 
-from device.config import GpioConfig
+from device.config import SPI0_PINS, Config, GpioConfig
 
 HARDWARE = Path(__file__).resolve().parents[1] / "hardware.md"
 ROW = re.compile(r"^\| (\d+)\s+\| (\d+)\s+\| ([^|]+)\|", re.MULTILINE)
@@ -34,7 +34,7 @@ def test_every_row_names_the_right_physical_pin() -> None:
 def test_the_table_wires_the_default_pin_map_in_order() -> None:
     gpio = GpioConfig()
     parts = {bcm: part for bcm, _, part in wiring()}
-    for n, pin in enumerate(gpio.track_pins, start=1):
+    for n, pin in enumerate(Config().lights.bars["threat"].pins, start=1):
         assert parts[pin].startswith(f"track LED {n}"), pin
     assert parts[gpio.status_pin].startswith("status LED")
     assert parts[gpio.confirm_pin].startswith("confirm button")
@@ -43,6 +43,12 @@ def test_the_table_wires_the_default_pin_map_in_order() -> None:
 
 def test_default_pins_keep_clear_of_the_buses() -> None:
     gpio = GpioConfig()
-    for pin in {*gpio.track_pins, gpio.status_pin, gpio.confirm_pin, gpio.undo_pin}:
+    bars = [pin for bar in Config().lights.bars.values() for pin in bar.pins]
+    for pin in {*bars, gpio.status_pin, gpio.confirm_pin, gpio.undo_pin}:
         assert not header_pin(pin).interfaces & BUSES, pin
     assert "pwm" in header_pin(gpio.status_pin).interfaces
+
+
+def test_the_strip_pins_are_spi0_with_its_data_on_mosi() -> None:
+    assert all("spi" in header_pin(pin).interfaces for pin in SPI0_PINS)
+    assert header_pin(10).number == 19  # MOSI: the strip's data line

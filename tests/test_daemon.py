@@ -26,7 +26,7 @@ from gpiozero import Device
 from device import daemon as daemon_module
 from device.cli import DEMO_PHOTOS, demo_config
 from device.config import Config
-from device.daemon import Daemon, led_count
+from device.daemon import Daemon
 from engine.actions import Action
 from tests.test_unmask_support import Play
 from vision.dice_taught import TaughtDice
@@ -72,11 +72,6 @@ ROLL_PHOTO = "IMG_20191209_095545.jpg"
 def photo_faces(image: str) -> list[int]:
     rows = csv.DictReader((DEMO_PHOTOS / "labels.csv").open())
     return sorted(int(r["face"]) for r in rows if r["image"] == image)
-
-
-def test_led_count_maps_a_track_onto_the_bar():
-    assert [led_count(v, 6, 8) for v in range(7)] == [0, 1, 2, 3, 4, 5, 6]
-    assert [led_count(v, 12, 8) for v in (0, 1, 11, 12)] == [0, 1, 8, 8]
 
 
 def test_reads_the_replayed_roll_says_it_and_writes_speech(daemon):

@@ -13,7 +13,7 @@ from gpiozero import Device
 from device import doctor
 from device.config import AudioConfig, BoxConfig, CameraConfig, Config, GpioConfig, WebConfig
 from device.doctor import CheckResult, run_doctor
-from device.outputs import StatusLight
+from device.outputs import StatusLight, make_pin_factory
 
 PHOTOS = Path(__file__).resolve().parent / "data" / "tray"
 
@@ -35,6 +35,19 @@ def test_simulated_pins_are_claimed_and_released(tmp_path: Path) -> None:
     result = doctor.check_gpio(simulated(tmp_path))
     assert result == CheckResult("gpio", "ok",
                                  "11 pins claimed on simulated pins (box.simulate = true)")
+
+
+def test_the_gpio_check_opens_the_led_strip_too(tmp_path: Path, monkeypatch) -> None:
+    config = simulated(tmp_path)
+    config = dataclasses.replace(config, lights=dataclasses.replace(config.lights, strip="/dev/spidev0.0"))
+    assert doctor.check_gpio(config).detail == (
+        "11 pins, the LED strip on /dev/spidev0.0 claimed on simulated pins (box.simulate = true)")
+    real = dataclasses.replace(config, box=dataclasses.replace(config.box, simulate=False))
+    # real SPI (there is no /dev/spidev0.0 on this machine) over simulated pins
+    monkeypatch.setattr(doctor, "make_pin_factory", lambda simulate: make_pin_factory(simulate=True))
+    result = doctor.check_gpio(real)
+    assert result.status == "fail" and "/dev/spidev0.0" in result.detail
+    assert "hardware.md" in result.fix and "spi" in result.fix
 
 
 def test_real_gpio_missing_fails_with_the_reason_and_a_fix(tmp_path: Path, monkeypatch) -> None:

@@ -7,8 +7,8 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-from device.config import GpioConfig
-from device.outputs import HardwareError, Outputs, StatusLight, TrackLights
+from device.config import Config
+from device.outputs import HardwareError, Outputs, StatusLight, TrackLights, led_count
 from tests.conftest_device import mock_factory, wait_until  # noqa: F401 - fixture
 
 PINS = (4, 27, 22, 23, 24, 25, 5, 6)
@@ -16,9 +16,16 @@ PINS = (4, 27, 22, 23, 24, 25, 5, 6)
 
 @pytest.fixture
 def outputs(mock_factory: MockFactory) -> Iterator[Outputs]:
-    built = Outputs.from_config(GpioConfig(track_pins=PINS), pin_factory=mock_factory)
+    built = Outputs.from_config(Config(), pin_factory=mock_factory)
+    assert list(built.bars) == ["threat"] and built.strip is None  # the default box
+    built.track = built.bars["threat"]
     yield built
     built.close()
+
+
+def test_led_count_maps_a_track_onto_the_leds():
+    assert [led_count(v, 6, 8) for v in range(7)] == [0, 1, 2, 3, 4, 5, 6]
+    assert [led_count(v, 12, 8) for v in (0, 1, 11, 12)] == [0, 1, 8, 8]
 
 
 def states(factory: MockFactory, pins=PINS) -> list[bool]:
@@ -30,7 +37,8 @@ def test_show_lights_exactly_the_first_value_pins(outputs: Outputs, mock_factory
     outputs.track.show(value)
     assert states(mock_factory) == [i < value for i in range(len(PINS))]
     assert outputs.track.snapshot() == {
-        "lit": [i < value for i in range(len(PINS))], "value": value, "attention": False}
+        "lit": [i < value for i in range(len(PINS))], "value": value, "attention": False,
+        "colour": "#ff2a1a", "blinking": None}
 
 
 def test_outputs_report_the_factory_their_pins_came_from(outputs: Outputs, mock_factory) -> None:
@@ -50,7 +58,8 @@ def test_attention_blinks_only_the_current_space(outputs: Outputs, mock_factory)
     assert wait_until(lambda: current.state)
     assert states(mock_factory)[:3] == [True] * 3
     assert states(mock_factory)[4:] == [False] * 4
-    assert outputs.track.snapshot()["attention"] is True
+    snap = outputs.track.snapshot()
+    assert snap["attention"] is True and snap["blinking"] == 3 and snap["lit"] == [True] * 4 + [False] * 4
 
 
 def test_a_new_show_stops_the_blinking(outputs: Outputs, mock_factory) -> None:
@@ -103,7 +112,7 @@ def test_no_gpio_raises_a_clear_hardware_error(monkeypatch) -> None:
     monkeypatch.setattr(Device, "pin_factory", None)  # gpiozero picks a factory afresh
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
     with pytest.raises(HardwareError) as caught:
-        Outputs.from_config(GpioConfig())
+        Outputs.from_config(Config())
     message = str(caught.value)
     assert message.startswith("cannot use GPIO pins 4, 27, 22, 23, 24, 25, 5, 6: BadPinFactory")
     assert "gpio group" in message and "box.simulate = true" in message
@@ -112,7 +121,7 @@ def test_no_gpio_raises_a_clear_hardware_error(monkeypatch) -> None:
 def test_a_pin_already_in_use_raises_hardware_error_and_frees_the_track(mock_factory) -> None:
     blocker = StatusLight(12, pin_factory=mock_factory)
     with pytest.raises(HardwareError, match="cannot use GPIO pins 12"):
-        Outputs.from_config(GpioConfig(), pin_factory=mock_factory)
+        Outputs.from_config(Config(), pin_factory=mock_factory)
     blocker.close()
-    track = TrackLights(GpioConfig().track_pins, pin_factory=mock_factory)  # pins were released
+    track = TrackLights(PINS, pin_factory=mock_factory)  # pins were released
     track.close()

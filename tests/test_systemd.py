@@ -62,7 +62,7 @@ def test_unit_has_the_service_contract_and_hardening() -> None:
     expected = {
         "Type": "notify", "WatchdogSec": "30", "NotifyAccess": "main",
         "ExecStart": "/opt/familiar/.venv/bin/familiar run", "Restart": "on-failure",
-        "User": "familiar", "SupplementaryGroups": "gpio video audio",
+        "User": "familiar", "SupplementaryGroups": "gpio spi video audio",
         "StateDirectory": "familiar", "ConfigurationDirectory": "familiar",
         "WorkingDirectory": "/var/lib/familiar", "ProtectSystem": "strict",
         "ProtectHome": "true", "PrivateTmp": "true", "NoNewPrivileges": "true",
@@ -82,7 +82,7 @@ def test_install_script_plan(tmp_path: Path) -> None:
     plan = result.stdout
     for step in (
         "apt-get install -y -qq python3-venv espeak-ng alsa-utils",
-        "usermod --append --groups gpio,video,audio familiar",
+        "usermod --append --groups gpio,spi,video,audio familiar",
         "python3 -m venv --system-site-packages /opt/familiar/.venv",
         "-m pip install -q /opt/familiar/src[pi]",
         f"device/familiar.example.toml {tmp_path}/etc/familiar.toml",

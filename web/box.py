@@ -15,9 +15,11 @@ class Box(Protocol):
 
     def board(self) -> dict[str, Any]:
         """LEDs and parts as they are now, for the host page and the virtual board:
-        ``{"tracks": {name: {"lit": [bool...], "attention": bool}}, "status": "waiting|ready|attention|off",
-        "simulated": bool, "parts": {"camera": "ok|missing|...", "speaker": ..., "gpio": ...},
-        "problems": [str], "spoken": [last lines said]}``."""
+        ``{"tracks": {name: {"lit": [bool...], "colour": "#rrggbb" | None, "blinking": index | None,
+        "on": "bar" | "strip" | None (board page only), "value", "length", "attention", "idle"?}},
+        "blink_seconds": float, "status": "waiting|ready|attention|off", "simulated": bool,
+        "parts": {"camera": "ok|missing|...", "speaker": ..., "gpio": ...}, "problems": [str],
+        "spoken": [last lines said]}``; every track of the game is there, lit or not."""
 
     def press(self, button: str) -> None:
         """Press a simulated button (``"confirm"``, ``"undo"``, ``"undo-hold"``); only when simulated."""

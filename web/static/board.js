@@ -2,7 +2,7 @@
 // second so blinking and breathing show; the simulated buttons when there are any.
 "use strict";
 (() => {
-  const { el, clear, api, say, leds } = Familiar;
+  const { el, clear, redraw, api, say, leds } = Familiar;
 
   async function refresh() {
     const reply = await api("/api/board");
@@ -14,7 +14,12 @@
     const status = document.getElementById("status-light");
     status.className = `led status ${board.status}`;
     document.getElementById("status-text").textContent = board.status;
-    clear(document.getElementById("tracks")).append(...Object.entries(board.tracks).map(([name, track]) => leds(name, track)));
+    // Redrawn only when the lights change, so a blinking LED keeps its rhythm between polls.
+    redraw(document.getElementById("tracks"), [board.tracks, board.blink_seconds], () => {
+      const tracks = Object.entries(board.tracks);
+      return tracks.length ? tracks.map(([name, track]) => leds(name, track, board.blink_seconds))
+        : [el("p", { class: "muted" }, "No track lights: no game is using them.")];
+    });
     clear(document.getElementById("spoken")).append(...board.spoken.slice().reverse().map((line) => el("li", {}, line)));
     clear(document.getElementById("parts")).append(Familiar.renderObject(board.parts));
     clear(document.getElementById("problems")).append(...board.problems.map((p) => el("li", {}, p)));

@@ -54,12 +54,19 @@ const Familiar = (() => {
     sayTimer = setTimeout(() => { bar.hidden = true; }, isError ? 8000 : 4000);
   }
 
-  // A track of lights as lit; the current space (the last lit) can blink for attention.
-  function leds(name, track) {
-    const current = track.lit.lastIndexOf(true);
-    return el("div", { class: "track" }, el("p", {}, pretty(name)),
-      el("div", { class: "leds" + (track.attention ? " attention" : "") },
-        track.lit.map((on, i) => el("span", { class: "led" + (on ? " on" : "") + (i === current ? " current" : ""), title: `${i + 1}` }))));
+  // A track's lights exactly as the box lights them: each LED in the track's colour
+  // (a track on no LEDs in the page's own), the blinking one at the box's own rhythm.
+  const SHOWN_ON = { bar: "LED bar", strip: "LED strip" };
+  function leds(name, track, blinkSeconds) {
+    const where = track.idle ? "not used by this game" : (SHOWN_ON[track.on] || "on this page only");
+    const row = el("div", { class: "leds" },
+      track.lit.map((on, i) => el("span", {
+        class: "led" + (on ? " on" : "") + (i === track.blinking ? " blinking" : ""), title: `${i + 1}` })));
+    // Through the CSSOM: the page's content security policy refuses inline style attributes.
+    if (track.colour) row.style.setProperty("--lit", track.colour);
+    row.style.setProperty("--blink", `${2 * (blinkSeconds || 0.3)}s`);
+    return el("div", { class: "track" + (track.idle ? " idle" : ""), "data-track": name, "data-on": track.on || "page" },
+      el("p", {}, pretty(name), " ", el("span", { class: "muted" }, `(${where})`)), row);
   }
 
   // Live updates: server-sent events carrying only the table's version.  Whenever the
