@@ -8,52 +8,54 @@ game declaration.
 """
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from engine.actions import Action, IllegalAction
-from engine.effects import Effect, Expect, Track
+from engine.actions import Action
+from engine.args import Number, Opt
+from engine.effects import Effect, Track
+from engine.game import Turn
+from engine.steps import Move, Step, StepGame
+from engine.table import NEW, Table
 
 LENGTHS = {"order": 5, "dark_arts": 6, "election": 3}
 
 
-class ThreeTracks:
+@dataclass
+class Spaces:
+    step: str = "playing"
+    order: int = 0
+    dark_arts: int = 0
+    election: int = 0
+
+
+def _set(state: Spaces, turn: Turn) -> list[Effect]:
+    for name, value in turn.args.items():
+        if value is not None:
+            setattr(state, name, value)
+    return []
+
+
+class ThreeTracks(StepGame[Spaces]):
     name = "three_tracks"
     title = "Three tracks"
     min_seats = 0
     max_seats = 10
+    steps = (Step("playing", "playing", (
+        Move[Spaces]("set", _set, args={name: Opt(Number(0, length)) for name, length in LENGTHS.items()}),)),)
 
-    def new(self, seats: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> tuple[dict, list[Effect]]:
-        return {name: 0 for name in LENGTHS}, []
+    def setup(self, options: Mapping[str, Any], turn: Turn) -> tuple[Spaces, list[Effect]]:
+        return Spaces(), []
 
-    def apply(self, state: dict, action: Action, rng: random.Random) -> list[Effect]:
-        if action.kind != "set" or not all(
-                name in LENGTHS and isinstance(v, int) and 0 <= v <= LENGTHS[name] for name, v in action.data.items()):
-            raise IllegalAction("set a track to a space on it")
-        state.update(action.data)
-        return []
-
-    def public_view(self, state: dict) -> dict[str, Any]:
-        return dict(state)
-
-    def private_view(self, state: dict, seat: int) -> dict[str, Any]:
-        return {}
-
-    def expects(self, state: dict) -> list[Expect]:
-        return []
-
-    def tracks(self, state: dict) -> dict[str, Track]:
-        return {name: Track(state[name], length, attention=name == "election" and state[name] == length)
+    def tracks(self, state: Spaces) -> dict[str, Track]:
+        return {name: Track(getattr(state, name), length, attention=name == "election" and state.election == length)
                 for name, length in LENGTHS.items()}
-
-    def is_over(self, state: dict) -> bool:
-        return False
 
 
 def three_tracks(order: int, dark_arts: int, election: int) -> dict[str, Track]:
     """The game's tracks at these positions, as the table would hand them to the lights."""
-    game = ThreeTracks()
-    state, _ = game.new([], {}, random.Random(0))
-    game.apply(state, Action("set", {"order": order, "dark_arts": dark_arts, "election": election}), random.Random(0))
-    return game.tracks(state)
+    table = Table({"three_tracks": ThreeTracks()})
+    table.apply(Action(NEW, {"game": "three_tracks", "seats": []}), 0)
+    table.apply(Action("set", {"order": order, "dark_arts": dark_arts, "election": election}), 0)
+    return table.tracks()
