@@ -61,6 +61,10 @@ def _camera_source(value: str) -> str | None:
     return f'must be "auto", "picamera2", "usb:N" or "replay:PATH", got {value!r}'
 
 
+def _mains_hz(value: int) -> str | None:
+    return None if value in (0, 50, 60) else f"must be 50, 60 or 0 (no flicker lock), got {value}"
+
+
 def _url_or_empty(value: str) -> str | None:
     if not value or value.startswith(("http://", "https://")):
         return None
@@ -93,11 +97,17 @@ class GpioConfig:
 
 @dataclass(frozen=True)
 class CameraConfig:
-    """Which camera to read and at what resolution and frame rate."""
+    """Which camera to read, at what resolution and frame rate, and how it is held steady.
+
+    ``lens_position`` is in dioptres (1 / distance in metres) for a module with autofocus
+    (Camera Module 3): the default 2.7 focuses at 37 cm, the mount height hardware.md
+    gives the standard module; the Wide module at its 21 cm wants 4.8."""
     source: str = _option("auto", _camera_source)
     width: int = _option(1280, _between(160, 4608))
     height: int = _option(720, _between(120, 3456))
     fps: int = _option(10, _between(1, 60))
+    mains_hz: int = _option(50, _mains_hz)
+    lens_position: float = _option(2.7, _between(0.0, 15.0))
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from device.store import Store
 from device.table_service import TableService
 from engine.actions import Action, IllegalAction
 from engine.effects import Effect, Say
-from vision.camera import CameraError, open_camera
+from vision.camera import CameraError, CameraTuning, open_camera
 from vision.cards import read_cards
 from vision.catalog import Catalog
 from vision.dice import read_dice
@@ -101,6 +101,8 @@ class Daemon:
         self.notify = Notifier()
         self.heartbeats = Heartbeats()
         self._narrated = 0
+        self._remeter = threading.Event()
+        self._metered_game = self.service.game_seq
         self._latest_frame = None
         self.service.add_listener(self._on_effects)
         self._show_board()
@@ -128,6 +130,9 @@ class Daemon:
         for effect in effects:
             if isinstance(effect, Say):
                 self.narrator.say(effect.text)
+        if self.service.game_seq != self._metered_game:  # a new game: the lights may be new too
+            self._metered_game = self.service.game_seq
+            self.remeter_camera()
         self._show_board()
 
     def _show_board(self) -> None:
@@ -188,10 +193,11 @@ class Daemon:
         bug) is shown as a problem and the camera is tried again, and the host plays by
         hand meanwhile."""
         cam = self.config.camera
+        tuning = CameraTuning(mains_hz=cam.mains_hz, lens_position=cam.lens_position)
         while not self.stopping.is_set():
             self.heartbeats.beat("camera")
             try:
-                camera = open_camera(cam.source, cam.width, cam.height, cam.fps)
+                camera = open_camera(cam.source, cam.width, cam.height, cam.fps, tuning)
             except Exception as exc:  # noqa: BLE001 - e.g. picamera2 failing to import
                 self._problem("camera", f"{_failure(exc)} Play on by hand: enter dice on the host page.",
                               "missing")
@@ -214,6 +220,9 @@ class Daemon:
 
     def _watch(self, camera: Any, settle: SettleDetector) -> None:
         while not self.stopping.is_set():
+            if self._remeter.is_set():
+                self._remeter.clear()
+                camera.remeter()
             frame = camera.read()
             self.heartbeats.beat("camera")
             self._latest_frame = frame
@@ -260,6 +269,11 @@ class Daemon:
         if best is None:
             return "no taught deck: cards are entered by hand"
         return self.desk.cards(frame, best[1], best[2].card_data, expect)
+
+    def remeter_camera(self) -> None:
+        """Exposure and white balance are measured afresh on the camera thread's next
+        frame (a new game, or the host asks after changing the lights)."""
+        self._remeter.set()
 
     # The Box protocol, for the web pages
 

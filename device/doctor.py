@@ -45,12 +45,13 @@ def check_camera(config: Config) -> CheckResult:
     """Opens the configured camera and grabs a frame (via the vision package)."""
     cam = config.camera
     try:
-        from vision.camera import check_camera as grab_frame
+        from vision.camera import CameraTuning, check_camera as grab_frame
     except ImportError as error:
         return CheckResult("camera", "fail", f"the camera code cannot be loaded: {error}",
                            "reinstall familiar (sudo make install) so the vision package is complete")
     try:
-        ok, message = grab_frame(cam.source, cam.width, cam.height)
+        ok, message = grab_frame(cam.source, cam.width, cam.height,
+                                 CameraTuning(mains_hz=cam.mains_hz, lens_position=cam.lens_position))
     except Exception as error:  # noqa: BLE001 - a doctor reports, it does not crash
         ok, message = False, f"{type(error).__name__}: {error}"
     if ok:
