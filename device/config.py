@@ -94,6 +94,14 @@ class GpioConfig:
     undo_pin: int = _option(13, _bcm_pin)
     hold_seconds: float = _option(1.0, _between(0.3, 5.0))
 
+    def claims(self) -> list[tuple[str, int]]:
+        """Every pin of the map with the key that names it (``gpio.track_pins[0]``...)."""
+        return [(f"gpio.track_pins[{i}]", pin) for i, pin in enumerate(self.track_pins)] + [
+            ("gpio.status_pin", self.status_pin),
+            ("gpio.confirm_pin", self.confirm_pin),
+            ("gpio.undo_pin", self.undo_pin),
+        ]
+
 
 @dataclass(frozen=True)
 class CameraConfig:
@@ -241,14 +249,9 @@ def _describe(raw: Any) -> str:
 
 def _check_distinct_pins(gpio: GpioConfig) -> None:
     """One pin can drive one part only; name both keys that claim it."""
-    claims = [("gpio.track_pins", pin) for pin in gpio.track_pins] + [
-        ("gpio.status_pin", gpio.status_pin),
-        ("gpio.confirm_pin", gpio.confirm_pin),
-        ("gpio.undo_pin", gpio.undo_pin),
-    ]
     owners: dict[int, list[str]] = {}
-    for key, pin in claims:
-        owners.setdefault(pin, []).append(key)
+    for key, pin in gpio.claims():
+        owners.setdefault(pin, []).append(key.split("[")[0])
     for pin, keys in owners.items():
         if len(keys) > 1:
             also = "" if keys[1] == keys[0] else f" (also {keys[1]})"

@@ -17,7 +17,7 @@ import numpy as np
 
 from vision.camera_base import NO_CAMERA_HINT, Camera, CameraError, CameraTuning, ReplayFinished
 from vision.camera_opencv import OpenCVCamera, open_first_usb_camera, usb_camera_devices
-from vision.camera_picamera2 import Picamera2Camera, csi_cameras, import_picamera2
+from vision.camera_picamera2 import INSTALL_HINT, Picamera2Camera, csi_cameras, import_picamera2
 from vision.camera_replay import ReplayCamera
 
 __all__ = [
@@ -58,16 +58,18 @@ def open_camera(source: str, width: int = 1280, height: int = 720, fps: float = 
 
 
 def _open_auto(width: int, height: int, fps: float, tuning: CameraTuning) -> Camera:
-    """The Pi camera when one is attached, else the first working USB webcam."""
+    """The Pi camera when one is attached, else the first working USB webcam. When neither
+    works, a picamera2 that is installed but broken (e.g. the numpy mismatch) is named."""
+    pi_problem = ""
     try:
         if csi_cameras(import_picamera2()):
             return Picamera2Camera(width, height, fps, tuning=tuning)
-    except CameraError:
-        pass  # no picamera2 or no ribbon camera: a USB webcam may still be there
+    except CameraError as exc:  # no picamera2 or no ribbon camera: a USB webcam may still be there
+        pi_problem = "" if str(exc) == INSTALL_HINT else f" (Pi camera: {exc})"
     try:
         return open_first_usb_camera(width, height, fps)
     except CameraError as exc:
-        raise CameraError(f"no camera found: {NO_CAMERA_HINT}") from exc
+        raise CameraError(f"no camera found: {NO_CAMERA_HINT}{pi_problem}") from exc
 
 
 def check_camera(source: str, width: int = 1280, height: int = 720,
