@@ -39,8 +39,10 @@ bench: venv
 
 # On a Raspberry Pi: installs the box as a system service (run as root); the
 # installer makes its own venv in /opt/familiar, so no development set-up is needed.
+# `make install DRY_RUN=1` prints every step and changes nothing (no root needed).
+DRY_RUN ?=
 install:
-	./systemd/install.sh
+	FAMILIAR_DRY_RUN=$(DRY_RUN) ./systemd/install.sh
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
