@@ -363,9 +363,13 @@ class Daemon:
         self.notify.ready()
         self.notify.status(f"serving on port {self.config.web.port}")
         period = self.notify.watchdog_period() or 10.0
+        silent: set[str] = set()
         while not self.stopping.wait(period / 2):
             self._narrator_reports_in()
             stalled = self.heartbeats.stalled()
+            for name in silent - stalled.keys():  # reported in again before systemd acted
+                self._solved(name)
+            silent = set(stalled)
             if stalled:
                 self._stalled(stalled)
                 continue

@@ -100,6 +100,7 @@ def test_pings_stop_while_the_camera_thread_stalls_and_resume_after(
 
         gate.set()  # the driver call returns: the thread beats again
         assert pings(messages(notify_socket, 1.0)) >= 3
+        assert box.parts["camera"] == "ok" and "camera" not in box.problems
     finally:
         gate.set()
         box.stopping.set()
