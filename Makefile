@@ -20,10 +20,13 @@ system-deps:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
+# On a Raspberry Pi the [pi] extra keeps apt's numpy 1.x, which apt's picamera2 needs.
+EXTRAS := test$(shell grep -qa "Raspberry Pi" /proc/device-tree/model 2>/dev/null && echo ,pi)
+
 $(STAMP): pyproject.toml
 	@[ -x $(PY) ] || $(PYTHON) -m venv --system-site-packages $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e '.[$(EXTRAS)]'
 	@touch $(STAMP)
 
 venv: system-deps $(STAMP)
@@ -39,8 +42,10 @@ bench: venv
 
 # On a Raspberry Pi: installs the box as a system service (run as root); the
 # installer makes its own venv in /opt/familiar, so no development set-up is needed.
+# `make install DRY_RUN=1` prints every step and changes nothing (no root needed).
+DRY_RUN ?=
 install:
-	./systemd/install.sh
+	FAMILIAR_DRY_RUN=$(DRY_RUN) ./systemd/install.sh
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

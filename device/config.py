@@ -62,6 +62,10 @@ def _camera_source(value: str) -> str | None:
     return f'must be "auto", "picamera2", "usb:N" or "replay:PATH", got {value!r}'
 
 
+def _mains_hz(value: int) -> str | None:
+    return None if value in (0, 50, 60) else f"must be 50, 60 or 0 (no flicker lock), got {value}"
+
+
 def _url_or_empty(value: str) -> str | None:
     if not value or value.startswith(("http://", "https://")):
         return None
@@ -180,11 +184,17 @@ class LightsConfig:
 
 @dataclass(frozen=True)
 class CameraConfig:
-    """Which camera to read and at what resolution and frame rate."""
+    """Which camera to read, at what resolution and frame rate, and how it is held steady.
+
+    ``lens_position`` is in dioptres (1 / distance in metres) for a module with autofocus
+    (Camera Module 3): the default 2.7 focuses at 37 cm, the mount height hardware.md
+    gives the standard module; the Wide module at its 21 cm wants 4.8."""
     source: str = _option("auto", _camera_source)
     width: int = _option(1280, _between(160, 4608))
     height: int = _option(720, _between(120, 3456))
     fps: int = _option(10, _between(1, 60))
+    mains_hz: int = _option(50, _mains_hz)
+    lens_position: float = _option(2.7, _between(0.0, 15.0))
 
 
 @dataclass(frozen=True)
@@ -229,6 +239,18 @@ class Config:
     audio: AudioConfig = field(default_factory=AudioConfig)
     web: WebConfig = field(default_factory=WebConfig)
     vision: VisionConfig = field(default_factory=VisionConfig)
+
+    def pin_claims(self) -> list[tuple[str, int]]:
+        """Every GPIO pin the box drives, with the key that names it (a strip on SPI0
+        claims its bus's pins)."""
+        gpio, lights = self.gpio, self.lights
+        claims = [(f"lights.bars.{name}.pins", pin) for name, bar in lights.bars.items() for pin in bar.pins]
+        claims += [("lights.strip (SPI0)", pin) for pin in SPI0_PINS if lights.strip.startswith("/dev/spidev0.")]
+        return claims + [
+            ("gpio.status_pin", gpio.status_pin),
+            ("gpio.confirm_pin", gpio.confirm_pin),
+            ("gpio.undo_pin", gpio.undo_pin),
+        ]
 
     def state_path(self, relative: Path | str) -> Path:
         """Resolves a state path option (e.g. ``vision.dice_dir``) against ``box.state_dir``."""
@@ -330,16 +352,8 @@ MOVED = {
 
 def _check_distinct_pins(config: Config) -> None:
     """One pin can drive one part only; name both keys that claim it."""
-    gpio, lights = config.gpio, config.lights
-    claims = [(f"lights.bars.{name}.pins", pin) for name, bar in lights.bars.items() for pin in bar.pins]
-    claims += [("lights.strip (SPI0)", pin) for pin in SPI0_PINS if lights.strip.startswith("/dev/spidev0.")]
-    claims += [
-        ("gpio.status_pin", gpio.status_pin),
-        ("gpio.confirm_pin", gpio.confirm_pin),
-        ("gpio.undo_pin", gpio.undo_pin),
-    ]
     owners: dict[int, list[str]] = {}
-    for key, pin in claims:
+    for key, pin in config.pin_claims():
         owners.setdefault(pin, []).append(key)
     for pin, keys in owners.items():
         if len(keys) > 1:

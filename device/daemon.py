@@ -3,8 +3,10 @@
 Everything the table sees flows one way.  A camera thread turns frames into one
 settled frame per roll and hands it to the reading desk; the table service makes
 each accepted action durable and then tells its listeners; the listeners drive the
-LEDs and the narrator; the web pages read views.  The main thread only pings the
-systemd watchdog, so a wedged main loop is restarted by systemd.
+LEDs and the narrator; the web pages read views.  The main thread pings the systemd
+watchdog only while the camera and narrator threads report in (``device.heartbeats``),
+so a wedged main loop, or a dead or hung camera or narrator thread, is restarted by
+systemd.
 
 A missing camera or speaker is never fatal: the box says and shows a warning and
 the table plays by hand.  GPIO is different: on real hardware a wrong pin map or
@@ -20,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from device.config import Config
+from device.heartbeats import Heartbeats
 from device.narrator import Narrator
 from device.notify import Notifier
 from device.outputs import BLINK_SECONDS, Outputs, make_pin_factory
@@ -30,7 +33,7 @@ from device.table_service import TableService
 from engine.actions import Action, IllegalAction
 from engine.table import UndoNeedsConfirmation
 from engine.effects import Effect, Say
-from vision.camera import CameraError, open_camera
+from vision.camera import CameraError, CameraTuning, open_camera
 from vision.cards import read_cards
 from vision.catalog import Catalog
 from vision.dice import read_dice
@@ -39,9 +42,25 @@ from vision.settle import SettleDetector
 
 log = logging.getLogger("familiar")
 CAMERA_RETRY_S = 15.0
+CAMERA_STALL_S = 30.0
+"""The camera thread beats on every frame and every second of a wait; opening a Pi camera
+(listing its sensor modes, metering, focusing) takes a few seconds, a frame at most
+picamera2's 2 s timeout, a reading of a settled frame under a second on a Pi 4. Silence
+for this long means the thread is dead or hangs in a driver call."""
+NARRATOR_STALL_S = 120.0
+"""One line may take espeak-ng's 60 s timeout plus its playing time and aplay's margin."""
 TEACHING_QUIET_S = 30.0
 """After the host captures a die or a deck to teach, still trays are not read for this
 long: the die put in the tray to be taught is not a roll."""
+
+
+def _failure(exc: Exception) -> str:
+    """A camera failure in words: a CameraError already says what to do; anything else is
+    unexpected, so its type is kept and its traceback logged."""
+    if isinstance(exc, CameraError):
+        return str(exc)
+    log.error("camera thread", exc_info=exc)
+    return f"{type(exc).__name__}: {exc}."
 
 
 class Daemon:
@@ -72,6 +91,10 @@ class Daemon:
         self._taught_at = -TEACHING_QUIET_S
         self.taught = self._taught_dice()
         self.notify = Notifier()
+        self.heartbeats = Heartbeats()
+        self._narrated = 0
+        self._remeter = threading.Event()
+        self._metered_game = self.service.game_seq
         self._latest_frame = None
         self.service.add_listener(self._on_effects)
         self._show_board()
@@ -99,6 +122,9 @@ class Daemon:
         for effect in effects:
             if isinstance(effect, Say):
                 self.narrator.say(effect.text)
+        if self.service.game_seq != self._metered_game:  # a new game: the lights may be new too
+            self._metered_game = self.service.game_seq
+            self.remeter_camera()
         self._show_board()
 
     def _show_board(self) -> None:
@@ -153,26 +179,43 @@ class Daemon:
     # The camera
 
     def _camera_loop(self) -> None:
+        """Opens the camera and watches the tray until the box stops. No failure ends the
+        thread: any exception (a missing camera, a driver that cannot even be imported, a
+        bug) is shown as a problem and the camera is tried again, and the host plays by
+        hand meanwhile."""
         cam = self.config.camera
+        tuning = CameraTuning(mains_hz=cam.mains_hz, lens_position=cam.lens_position)
         while not self.stopping.is_set():
+            self.heartbeats.beat("camera")
             try:
-                camera = open_camera(cam.source, cam.width, cam.height, cam.fps)
-            except CameraError as exc:
-                self._problem("camera", f"{exc} Play on by hand: enter dice on the host page.", "missing")
-                self.stopping.wait(CAMERA_RETRY_S)
+                camera = open_camera(cam.source, cam.width, cam.height, cam.fps, tuning)
+            except Exception as exc:  # noqa: BLE001 - e.g. picamera2 failing to import
+                self._problem("camera", f"{_failure(exc)} Play on by hand: enter dice on the host page.",
+                              "missing")
+                self._rest(CAMERA_RETRY_S)
                 continue
             self._solved("camera")
             log.info("camera: %s", camera.description)
             try:
                 with camera:
                     self._watch(camera, SettleDetector(fps=cam.fps))
-            except CameraError as exc:
-                self._problem("camera", f"the camera stopped: {exc}", "failing")
-                self.stopping.wait(1.0)
+            except Exception as exc:  # noqa: BLE001
+                self._problem("camera", f"the camera stopped: {_failure(exc)}", "failing")
+                self._rest(1.0)
+
+    def _rest(self, seconds: float) -> None:
+        """Waits before the camera is tried again, beating every second meanwhile."""
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0 and not self.stopping.wait(min(1.0, left)):
+            self.heartbeats.beat("camera")
 
     def _watch(self, camera: Any, settle: SettleDetector) -> None:
         while not self.stopping.is_set():
+            if self._remeter.is_set():
+                self._remeter.clear()
+                camera.remeter()
             frame = camera.read()
+            self.heartbeats.beat("camera")
             self._latest_frame = frame
             settled = settle.feed(frame)
             if settled is None:
@@ -217,6 +260,11 @@ class Daemon:
         if best is None:
             return "no taught deck: cards are entered by hand"
         return self.desk.cards(frame, best[1], best[2].card_data, expect)
+
+    def remeter_camera(self) -> None:
+        """Exposure and white balance are measured afresh on the camera thread's next
+        frame (a new game, or the host asks after changing the lights)."""
+        self._remeter.set()
 
     # The Box protocol, for the web pages
 
@@ -293,21 +341,50 @@ class Daemon:
 
         app = create_app(self.service, self, public_url=self.config.web.public_url or None, simulated=self.simulated)
         self.server = serve(app, self.config.web.host, self.config.web.port)
+        self.heartbeats.expect("camera", CAMERA_STALL_S)
+        self.heartbeats.expect("narrator", NARRATOR_STALL_S)
         threading.Thread(target=self._camera_loop, name="camera", daemon=True).start()
         self.narrator.say("Familiar is ready.")
 
     def run(self, after_start: Callable[[], None] | None = None) -> int:
-        """Start everything, tell systemd, and ping its watchdog until asked to stop."""
+        """Start everything, tell systemd, and ping its watchdog until asked to stop, but
+        only while every watched thread reports in."""
         self.start()
         if after_start is not None:
             after_start()
         self.notify.ready()
         self.notify.status(f"serving on port {self.config.web.port}")
         period = self.notify.watchdog_period() or 10.0
+        silent: set[str] = set()
         while not self.stopping.wait(period / 2):
+            self._narrator_reports_in()
+            stalled = self.heartbeats.stalled()
+            for name in silent - stalled.keys():  # reported in again before systemd acted
+                self._solved(name)
+            silent = set(stalled)
+            if stalled:
+                self._stalled(stalled)
+                continue
             self.notify.watchdog_ping()
         self.close()
         return 0
+
+    def _narrator_reports_in(self) -> None:
+        """The narrator's thread is alive while nothing waits to be said or a new line
+        began since the last look (its public API; a dead or hung thread leaves queued
+        lines unsaid)."""
+        spoken = len(self.narrator.history)
+        if spoken != self._narrated or self.narrator.wait_idle(0):
+            self.heartbeats.beat("narrator")
+        self._narrated = spoken
+
+    def _stalled(self, stalled: dict[str, float]) -> None:
+        """No ping: systemd restarts the box after WatchdogSec; until then, say why."""
+        names = ", ".join(f"{name} ({silent:.0f} s)" for name, silent in sorted(stalled.items()))
+        log.error("watchdog: not pinging, silent threads: %s", names)
+        self.notify.status(f"stalled: {names}; systemd restarts the box")
+        for name in stalled:
+            self._problem(name, f"the {name} thread stopped responding: the box restarts", "stalled")
 
     def close(self) -> None:
         self.notify.stopping()

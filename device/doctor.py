@@ -1,18 +1,23 @@
 """``familiar doctor``: checks each part of the box for real and says how to fix what fails.
 
-Every check really uses the part (grabs a camera frame, claims the pins, opens the sound
-card, synthesises speech, writes to the state folder, binds the web port) because a part
-that merely *looks* present is the usual way a box fails at the table.
+Every check really uses the part (grabs a camera frame, claims the pins, speaks a line
+on the sound card, synthesises speech, writes to the state folder, binds the web port)
+because a part that merely *looks* present is the usual way a box fails at the table.
+
+It runs beside the service only after ``sudo systemctl stop familiar`` (the service holds
+the camera, the pins and the port), as the service user with the installed program:
+``sudo -u familiar /opt/familiar/.venv/bin/familiar doctor``.
 """
 from __future__ import annotations
 
 import grp
+import importlib.util
 import os
+import re
 import shutil
 import socket
 import tempfile
 import warnings
-import wave
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +33,17 @@ from device.strip import StripError
 MIN_FREE_BYTES = 200 * 1024 * 1024   # the log, taught dice and cards, a few hundred WAVs
 LOW_FREE_BYTES = 1024 * 1024 * 1024
 SPEECH_FLOOR_RMS = 300               # espeak-ng speech measures about 2500-3200 at full volume
+SPOKEN_LINE = "This is Familiar. If you can hear me, my speaker works."
+BOOT_CONFIG = Path("/boot/firmware/config.txt")
+SOUND_CARDS = Path("/proc/asound/cards")
+NUMPY_FIX = ("sudo /opt/familiar/.venv/bin/pip install 'numpy<2' 'opencv-python-headless<4.12' "
+             "(sudo make install pins both)")
+OVERLAY_PINS = {"max98357a": ("sdmode-pin", 4, "no-sdmode"), "w1-gpio": ("gpiopin", 4, None)}
+"""Device-tree overlays that take a GPIO by default: overlay -> (the parameter that moves
+the pin, its default pin, the parameter that drops it). The MAX98357A overlay drives the
+amp's SD_MODE from GPIO 4 unless given ``no-sdmode`` (the breakout's SD pin has its own
+pull-up, so it plays without it); see the overlay README in /boot/firmware/overlays."""
+LG_GPIO_IS_KERNEL = 1  # lgpio's line flag: the line is held by a kernel driver (lgpio.h)
 
 
 @dataclass(frozen=True)
@@ -46,20 +62,23 @@ def check_camera(config: Config) -> CheckResult:
     """Opens the configured camera and grabs a frame (via the vision package)."""
     cam = config.camera
     try:
-        from vision.camera import check_camera as grab_frame
+        from vision.camera import CameraTuning, check_camera as grab_frame
     except ImportError as error:
         return CheckResult("camera", "fail", f"the camera code cannot be loaded: {error}",
                            "reinstall familiar (sudo make install) so the vision package is complete")
     try:
-        ok, message = grab_frame(cam.source, cam.width, cam.height)
+        ok, message = grab_frame(cam.source, cam.width, cam.height,
+                                 CameraTuning(mains_hz=cam.mains_hz, lens_position=cam.lens_position))
     except Exception as error:  # noqa: BLE001 - a doctor reports, it does not crash
         ok, message = False, f"{type(error).__name__}: {error}"
     if ok:
         return CheckResult("camera", "ok", message)
-    return CheckResult("camera", "fail", message, _camera_fix(cam.source))
+    return CheckResult("camera", "fail", message, _camera_fix(cam.source, message))
 
 
-def _camera_fix(source: str) -> str:
+def _camera_fix(source: str, message: str = "") -> str:
+    if "cannot load with this numpy" in message:
+        return NUMPY_FIX
     if source.startswith("replay:"):
         return f"make {source[7:]} a folder of photos or a video file, or set camera.source"
     if source.startswith("usb:"):
@@ -69,8 +88,36 @@ def _camera_fix(source: str) -> str:
             "rpicam-hello --list-cameras; for a USB webcam set camera.source = \"usb:0\"")
 
 
+def check_python(config: Config) -> CheckResult:
+    """numpy, OpenCV and, where installed, apt's picamera2 load together: the Pi's picamera2
+    is built for numpy 1.x and fails under numpy 2 (the numpy mismatch)."""
+    import cv2
+    import numpy
+
+    versions = f"numpy {numpy.__version__}, OpenCV {cv2.__version__}"
+    if importlib.util.find_spec("picamera2") is None:
+        return CheckResult("python", "ok", f"{versions}; no picamera2 (USB webcams only)")
+    from vision.camera_picamera2 import import_picamera2
+    try:
+        import_picamera2()
+    except Exception as error:  # noqa: BLE001 - CameraError, or anything from a broken install
+        fix = NUMPY_FIX if "numpy" in str(error) else "sudo apt install --reinstall python3-picamera2"
+        return CheckResult("python", "fail", f"{versions}; {error}", fix)
+    return CheckResult("python", "ok", f"{versions}; picamera2 loads")
+
+
 def check_gpio(config: Config) -> CheckResult:
-    """Claims every pin of the pin map (LEDs and buttons), then releases them."""
+    """Claims every pin of the pin map (LEDs and buttons), then releases them.
+
+    First, on real pins: a pin that the kernel holds (a device-tree overlay's driver) can
+    never be claimed, and a service that tries exits and is restarted forever, so such a
+    pin is named with the overlay that takes it. ``LG_WD`` is set as the unit sets it:
+    lgpio changes into that folder and writes its notification pipes there, and the
+    doctor's own working folder may not be writable by the service user.
+    """
+    os.environ.setdefault("LG_WD", str(config.box.state_dir))
+    if not config.box.simulate and (held := _held_pins(config)):
+        return CheckResult("gpio", "fail", "; ".join(held.values()), _held_fix(held))
     factory = make_pin_factory(config.box.simulate)
     in_group = _in_group("gpio")
     try:
@@ -108,6 +155,77 @@ def _gpio_fix(cause: BaseException | None, in_group: bool) -> str:
             "pin map names a pin twice across devices; see hardware.md for the wiring")
 
 
+def _held_pins(config: Config) -> dict[int, str]:
+    """Pins of the map that an overlay in config.txt takes or the kernel reports in use,
+    each with a sentence naming its key and its holder."""
+    keys = dict((pin, key) for key, pin in reversed(config.pin_claims()))
+    try:
+        boot = BOOT_CONFIG.read_text(errors="replace")
+    except OSError:
+        boot = ""
+    held = {pin: f"GPIO {pin} ({keys[pin]}) is taken by {line} in {BOOT_CONFIG}"
+            for pin, line in overlay_pins(boot).items() if pin in keys}
+    for pin, user in kernel_held_pins(sorted(keys)).items():
+        held.setdefault(pin, f"GPIO {pin} ({keys[pin]}) is held by the kernel ({user or 'a driver'})")
+    return held
+
+
+def _held_fix(held: dict[int, str]) -> str:
+    if any("max98357a" in text or "sdmode" in text for text in held.values()):
+        return (f"use dtoverlay=max98357a,no-sdmode in {BOOT_CONFIG} and reboot (the amp plays "
+                "without SD_MODE), or move that pin in [gpio]")
+    return f"remove the overlay that takes the pin from {BOOT_CONFIG} and reboot, or move the pin in [gpio]"
+
+
+def overlay_pins(boot_config: str) -> dict[int, str]:
+    """BCM pins that the ``dtoverlay=`` lines of a config.txt give to a kernel driver
+    (see OVERLAY_PINS), with the line that does it."""
+    taken = {}
+    for raw in boot_config.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line.startswith("dtoverlay="):
+            continue
+        name, *params = (part.strip() for part in line.removeprefix("dtoverlay=").split(","))
+        if name not in OVERLAY_PINS:
+            continue
+        key, pin, off = OVERLAY_PINS[name]
+        if off in params:
+            continue
+        for param in params:
+            option, _, value = param.partition("=")
+            if option == key and value.isdigit():
+                pin = int(value)
+        taken[pin] = line
+    return taken
+
+
+def kernel_held_pins(pins: Sequence[int]) -> dict[int, str]:
+    """Header pins a kernel driver holds, with the driver's consumer name, as the GPIO
+    character device reports them through lgpio (Raspberry Pi only; elsewhere nothing)."""
+    try:
+        import lgpio
+    except ImportError:
+        return {}
+    for chip in range(16):  # the header's chip: pinctrl-bcm2711 (Pi 4), pinctrl-rp1 (Pi 5)
+        try:
+            handle = lgpio.gpiochip_open(chip)
+        except Exception:  # noqa: BLE001 - lgpio.error: no such chip
+            continue
+        try:
+            info = lgpio.gpio_get_chip_info(handle)
+            if info[0] < 0 or not str(info[3]).startswith("pinctrl-"):
+                continue
+            held = {}
+            for pin in pins:
+                status, _, flags, _, user = lgpio.gpio_get_line_info(handle, pin)
+                if status >= 0 and flags & LG_GPIO_IS_KERNEL:
+                    held[pin] = user
+            return held
+        finally:
+            lgpio.gpiochip_close(handle)
+    return {}
+
+
 def _nothing() -> None:
     """A button action for a check that never presses anything."""
 
@@ -127,33 +245,50 @@ def _user() -> str:
 
 
 def check_audio(config: Config) -> CheckResult:
-    """Finds a sound card and opens the configured device by playing a short silence."""
+    """Says a line on the configured device, loud enough to hear, and names the card, so
+    the person at the box knows what they should have heard and from where."""
     card = find_sound_card()
     device = config.audio.device
     if card is None and not device:
         status = "warn" if config.box.simulate else "fail"
         return CheckResult(
             "audio", status, "no sound card found (aplay -l): narration only goes to WAV files",
-            "plug in a USB speaker, or for a MAX98357A amplifier add dtoverlay=max98357a to "
-            "/boot/firmware/config.txt and reboot; then set audio.device (see aplay -L)")
+            "plug in a USB speaker, or for a MAX98357A amplifier add dtoverlay=max98357a,no-sdmode "
+            f"to {BOOT_CONFIG} and reboot; then set audio.device (see aplay -L)")
+    card_name = sound_card_name(device, _read(SOUND_CARDS)) or card or "no card listed"
+    where = f"{device or 'the default device'} ({card_name})"
     with tempfile.TemporaryDirectory(prefix="familiar-doctor-") as folder:
-        silence = Path(folder) / "silence.wav"
-        _write_silence(silence, seconds=0.2)
+        line = Path(folder) / "line.wav"
         try:
-            play_wav(silence, device, 0.2)
+            synthesize(SPOKEN_LINE, line, config.audio)
+            stats = measure_wav(line)
+            if stats.rms < SPEECH_FLOOR_RMS:
+                return CheckResult("audio", "fail", f"the line for {where} is almost silent (RMS {stats.rms:.0f})",
+                                   "raise audio.volume (0-1)")
+            play_wav(line, device, stats.seconds)
         except SpeechError as error:
             return CheckResult("audio", "fail", str(error),
                                "list the devices with aplay -L and set audio.device, e.g. "
                                "\"plughw:CARD=Device,DEV=0\"; the service user must be in the audio group")
-    return CheckResult("audio", "ok", f"played on {device or 'the default device'} ({card or 'no card listed'})")
+    return CheckResult("audio", "ok", f"said \"{SPOKEN_LINE}\" ({stats.seconds:.1f} s, RMS {stats.rms:.0f}) "
+                                      f"on {where}: if you heard nothing, check the volume and the cable")
 
 
-def _write_silence(path: Path, seconds: float) -> None:
-    with wave.open(str(path), "wb") as wav:
-        wav.setnchannels(1)
-        wav.setsampwidth(2)
-        wav.setframerate(22050)
-        wav.writeframes(b"\0\0" * int(22050 * seconds))
+def sound_card_name(device: str, cards: str) -> str | None:
+    """The ALSA card an ALSA device name plays on, as ``/proc/asound/cards`` lists it:
+    ``CARD=Device`` or ``hw:1``/``plughw:1,0`` (and "" = the default, card 0)."""
+    listed = {}
+    for number, card_id, description in re.findall(r"^\s*(\d+) \[(\S+)\s*\]: (.+)$", cards, re.M):
+        listed[number] = listed[card_id] = f"card {number} {card_id}: {description.strip()}"
+    match = re.search(r"CARD=([^,]+)", device) or re.search(r"^(?:plug)?hw:([^,]+)", device)
+    return listed.get(match.group(1) if match else "0" if not device or device == "default" else "")
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(errors="replace")
+    except OSError:
+        return ""
 
 
 def check_tts(config: Config) -> CheckResult:
@@ -218,8 +353,8 @@ def check_web_port(config: Config) -> CheckResult:
     return CheckResult("web", "ok", f"{host}:{port} is free")
 
 
-CHECKS: tuple[Check, ...] = (check_camera, check_gpio, check_audio, check_tts, check_disk,
-                             check_web_port)
+CHECKS: tuple[Check, ...] = (check_python, check_camera, check_gpio, check_audio, check_tts,
+                             check_disk, check_web_port)
 
 
 def run_doctor(config: Config, checks: Sequence[Check] = CHECKS) -> int:

@@ -8,8 +8,15 @@
 #   4. /etc/familiar/familiar.toml from the example, only if there is none yet
 #   5. systemd/familiar.service installed, enabled and (re)started
 #
-# FAMILIAR_DRY_RUN=1 prints every command that changes the system instead of running it.
-# PREFIX (default /opt/familiar) and CONFIG_DIR (default /etc/familiar) can be overridden.
+# FAMILIAR_DRY_RUN=1 (make install DRY_RUN=1) prints every step instead of running it:
+# "+ command" for what it would run, "= ..." for what is already in place and skipped.
+# Run twice, the second run changes nothing: apt, groupadd, useradd and usermod find
+# everything present, the project is copied and pip-installed only when the commit
+# differs from the one installed (src/.commit), the config is kept, the unit is copied
+# only when it differs, and the service is restarted only when code or unit changed
+# (else only started, which does nothing to a running service).
+# PREFIX (default /opt/familiar), CONFIG_DIR (default /etc/familiar) and UNIT_DIR
+# (default /etc/systemd/system) can be overridden.
 set -eu
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,9 +30,15 @@ APT_PACKAGES="python3-venv espeak-ng alsa-utils"
 # extra) stands in for python3-lgpio, and only a USB webcam can be used.
 PI_PACKAGES="python3-picamera2 python3-lgpio"
 
+CHANGED=
+
 run() {
     echo "+ $*"
     if [ -z "$DRY_RUN" ]; then "$@"; fi
+}
+
+skip() {
+    echo "= $*"
 }
 
 need_root() {
@@ -36,48 +49,79 @@ need_root() {
 }
 
 install_apt_packages() {
+    missing=
+    for package in $APT_PACKAGES $PI_PACKAGES; do
+        if dpkg -s "$package" >/dev/null 2>&1; then skip "apt package $package is installed"
+        else missing="$missing $package"; fi
+    done
+    [ -n "$missing" ] || return 0
     run apt-get update -qq
-    run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $APT_PACKAGES
-    for package in $PI_PACKAGES; do
-        if apt-cache show "$package" >/dev/null 2>&1; then
-            run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package"
-        else
-            echo "note: $package is not in this system's apt sources (not Raspberry Pi OS)" >&2
-        fi
+    for package in $missing; do
+        case " $PI_PACKAGES " in
+            *" $package "*) if ! apt-cache show "$package" >/dev/null 2>&1; then
+                echo "note: $package is not in this system's apt sources (not Raspberry Pi OS)" >&2
+                continue
+            fi ;;
+        esac
+        run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package"
     done
 }
 
 create_user() {
     for group in gpio spi video audio; do
-        getent group "$group" >/dev/null || run groupadd --system "$group"
+        if getent group "$group" >/dev/null; then skip "group $group exists"
+        else run groupadd --system "$group"; fi
     done
-    if ! id "$SERVICE_USER" >/dev/null 2>&1; then
+    if id "$SERVICE_USER" >/dev/null 2>&1; then
+        skip "user $SERVICE_USER exists"
+    else
         run useradd --system --user-group --home-dir /var/lib/familiar --no-create-home \
             --shell /usr/sbin/nologin "$SERVICE_USER"
     fi
-    run usermod --append --groups gpio,spi,video,audio "$SERVICE_USER"
+    groups=$(id -nG "$SERVICE_USER" 2>/dev/null || true)
+    missing=""
+    for group in gpio spi video audio; do
+        case " $groups " in *" $group "*) ;; *) missing="$missing $group" ;; esac
+    done
+    if [ -z "$missing" ]; then skip "$SERVICE_USER is in gpio, spi, video and audio"
+    else run usermod --append --groups gpio,spi,video,audio "$SERVICE_USER"; fi
 }
 
 install_project() {
-    run install -d -m 0755 "$PREFIX" "$PREFIX/src"
-    # The committed tree when this is a git clone: no .venv, state or caches get copied.
-    if git -C "$REPO" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-        echo "+ git -C $REPO archive HEAD | tar -x -C $PREFIX/src"
-        if [ -z "$DRY_RUN" ]; then git -C "$REPO" archive HEAD | tar -x -C "$PREFIX/src"; fi
-    else
-        run cp -a "$REPO/." "$PREFIX/src/"
-        run rm -rf "$PREFIX/src/.venv"
+    if [ -x "$PREFIX/.venv/bin/python" ]; then skip "$PREFIX/.venv exists"
+    else run install -d -m 0755 "$PREFIX"; run python3 -m venv --system-site-packages "$PREFIX/.venv"; fi
+    # The committed tree when this is a git clone (no .venv, state or caches), copied into
+    # a fresh folder so that files the new commit deleted do not linger.
+    commit=$(git -C "$REPO" rev-parse HEAD 2>/dev/null || true)
+    if [ -n "$commit" ] && [ "$(cat "$PREFIX/src/.commit" 2>/dev/null)" = "$commit" ]; then
+        skip "$PREFIX/src holds commit $commit, installed"
+        return
     fi
-    [ -x "$PREFIX/.venv/bin/python" ] || run python3 -m venv --system-site-packages "$PREFIX/.venv"
-    run "$PREFIX/.venv/bin/python" -m pip install -q --upgrade pip
-    # apt's lgpio and numpy already satisfy the requirements and are left alone.
+    run rm -rf "$PREFIX/src.new"
+    run install -d -m 0755 "$PREFIX/src.new"
+    if [ -n "$commit" ]; then
+        echo "+ git -C $REPO archive HEAD | tar -x -C $PREFIX/src.new"
+        if [ -z "$DRY_RUN" ]; then git -C "$REPO" archive HEAD | tar -x -C "$PREFIX/src.new"; fi
+    else
+        run cp -a "$REPO/." "$PREFIX/src.new/"
+        run rm -rf "$PREFIX/src.new/.venv"
+    fi
+    run rm -rf "$PREFIX/src"
+    run mv "$PREFIX/src.new" "$PREFIX/src"
+    # The [pi] extra keeps apt's numpy 1.x (picamera2 is built for it) with OpenCV 4.11;
+    # apt's lgpio already satisfies lgpio.
     run "$PREFIX/.venv/bin/python" -m pip install -q "$PREFIX/src[pi]"
     run install -m 0644 "$REPO/hardware.md" "$PREFIX/hardware.md"
+    if [ -n "$commit" ]; then
+        echo "+ echo $commit > $PREFIX/src/.commit"
+        if [ -z "$DRY_RUN" ]; then echo "$commit" > "$PREFIX/src/.commit"; fi
+    fi
+    CHANGED=1
 }
 
 install_config() {
-    run install -d -m 0755 "$CONFIG_DIR"
     if [ ! -e "$CONFIG_DIR/familiar.toml" ]; then
+        run install -d -m 0755 "$CONFIG_DIR"
         run install -m 0644 "$REPO/device/familiar.example.toml" "$CONFIG_DIR/familiar.toml"
     else
         echo "keeping $CONFIG_DIR/familiar.toml (the example is in $PREFIX/src/device)"
@@ -85,10 +129,17 @@ install_config() {
 }
 
 install_unit() {
-    run install -m 0644 "$REPO/systemd/familiar.service" "$UNIT_DIR/familiar.service"
-    run systemctl daemon-reload
-    run systemctl enable familiar.service
-    run systemctl restart familiar.service
+    if cmp -s "$REPO/systemd/familiar.service" "$UNIT_DIR/familiar.service"; then
+        skip "$UNIT_DIR/familiar.service is up to date"
+    else
+        run install -m 0644 "$REPO/systemd/familiar.service" "$UNIT_DIR/familiar.service"
+        run systemctl daemon-reload
+        CHANGED=1
+    fi
+    if systemctl is-enabled --quiet familiar.service 2>/dev/null; then skip "familiar.service is enabled"
+    else run systemctl enable familiar.service; fi
+    if [ -n "$CHANGED" ]; then run systemctl restart familiar.service
+    else run systemctl start familiar.service; fi
 }
 
 need_root
@@ -97,6 +148,8 @@ create_user
 install_project
 install_config
 install_unit
-echo "familiar is installed. Check the hardware with:"
+echo "familiar is installed. Check the hardware (the service holds the camera, pins and port):"
+echo "  sudo systemctl stop familiar"
 echo "  sudo -u $SERVICE_USER $PREFIX/.venv/bin/familiar doctor"
+echo "  sudo systemctl start familiar"
 echo "and follow the service with: journalctl -u familiar -f"

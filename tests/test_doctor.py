@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import shutil
 import socket
 import sys
@@ -13,6 +14,7 @@ from gpiozero import Device
 from device import doctor
 from device.config import AudioConfig, BoxConfig, CameraConfig, Config, GpioConfig, WebConfig
 from device.doctor import CheckResult, run_doctor
+from device.narrator import measure_wav
 from device.outputs import StatusLight, make_pin_factory
 
 PHOTOS = Path(__file__).resolve().parent / "data" / "tray"
@@ -172,3 +174,91 @@ def test_doctor_gpio_sees_a_pin_map_conflict_with_a_running_box(tmp_path: Path, 
         running.close()
     assert result.status == "fail" and "cannot use GPIO pins 12" in result.detail
     assert "systemctl stop familiar" in result.fix
+
+
+@pytest.mark.skipif(shutil.which("aplay") is None, reason="alsa-utils is not installed")
+def test_the_spoken_line_is_played_and_what_was_played_is_audible(tmp_path: Path) -> None:
+    """ALSA's own ``file`` plugin stands in for the speaker: it writes what aplay played."""
+    played = tmp_path / "played.wav"
+    config = simulated(tmp_path, audio=AudioConfig(device=f"file:FILE={played},FORMAT=wav"))
+    result = doctor.check_audio(config)
+    assert result.status == "ok", result
+    assert doctor.SPOKEN_LINE in result.detail and "RMS" in result.detail
+    stats = measure_wav(played)
+    assert stats.rms > doctor.SPEECH_FLOOR_RMS and stats.seconds > 2.0, stats
+
+
+PI_CARDS = """\
+ 0 [vc4hdmi0       ]: vc4-hdmi - vc4-hdmi-0
+                      vc4-hdmi-0
+ 1 [Device         ]: USB-Audio - USB Audio Device
+                      GeneralPlus USB Audio Device at usb-0000:01:00.0-1.3, full speed
+ 2 [MAX98357A      ]: RPi-simple - MAX98357A
+                      MAX98357A
+"""
+
+
+def test_the_sound_card_is_named_as_the_kernel_lists_it() -> None:
+    name = doctor.sound_card_name
+    assert name("plughw:CARD=Device,DEV=0", PI_CARDS) == "card 1 Device: USB-Audio - USB Audio Device"
+    assert name("plughw:2,0", PI_CARDS) == "card 2 MAX98357A: RPi-simple - MAX98357A"
+    assert name("hw:MAX98357A", PI_CARDS).startswith("card 2 ")
+    assert name("", PI_CARDS).startswith("card 0 vc4hdmi0")
+    assert name("plughw:CARD=Nope,DEV=0", PI_CARDS) is None
+
+
+def test_the_doctor_sets_lg_wd_to_the_state_folder_as_the_unit_does(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("LG_WD", "placeholder")
+    monkeypatch.delenv("LG_WD")  # absent, as in a shell; restored afterwards
+    doctor.check_gpio(simulated(tmp_path))
+    assert os.environ["LG_WD"] == str(tmp_path)
+
+
+@pytest.fixture
+def real_pins(tmp_path: Path, monkeypatch) -> Config:
+    """A box on real pins, where gpiozero's own MockFactory stands in for the Pi's."""
+    from device import outputs as outputs_module
+    monkeypatch.setattr(doctor, "make_pin_factory", lambda simulate: outputs_module.make_pin_factory(True))
+    monkeypatch.setattr(doctor, "BOOT_CONFIG", tmp_path / "config.txt")
+    yield dataclasses.replace(simulated(tmp_path), box=BoxConfig(state_dir=tmp_path))
+    Device.pin_factory = None
+
+
+def test_the_i2s_amp_overlay_taking_gpio_4_is_found_with_the_fix(real_pins: Config) -> None:
+    doctor.BOOT_CONFIG.write_text("dtparam=audio=off\n[all]\ndtoverlay=max98357a  # the amp\n")
+    result = doctor.check_gpio(real_pins)
+    assert result.status == "fail"
+    assert result.detail.startswith("GPIO 4 (lights.bars.threat.pins) is taken by dtoverlay=max98357a")
+    assert "dtoverlay=max98357a,no-sdmode" in result.fix
+    doctor.BOOT_CONFIG.write_text("dtoverlay=max98357a,sdmode-pin=13\n")
+    assert "GPIO 13 (gpio.undo_pin)" in doctor.check_gpio(real_pins).detail
+    doctor.BOOT_CONFIG.write_text("dtoverlay=max98357a,no-sdmode\n")
+    assert doctor.check_gpio(real_pins).status == "ok"
+
+
+def test_one_wire_on_gpio_4_is_found_too(real_pins: Config) -> None:
+    doctor.BOOT_CONFIG.write_text("dtoverlay=w1-gpio\n")
+    result = doctor.check_gpio(real_pins)
+    assert result.status == "fail" and "dtoverlay=w1-gpio" in result.detail
+    assert "remove the overlay" in result.fix
+
+
+def broken_picamera2(tmp_path: Path, monkeypatch) -> None:
+    """A real ``picamera2`` package that fails to import as apt's does under numpy 2."""
+    (tmp_path / "picamera2").mkdir()
+    (tmp_path / "picamera2" / "__init__.py").write_text(
+        'raise ValueError("numpy.dtype size changed, may indicate binary incompatibility. '
+        'Expected 96 from C header, got 88 from PyObject")\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+
+
+def test_the_numpy_mismatch_is_recognised_with_its_fix(tmp_path: Path, monkeypatch) -> None:
+    assert doctor.check_python(simulated(tmp_path)).status == "ok"  # no picamera2 here
+    (tmp_path / "site").mkdir()
+    broken_picamera2(tmp_path / "site", monkeypatch)
+    result = doctor.check_python(simulated(tmp_path))
+    assert result.status == "fail" and "cannot load with this numpy" in result.detail
+    assert result.fix == doctor.NUMPY_FIX
+    camera = doctor.check_camera(simulated(tmp_path, camera=CameraConfig(source="picamera2")))
+    assert camera.status == "fail" and camera.fix == doctor.NUMPY_FIX

@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.camera_base import NO_CAMERA_HINT, Camera, CameraError, ReplayFinished
+from vision.camera_base import NO_CAMERA_HINT, Camera, CameraError, CameraTuning, ReplayFinished
 from vision.camera_opencv import OpenCVCamera, open_first_usb_camera, usb_camera_devices
-from vision.camera_picamera2 import Picamera2Camera, csi_cameras, import_picamera2
+from vision.camera_picamera2 import INSTALL_HINT, Picamera2Camera, csi_cameras, import_picamera2
 from vision.camera_replay import ReplayCamera
 
 __all__ = [
     "Camera",
     "CameraError",
+    "CameraTuning",
     "OpenCVCamera",
     "Picamera2Camera",
     "ReplayCamera",
@@ -35,18 +36,20 @@ __all__ = [
 SOURCE_FORMS = '"auto", "picamera2", "usb:0", "usb:/dev/video2" or "replay:<folder or video>"'
 
 
-def open_camera(source: str, width: int = 1280, height: int = 720, fps: float = 15.0) -> Camera:
+def open_camera(source: str, width: int = 1280, height: int = 720, fps: float = 15.0,
+                tuning: CameraTuning = CameraTuning()) -> Camera:
     """Open the camera named by ``source`` (see the module docstring), or raise CameraError.
 
     ``width``/``height`` are requests: a webcam picks its nearest mode and a replay keeps
-    its photos' own size: the frames themselves say what is delivered.
+    its photos' own size: the frames themselves say what is delivered. ``tuning`` holds
+    a real camera's flicker lock and focus (see :class:`CameraTuning`).
     """
     kind, _, arg = source.strip().partition(":")
     kind = kind.lower()
     if kind == "auto" and not arg:
-        return _open_auto(width, height, fps)
+        return _open_auto(width, height, fps, tuning)
     if kind == "picamera2" and not arg:
-        return Picamera2Camera(width, height, fps)
+        return Picamera2Camera(width, height, fps, tuning=tuning)
     if kind == "usb" and arg:
         return OpenCVCamera(int(arg) if arg.isdigit() else arg, width, height, fps)
     if kind == "replay" and arg:
@@ -54,27 +57,30 @@ def open_camera(source: str, width: int = 1280, height: int = 720, fps: float = 
     raise CameraError(f"unknown camera source {source!r}: use {SOURCE_FORMS} (camera.source in /etc/familiar/familiar.toml)")
 
 
-def _open_auto(width: int, height: int, fps: float) -> Camera:
-    """The Pi camera when one is attached, else the first working USB webcam."""
+def _open_auto(width: int, height: int, fps: float, tuning: CameraTuning) -> Camera:
+    """The Pi camera when one is attached, else the first working USB webcam. When neither
+    works, a picamera2 that is installed but broken (e.g. the numpy mismatch) is named."""
+    pi_problem = ""
     try:
         if csi_cameras(import_picamera2()):
-            return Picamera2Camera(width, height, fps)
-    except CameraError:
-        pass  # no picamera2 or no ribbon camera: a USB webcam may still be there
+            return Picamera2Camera(width, height, fps, tuning=tuning)
+    except CameraError as exc:  # no picamera2 or no ribbon camera: a USB webcam may still be there
+        pi_problem = "" if str(exc) == INSTALL_HINT else f" (Pi camera: {exc})"
     try:
         return open_first_usb_camera(width, height, fps)
     except CameraError as exc:
-        raise CameraError(f"no camera found: {NO_CAMERA_HINT}") from exc
+        raise CameraError(f"no camera found: {NO_CAMERA_HINT}{pi_problem}") from exc
 
 
-def check_camera(source: str, width: int = 1280, height: int = 720) -> tuple[bool, str]:
+def check_camera(source: str, width: int = 1280, height: int = 720,
+                 tuning: CameraTuning = CameraTuning()) -> tuple[bool, str]:
     """For ``familiar doctor``: open the camera, grab one frame, report size and brightness.
 
     Returns (ok, one line for a person). A frame that is nearly black or white counts as a
     failure: the lens cap is on, the light is off, or the camera points at a lamp.
     """
     try:
-        with open_camera(source, width, height) as camera:
+        with open_camera(source, width, height, tuning=tuning) as camera:
             frame = camera.read()
             description = camera.description
     except CameraError as exc:

@@ -6,6 +6,7 @@ Pi camera, a USB webcam and a replayed folder of photos are interchangeable.
 from __future__ import annotations
 
 import abc
+from dataclasses import dataclass
 from types import TracebackType
 
 import numpy as np
@@ -16,6 +17,19 @@ NO_CAMERA_HINT = (
     "connect the camera ribbon / a USB webcam, or set camera.source in /etc/familiar/familiar.toml"
 )
 """Said with every 'no camera' error, because the person reading it is at the table, not in the code."""
+
+
+@dataclass(frozen=True)
+class CameraTuning:
+    """How a real camera's picture is held steady (replays ignore it).
+
+    ``mains_hz``: the lights' mains frequency, 50 or 60; lamps on mains flicker at twice
+    it, so exposure is kept to multiples of 10 ms (50 Hz) or 8.33 ms (60 Hz) and frames
+    show no bands or brightness beating. 0 = no flicker lock (daylight, battery lights).
+    ``lens_position``: fixed focus in dioptres (1 / distance in metres) for a camera with
+    a motorised lens; None = focus once on the tray at start."""
+    mains_hz: int = 50
+    lens_position: float | None = None
 
 
 class CameraError(RuntimeError):
@@ -42,6 +56,10 @@ class Camera(abc.ABC):
     @abc.abstractmethod
     def close(self) -> None:
         """Release the device; safe to call twice."""
+
+    def remeter(self) -> None:
+        """Measure exposure and white balance afresh and lock them again (a new game, or
+        the host changed the lights). Sources without automatic exposure do nothing."""
 
     def __enter__(self) -> Camera:
         return self

@@ -14,6 +14,10 @@ WARMUP_FRAMES = 5
 """Frames dropped after opening: webcams deliver dark or half-exposed frames while their
 auto exposure starts up, and those must not reach the settle detector."""
 
+V4L2_EXPOSURE_MANUAL, V4L2_EXPOSURE_APERTURE_PRIORITY = 1, 3
+"""``CAP_PROP_AUTO_EXPOSURE`` takes V4L2's own ``exposure_auto`` menu values (UVC
+webcams offer manual and aperture priority, which is their automatic mode)."""
+
 READ_RETRIES = 3
 """A USB camera occasionally drops one frame under bus load; three misses in a row means
 it is unplugged or dead."""
@@ -25,6 +29,11 @@ class OpenCVCamera(Camera):
     Asks for MJPG so that 720p runs at full frame rate over USB 2 (raw YUYV at 1280x720
     is limited to ~10 fps by bandwidth on most webcams). The camera may pick the nearest
     size it supports; ``size`` and ``description`` report what it really delivers.
+
+    After the warm-up a webcam's automatic exposure, white balance and focus are switched
+    off where V4L2 offers the controls, for the reasons ``Picamera2Camera`` gives: a hand
+    over the tray must not shift the next roll's colours or focus. ``remeter()`` lets
+    them run again for a moment and locks them anew.
     """
 
     def __init__(self, device: int | str, width: int = 1280, height: int = 720, fps: float = 15.0) -> None:
@@ -38,12 +47,41 @@ class OpenCVCamera(Camera):
             raise
         self.size = (frame.shape[1], frame.shape[0])
         real_fps = self._capture.get(cv2.CAP_PROP_FPS) or fps
-        self.description = f"OpenCV {self._name} {self.size[0]}x{self.size[1]} @ {real_fps:.0f} fps"
+        locks = "" if self._is_file() else ", " + (", ".join(self._lock()) or "no V4L2 locks offered")
+        self.description = f"OpenCV {self._name} {self.size[0]}x{self.size[1]} @ {real_fps:.0f} fps{locks}"
+
+    def _is_file(self) -> bool:
+        return os.path.isfile(self._name)
+
+    def _lock(self) -> list[str]:
+        """Freezes what the webcam lets V4L2 freeze; ``set`` is False for a control the
+        driver lacks. The exposure read back before switching to manual is the one the
+        automatic mode reached (UVC reports the current value), so it is kept."""
+        capture, locked = self._capture, []
+        exposure = capture.get(cv2.CAP_PROP_EXPOSURE)
+        if capture.set(cv2.CAP_PROP_AUTO_EXPOSURE, V4L2_EXPOSURE_MANUAL):
+            capture.set(cv2.CAP_PROP_EXPOSURE, exposure)
+            locked.append("exposure locked")
+        if capture.set(cv2.CAP_PROP_AUTO_WB, 0):
+            locked.append("white balance locked")
+        if capture.set(cv2.CAP_PROP_AUTOFOCUS, 0):
+            locked.append("focus fixed")
+        return locked
+
+    def remeter(self) -> None:
+        """Automatic exposure and white balance for the warm-up frames, then locked again."""
+        if self._capture is None or self._is_file():
+            return
+        self._capture.set(cv2.CAP_PROP_AUTO_EXPOSURE, V4L2_EXPOSURE_APERTURE_PRIORITY)
+        self._capture.set(cv2.CAP_PROP_AUTO_WB, 1)
+        for _ in range(WARMUP_FRAMES * 3):
+            self.read()
+        self._lock()
 
     def _warm_up(self) -> np.ndarray:
         """Drop the first frames of a webcam; a file's first frame is kept (it is content)."""
         frame = self.read()
-        if not os.path.isfile(self._name):
+        if not self._is_file():
             for _ in range(WARMUP_FRAMES):
                 frame = self.read()
         return frame

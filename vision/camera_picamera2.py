@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.camera_base import NO_CAMERA_HINT, Camera, CameraError, as_bgr
+from vision.camera_base import NO_CAMERA_HINT, Camera, CameraError, CameraTuning, as_bgr
 
 INSTALL_HINT = (
     "picamera2 is not installed: on Raspberry Pi OS run `sudo apt install python3-picamera2` "
@@ -19,13 +19,84 @@ INSTALL_HINT = (
 )
 
 
+NUMPY_HINT = (
+    "picamera2 (from apt) cannot load with this numpy ({numpy}): Raspberry Pi OS builds "
+    "picamera2 and simplejpeg against its own numpy 1.x, and numpy 2 breaks them. Fix: "
+    "`sudo /opt/familiar/.venv/bin/pip install 'numpy<2' 'opencv-python-headless<4.12'` "
+    "(sudo make install pins both)"
+)
+NUMPY_MISMATCH = ("numpy.dtype size changed", "_ARRAY_API not found", "numpy.core.multiarray failed",
+                  "compiled using NumPy 1.x", "numpy._core")
+"""How a C extension built against numpy 1.x fails under numpy 2 (picamera2 issues 1088, 1211)."""
+
+
 def import_picamera2() -> Any:
-    """The Picamera2 class, or a CameraError saying how to install it."""
+    """The Picamera2 class, or a CameraError saying what to do.
+
+    Any exception counts, not only ImportError: apt's picamera2 imported against a numpy
+    it was not built for raises ValueError ("numpy.dtype size changed") or AttributeError
+    from inside simplejpeg, and a half-installed libcamera raises whatever it likes.
+    """
     try:
         from picamera2 import Picamera2
     except ImportError as exc:
-        raise CameraError(INSTALL_HINT) from exc
+        if not _numpy_mismatch(exc):
+            raise CameraError(INSTALL_HINT) from exc
+        raise CameraError(NUMPY_HINT.format(numpy=np.__version__)) from exc
+    except Exception as exc:  # noqa: BLE001 - see the docstring
+        if _numpy_mismatch(exc):
+            raise CameraError(NUMPY_HINT.format(numpy=np.__version__)) from exc
+        raise CameraError(f"picamera2 cannot be loaded ({type(exc).__name__}: {exc}); "
+                          "reinstall it with `sudo apt install --reinstall python3-picamera2`, "
+                          'or use a USB webcam (camera.source = "usb:0")') from exc
     return Picamera2
+
+
+def _numpy_mismatch(exc: BaseException) -> bool:
+    """True when ``exc`` (or what caused it) is a numpy 1.x/2.x binary mismatch."""
+    while exc is not None:
+        if any(sign in str(exc) for sign in NUMPY_MISMATCH):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def full_view_mode(modes: list[dict[str, Any]], size: tuple[int, int], fps: float) -> dict[str, Any] | None:
+    """The sensor mode that sees the sensor's whole width at the frame's aspect ratio.
+
+    Asked only for an output size, picamera2 picks the sensor mode nearest to it, and the
+    small modes are centre crops: Camera Module 3's 1536x864 mode reads the middle
+    3072x1728 of its 4608x2592 pixels, about 47 x 28 degrees of its 66 x 41, so at the
+    mount height of hardware.md the card strip falls out of view. The crop-free modes are
+    those whose ``crop_limits`` span the widest crop any mode has (the full array) and
+    tall enough for the frame's aspect; of those, the smallest that is at least the frame's
+    size and fast enough (the ISP scales it down), else the largest. For 1280x720 at
+    10 fps: Camera Module 3 and its Wide version (imx708) 2304x1296, Camera Module 2
+    (imx219) 1640x1232, the HQ camera (imx477) 2028x1520. None when no mode is listed.
+    """
+    if not modes:
+        return None
+    full_width = max(m["crop_limits"][2] for m in modes)
+    tall_enough = full_width * size[1] / size[0] * 0.99
+    full = [m for m in modes if m["crop_limits"][2] == full_width and m["crop_limits"][3] >= tall_enough]
+
+    def preference(mode: dict[str, Any]) -> tuple[bool, bool, int, int]:
+        width, height = mode["size"]
+        big = width >= size[0] and height >= size[1]
+        fast = mode.get("fps", fps) >= fps
+        return (not fast, not big, width * height if big else -width * height, -mode.get("bit_depth", 0))
+
+    return min(full, key=preference) if full else None
+
+
+def flicker_controls(mains_hz: int, available: dict[str, Any]) -> dict[str, Any]:
+    """libcamera's flicker avoidance for lamps on ``mains_hz`` mains (they flicker at twice
+    it): exposure in multiples of 10000 us (50 Hz) or 8333 us (60 Hz). ``AeFlickerMode``
+    1 is ``FlickerManual`` (libcamera control_ids); cameras or libcamera releases
+    without the control get none."""
+    if not mains_hz or "AeFlickerMode" not in available:
+        return {}
+    return {"AeFlickerMode": 1, "AeFlickerPeriod": round(1_000_000 / (2 * mains_hz))}
 
 
 def csi_cameras(picamera2_class: Any) -> list[tuple[int, dict[str, Any]]]:
@@ -51,7 +122,11 @@ class Picamera2Camera(Camera):
     the hand leaves the whole image drifts in brightness and colour; the settle detector
     would have to wait that drift out, and the dice reader would see the same dice in
     different colours from roll to roll. A table's light rarely changes during a game;
-    if it does, re-open the camera to meter again.
+    if it does, ``remeter()`` (a new game, or the host's "meter the camera again").
+
+    The sensor runs in its full-view mode (see ``full_view_mode``) and exposure steps in
+    whole flicker periods of the mains (``tuning.mains_hz``); the lens of a module with
+    autofocus is set once to ``tuning.lens_position`` dioptres and left there.
     """
 
     def __init__(
@@ -63,38 +138,72 @@ class Picamera2Camera(Camera):
         lock_exposure: bool = True,
         warmup_s: float = 1.0,
         timeout_s: float = 2.0,
+        tuning: CameraTuning = CameraTuning(),
     ) -> None:
         picamera2_class = import_picamera2()
         cameras = csi_cameras(picamera2_class)
         if camera_num >= len(cameras):
             raise CameraError(f"no camera found on the camera connector: {NO_CAMERA_HINT}")
         self._timeout_s = timeout_s
+        self._warmup_s = warmup_s
+        self._lock = lock_exposure
         self._camera: Any = None
         num, info = cameras[camera_num]
         model = info.get("Model", "camera")
         try:
             self._camera = picamera2_class(num)
-            self._start(width, height, fps, warmup_s, lock_exposure)
+            settings = self._start(width, height, fps, tuning)
         except Exception as exc:  # libcamera raises RuntimeError/OSError with its own words
             self.close()
             raise CameraError(f"cannot start the Pi camera ({model}): {exc}; {NO_CAMERA_HINT}") from exc
         self.size = (width, height)
         locked = "exposure locked" if lock_exposure else "auto exposure"
-        self.description = f"picamera2 {model} {width}x{height} @ {fps:.0f} fps, {locked}"
+        self.description = f"picamera2 {model} {width}x{height} @ {fps:.0f} fps, {', '.join([locked, *settings])}"
 
-    def _start(self, width: int, height: int, fps: float, warmup_s: float, lock_exposure: bool) -> None:
-        """Configure an RGB888 video stream (numpy sees it as BGR) and let it meter."""
+    def _start(self, width: int, height: int, fps: float, tuning: CameraTuning) -> list[str]:
+        """Configure an RGB888 video stream (numpy sees it as BGR) from the full-view sensor
+        mode, focus, and let it meter; returns what was set, for the description."""
         frame_us = int(1_000_000 / fps)  # FrameDurationLimits: understood by every picamera2 release
+        available = self._camera.camera_controls
+        controls = {"FrameDurationLimits": (frame_us, frame_us), **flicker_controls(tuning.mains_hz, available)}
+        mode = full_view_mode(self._camera.sensor_modes, (width, height), fps)
+        # ``sensor=`` (picamera2 0.3.13+, every Bookworm release) fixes the sensor mode.
+        sensor = {"output_size": mode["size"], "bit_depth": mode["bit_depth"]} if mode else {}
         config = self._camera.create_video_configuration(
-            main={"size": (width, height), "format": "RGB888"},
-            controls={"FrameDurationLimits": (frame_us, frame_us)},
-        )
+            main={"size": (width, height), "format": "RGB888"}, sensor=sensor, controls=controls)
         self._camera.configure(config)
         self._camera.start()
-        self._focus_once()
-        time.sleep(warmup_s)
-        if lock_exposure:
+        settings = [f"sensor {mode['size'][0]}x{mode['size'][1]} full view" if mode else "sensor mode by picamera2"]
+        if "AeFlickerPeriod" in controls:
+            settings.append(f"flicker period {controls['AeFlickerPeriod']} us")
+        settings.append(self._focus(tuning.lens_position))
+        self._meter()
+        return settings
+
+    def remeter(self) -> None:
+        """Automatic exposure and white balance run again for the warm-up, then lock."""
+        if self._camera is None or not self._lock:
+            return
+        self._camera.set_controls({"AeEnable": True, "AwbEnable": True})
+        self._meter()
+
+    def _meter(self) -> None:
+        time.sleep(self._warmup_s)
+        if self._lock:
             self._lock_exposure()
+
+    def _focus(self, lens_position: float | None) -> str:
+        """A fixed lens position when one is configured, else one autofocus cycle."""
+        available = self._camera.camera_controls
+        if "AfMode" not in available or "LensPosition" not in available:
+            return "fixed-focus lens"
+        if lens_position is None:
+            self._focus_once()
+            return "focused once"
+        from libcamera import controls  # present wherever picamera2 is
+
+        self._camera.set_controls({"AfMode": controls.AfModeEnum.Manual, "LensPosition": lens_position})
+        return f"lens at {lens_position:g} dioptres"
 
     def _focus_once(self) -> None:
         """Focus once on the tray (cameras with autofocus), then keep the lens still.

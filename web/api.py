@@ -257,6 +257,17 @@ def camera() -> Response:
     return _jpeg(_web().box.camera_jpeg(), "there is no camera picture")
 
 
+@api.post("/host/camera/meter")
+@host_only
+def meter_camera() -> Response:
+    """The host changed the lights: the camera measures exposure and colour again."""
+    try:
+        _web().box.remeter_camera()
+    except ValueError as exc:
+        raise ApiError(400, str(exc)) from None
+    return jsonify(ok=True)
+
+
 def _teach_request(body: dict[str, Any]) -> tuple[str, int, int, list[str], bool]:
     catalog = body.get("catalog")
     if not isinstance(catalog, str) or not CATALOG_NAME.fullmatch(catalog):

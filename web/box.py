@@ -27,6 +27,9 @@ class Box(Protocol):
     def camera_jpeg(self) -> bytes | None:
         """The latest camera frame as JPEG (host page only), or None without a camera."""
 
+    def remeter_camera(self) -> None:
+        """Measure the light afresh and lock exposure again; ValueError without a camera."""
+
     def pending(self) -> list[dict[str, Any]]:
         """Readings waiting for the host: ``{"id": str, "kind": "dice"|"cards", "action": str,
         "values": [...], "unsure": [index...], "confidence": float}``."""
@@ -67,6 +70,9 @@ class NoHardware:
 
     def camera_jpeg(self) -> bytes | None:
         return None
+
+    def remeter_camera(self) -> None:
+        raise ValueError("this box has no camera")
 
     def pending(self) -> list[dict[str, Any]]:
         return []

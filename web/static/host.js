@@ -158,6 +158,9 @@
 
   document.getElementById("teach").addEventListener("submit", (event) => { event.preventDefault(); teach(false); });
   document.getElementById("teach-save").addEventListener("click", () => teach(true));
+  for (const button of document.querySelectorAll("button.meter-camera")) {
+    button.addEventListener("click", () => post("/api/host/camera/meter", {}, "The camera measures the light again."));
+  }
   for (const box of document.querySelectorAll("details.camera-box")) {
     box.addEventListener("toggle", () => {
       if (box.open) box.querySelector("img").src = `/api/host/camera?t=${Date.now()}`;
