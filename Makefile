@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 APT_PKGS := espeak-ng alsa-utils chromium sox
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test bench system-deps venv install clean
+.PHONY: demo test test-fast lint bench system-deps venv install clean
 
 system-deps:
 	@missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -36,6 +36,16 @@ demo: venv
 
 test: venv
 	$(PY) -m pytest -q -n 2 --dist loadfile
+
+# Everything but the browser and the slow tests, for the edit-run loop.
+test-fast: venv
+	$(PY) -m pytest -q -n 2 --dist loadfile -m "not browser and not slow"
+
+# ruff (lint and format) over the tree, strict mypy over the engine (pyproject.toml).
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 bench: venv
 	$(PY) -m bench

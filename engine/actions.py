@@ -8,8 +8,9 @@ rules, not the transport, decide who may do what.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 
 class IllegalAction(ValueError):
@@ -45,7 +46,7 @@ class Action:
         return json.dumps({"kind": self.kind, "data": dict(self.data), "seat": self.seat}, sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str) -> "Action":
+    def from_json(cls, text: str) -> Action:
         """Parse a stored or submitted action, refusing anything malformed."""
         try:
             raw = json.loads(text)
@@ -54,7 +55,7 @@ class Action:
         return cls.from_dict(raw)
 
     @classmethod
-    def from_dict(cls, raw: Any) -> "Action":
+    def from_dict(cls, raw: Any) -> Action:
         """Build an action from a decoded JSON object, refusing unknown fields."""
         if not isinstance(raw, dict):
             raise IllegalAction("an action must be a JSON object")

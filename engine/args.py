@@ -20,8 +20,8 @@ from typing import Any, Generic, Protocol, TypeVar
 from engine.actions import IllegalAction
 from engine.dice import parse_roll
 
-S = TypeVar("S", contravariant=True)
 T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
 DIGITS = re.compile(r"[0-9]{1,6}")
 """A number typed on a page: ASCII digits only, and short enough never to be huge."""
 
@@ -37,10 +37,10 @@ class Where:
     seats: Sequence[str]
 
 
-class Spec(Protocol[T]):
+class Spec(Protocol[T_co]):
     """Turns one raw JSON value into a typed argument, or refuses it."""
 
-    def parse(self, raw: Any, where: Where, what: str) -> T: ...
+    def parse(self, raw: Any, where: Where, what: str) -> T_co: ...
 
 
 def _bound(bound: Bound, state: Any) -> int:
@@ -209,7 +209,7 @@ def parse_args(specs: Mapping[str, ArgSpec], data: Mapping[str, Any], where: Whe
     return args
 
 
-PICK = {"choice": Opt(Seat()), "choices": Opt(Seats())}
+PICK: dict[str, ArgSpec] = {"choice": Opt(Seat()), "choices": Opt(Seats())}
 """Players picked on a page: ``choice`` when the prompt asks for one, ``choices`` for several."""
 
 

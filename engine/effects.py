@@ -8,6 +8,7 @@ may see via ``Game.private_view``), so that replaying the log restores it exactl
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ class Expect:
     secret: bool = False
     symbols: bool = False
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
             "action": self.action,

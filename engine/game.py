@@ -56,13 +56,24 @@ class Turn:
 class Game(Protocol[S]):
     """One game's rules.  Implementations are stateless; all state is in ``S``."""
 
-    name: str
-    """Registry key used in the log, e.g. ``"unmask"``; never changes once released."""
-    title: str
-    min_seats: int
-    max_seats: int
-    option_choices: Mapping[str, Sequence[str]]
-    """Options the host picks from at set-up (name -> allowed values, first the default)."""
+    @property
+    def name(self) -> str:
+        """Registry key used in the log, e.g. ``"unmask"``; never changes once released."""
+        ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def min_seats(self) -> int: ...
+
+    @property
+    def max_seats(self) -> int: ...
+
+    @property
+    def option_choices(self) -> Mapping[str, Sequence[str]]:
+        """Options the host picks from at set-up (name -> allowed values, first the default)."""
+        ...
 
     def new(self, options: Mapping[str, Any], turn: Turn) -> tuple[S, list[Effect]]:
         """Set up a game for ``turn.seats``; return its state and opening effects."""

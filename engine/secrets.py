@@ -88,7 +88,8 @@ def _secrets(node: Any) -> Iterator[tuple[Any, dataclasses.Field[Any], Secret]]:
 
 def public(root: Any) -> dict[str, Any]:
     """The public view of a state: what anyone at the table may see."""
-    return _public(root, root)
+    view: dict[str, Any] = _public(root, root)
+    return view
 
 
 def _public(node: Any, root: Any) -> Any:

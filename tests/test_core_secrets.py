@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_unmask_support import NAMES, Play, page_action
 
 from engine.actions import Action, IllegalAction
 from engine.effects import Effect, Expect
@@ -19,7 +20,6 @@ from engine.game import Turn
 from engine.games import registry
 from engine.steps import Move, Step, StepGame
 from engine.table import NEW, GameFault, Table
-from test_unmask_support import NAMES, Play, page_action
 
 WALK = 150
 
@@ -92,7 +92,7 @@ def test_every_step_that_shows_a_secret_warns_before_undo(name: str, seed: int) 
         except IllegalAction:
             continue
         after = learned(table)
-        informed = [s for s, (b, a) in enumerate(zip(before, after)) if a != b]
+        informed = [s for s, (b, a) in enumerate(zip(before, after, strict=True)) if a != b]
         warning = table.undo_warning()
         assert bool(informed) == bool(warning)
         for seat in informed:
@@ -122,7 +122,7 @@ def test_every_prompt_asks_for_a_move_the_game_accepts_now(name: str, seed: int)
 def test_the_loyalty_deal_survives_six_undos_and_rerolls() -> None:
     """The measured fault: undo the roll that deals, roll again, six times: one deal."""
     play = Play(5, seed=3)
-    for seat in range(4):
+    for _ in range(4):
         play.act("roll", dice=[1, 2])
     play.act("roll", dice=[6, 6])
     first = list(play.s.loyalty)

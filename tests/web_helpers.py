@@ -19,7 +19,7 @@ from engine.steps import Move, Step, StepGame
 from web import create_app
 
 
-def _peeker(state: "SecretsState") -> int:
+def _peeker(state: SecretsState) -> int:
     return 0
 
 

@@ -53,8 +53,17 @@ from engine.games import unmask_encounter as encounter
 from engine.games import unmask_final as final
 from engine.games import unmask_pool as pool
 from engine.games import unmask_setup as setup
-from engine.games.unmask_rules import BEGINNING, LOYALTY_CHART, LOYALTY_NAMES, NAMES_TO_SUBMIT, PHASE_NAMES, TALK_MODES, WAR, parse_config
-from engine.games.unmask_state import FIRST_ROLL, FINAL, OVER, ROLL, Board, FirstRolls, UnmaskState
+from engine.games.unmask_rules import (
+    BEGINNING,
+    LOYALTY_CHART,
+    LOYALTY_NAMES,
+    NAMES_TO_SUBMIT,
+    PHASE_NAMES,
+    TALK_MODES,
+    WAR,
+    parse_config,
+)
+from engine.games.unmask_state import FINAL, FIRST_ROLL, OVER, ROLL, Board, FirstRolls, UnmaskState
 from engine.steps import StepGame
 
 

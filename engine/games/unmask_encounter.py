@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.args import PICK, Choice, Number, Opt, Seat, Text, picked
+from engine.actions import IllegalAction
+from engine.args import PICK, ArgSpec, Choice, Number, Opt, Seat, Text, picked
 from engine.effects import Effect, Expect, Say
 from engine.game import Turn
 from engine.games.unmask_rules import TALK_MODES
 from engine.games.unmask_state import ENCOUNTER, GROUP, IN_TURN, POOL, Card, Encounter, UnmaskState, names_of
-from engine.actions import IllegalAction
 from engine.steps import Move, Step
 
 # How an Encounter is judged: the card total (no roll), dice alike, a dice total, or by the
@@ -260,7 +260,7 @@ ANYTIME = (
 
 
 
-CARD = {"choice": Opt(Number(1, _players)), "name": Opt(Text(60), "the Encounter"), "group": Opt(Number(1, _players)),
+CARD: dict[str, ArgSpec] = {"choice": Opt(Number(1, _players)), "name": Opt(Text(60), "the Encounter"), "group": Opt(Number(1, _players)),
         "check": Opt(Choice((*DIRECTIVES.values(),)), "host"), "target": Opt(Number(1, 99)), "rolls": Opt(Number(1, 6))}
 
 ENCOUNTER_STEP = Step[UnmaskState](ENCOUNTER, "the Leader is revealing an Encounter", (

@@ -162,7 +162,7 @@ def accuse(state: UnmaskState, turn: Turn) -> list[Effect]:
         Say(f"{names_of(state.names, seats)} go before the Department of Magical Law Enforcement."),
         Say("The Moment of Truth. One at a time, reveal your Loyalty."),
     ]
-    effects += [Say(f"{name}: {LOYALTY_NAMES[side]}.") for name, side in zip(state.names, state.loyalty)]
+    effects += [Say(f"{name}: {LOYALTY_NAMES[side]}.") for name, side in zip(state.names, state.loyalty, strict=True)]
     effects.append(Say(VERDICT_SAY[dept.outcome]))
     return effects
 
