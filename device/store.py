@@ -5,6 +5,7 @@ effects run, so a power cut or ``kill -9`` at any moment loses nothing that the
 table was told about.  Seat tokens are never stored: only their SHA-256, so the
 state file does not hand out working phone links to whoever reads it.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -64,18 +65,18 @@ class Store:
 
     # The action log
 
-    def append(self, action: Action, seed: int) -> Entry:
-        """Make one action durable; returns it with its sequence number."""
+    def append(self, action: Action, seed: int, at: float | None = None) -> Entry:
+        """Make one action durable, accepted at wall time ``at`` (now if not given: a
+        timer's deadline is folded from it); returns it with its sequence number."""
+        at = time.time() if at is None else at
         with self.db:
-            cur = self.db.execute(
-                "INSERT INTO log (action, seed, at) VALUES (?, ?, ?)", (action.to_json(), seed, time.time())
-            )
-        return Entry(seq=int(cur.lastrowid), action=action, seed=seed)
+            cur = self.db.execute("INSERT INTO log (action, seed, at) VALUES (?, ?, ?)", (action.to_json(), seed, at))
+        return Entry(seq=int(cur.lastrowid), action=action, seed=seed, at=at)
 
     def entries(self) -> list[Entry]:
         """The whole log in order, for replay."""
-        rows = self.db.execute("SELECT seq, action, seed FROM log ORDER BY seq").fetchall()
-        return [Entry(seq=s, action=Action.from_json(a), seed=d) for s, a, d in rows]
+        rows = self.db.execute("SELECT seq, action, seed, at FROM log ORDER BY seq").fetchall()
+        return [Entry(seq=s, action=Action.from_json(a), seed=d, at=t) for s, a, d, t in rows]
 
     # Seat claims: one phone per seat per game
 

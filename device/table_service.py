@@ -7,6 +7,7 @@ through a version counter; each page then fetches its *own* view, so the shared
 change signal never carries anybody's secret, and every seat is signalled at the
 same moment whatever changed (no timing tells who was dealt what).
 """
+
 from __future__ import annotations
 
 import logging
@@ -17,10 +18,11 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from device.store import SeatTaken, Store
+from engine import timers as timing
 from engine.actions import Action, IllegalAction
 from engine.effects import Effect, Notice, Say
 from engine.table import NEW, UNDO, Entry, GameFault, UndoNeedsConfirmation, replay
-from device.store import SeatTaken, Store
 
 Listener = Callable[[list[Effect]], None]
 log = logging.getLogger("familiar")
@@ -45,6 +47,8 @@ class TableService:
         self.version = 0
         self.notices: deque[str] = deque(maxlen=NOTICES)
         self._pairing_until = 0.0
+        self.clock: Callable[[], float] = time.time
+        """Wall time for the log and the timers (the timer thread reads it too)."""
         self._load(self.store.entries())
 
     def _load(self, entries: list[Entry]) -> None:
@@ -66,12 +70,13 @@ class TableService:
         """Check, persist, adopt, then announce one action; IllegalAction changes nothing."""
         with self._lock:
             seed = secrets.randbits(63) if action.kind == NEW else 0
+            at = self.clock()  # one moment for the rules and the log: timers fold from it
             try:
-                outcome = self.table.attempt(action, seed)
+                outcome = self.table.attempt(action, seed, at)
             except GameFault as fault:
                 log.error("a game fault on %s (refused, nothing changed):\n%s", action.kind, fault.trace)
                 raise
-            entry = self.store.append(action, seed)
+            entry = self.store.append(action, seed, at)
             self.table.commit(outcome, entry)
             self._changed_with(outcome.effects)
             return outcome.effects
@@ -129,8 +134,14 @@ class TableService:
             claimed = self.store.claimed(self.game_seq)
             view["claimed"] = [i in claimed for i in range(len(view["seats"]))]
             view["notices"] = list(self.notices)
+            view["timers"] = timing.shown(self.table.current.timers, self.clock())
             view["version"] = self.version
             return view
+
+    def timers(self) -> timing.Timers:
+        """The table's timers now (each frozen), read under the lock for the timer thread."""
+        with self._lock:
+            return dict(self.table.current.timers)
 
     def private_view(self, seat: int) -> dict[str, Any]:
         with self._lock:

@@ -5,17 +5,34 @@ or a phone reconnecting is derived from state instead (track lights via
 ``Game.tracks``, what the table waits for via ``Game.expects``, what each seat
 may see via ``Game.private_view``), so that replaying the log restores it exactly.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
+MOST_WAIT = 60.0
+"""The longest quiet after a line: the narrator's thread is watched, and stays silent
+for no longer than this plus one line."""
+TIMER_DONE = "timer_done"
+"""The action the box sends a game when one of its timers has run out: ``{"name": ...}``."""
+
 
 @dataclass(frozen=True)
 class Say:
-    """A line the speaker says to the whole table.  Never carries a secret."""
+    """A line the speaker says to the whole table.  Never carries a secret.
+
+    ``then_wait`` keeps the table quiet for that many seconds after the line before the
+    next one begins (a night's fixed pauses, the same whether or not a role is in play,
+    so the rhythm tells nobody anything); the next line is prepared during the wait, so
+    the pause is exact."""
 
     text: str
+    then_wait: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.then_wait <= MOST_WAIT:
+            raise ValueError(f"a line may be followed by 0 to {MOST_WAIT:.0f} s of quiet, not {self.then_wait}")
 
 
 @dataclass(frozen=True)
@@ -27,10 +44,18 @@ class Notice:
 
 @dataclass(frozen=True)
 class StartTimer:
-    """Start a table timer; the box sends ``timer_done`` with ``name`` when it runs out."""
+    """Start (or restart) a table timer; the box sends ``timer_done`` with ``name`` when
+    it runs out.  ``warnings`` are ``(seconds left, line)`` pairs the box says on the
+    way, e.g. ``((60, "One minute left."),)``.  The table keeps the timer in its state
+    (:mod:`engine.timers`), so it survives a restart and goes with an undo."""
 
     name: str
     seconds: float
+    warnings: tuple[tuple[float, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.name.isidentifier() or not 0 < self.seconds <= 24 * 3600:
+            raise ValueError(f"a timer needs a plain name and 0 to 24 h, not {self.name!r}, {self.seconds}")
 
 
 Effect = Say | Notice | StartTimer

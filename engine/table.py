@@ -11,7 +11,12 @@ deals the same cards.  What a seat has been shown cannot be unseen: undoing an a
 that showed a seat a secret needs the host's confirmation after a warning naming who
 saw what (:meth:`Table.undo_warning`), and the seat keeps seeing it (``seen`` in its
 view) until the game shows it the same again.
+
+Table timers are state too (:mod:`engine.timers`): each entry carries the wall time it
+was accepted, so a timer's deadline is folded from the log, a restart resumes it and an
+undo of the step that started it cancels it.  The host's controls are ``table.timer``.
 """
+
 from __future__ import annotations
 
 import copy
@@ -20,13 +25,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import timers as timing
 from engine.actions import Action, IllegalAction
-from engine.effects import Effect, Expect, Say, Track
+from engine.effects import TIMER_DONE, Effect, Expect, Say, Track
 from engine.game import Game, Turn
 from engine.games import registry
 
 NEW = "table.new"
 UNDO = "table.undo"
+TIMER = "table.timer"
 MAX_NAME = 24
 
 Learned = dict[str, Any]
@@ -34,11 +41,13 @@ Learned = dict[str, Any]
 
 @dataclass(frozen=True)
 class Entry:
-    """One accepted action with the seed drawn for it (only a new game's is used)."""
+    """One accepted action with the seed drawn for it (only a new game's is used) and
+    the wall time it was accepted (only timers use it: the engine never reads a clock)."""
 
     seq: int
     action: Action
     seed: int
+    at: float = 0.0
 
 
 class GameFault(IllegalAction):
@@ -63,6 +72,7 @@ class TableState:
     options: dict[str, Any] = field(default_factory=dict)
     seed: int = 0
     state: Any = None
+    timers: timing.Timers = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -125,12 +135,13 @@ class Table:
 
     # Changing the table
 
-    def attempt(self, action: Action, seed: int) -> Outcome:
-        """What ``action`` would do, without committing it (IllegalAction if refused)."""
+    def attempt(self, action: Action, seed: int, at: float = 0.0) -> Outcome:
+        """What ``action`` would do if accepted at wall time ``at``, without committing it
+        (IllegalAction if refused)."""
         if action.kind == UNDO:
             raise IllegalAction("undo is not an action of the game: use the undo button")
         if action.kind == NEW:
-            return self._new_game(action, seed)
+            return self._new_game(action, seed, at)
         game = self.game
         if game is None:
             raise IllegalAction("no game is being played: start one first")
@@ -139,11 +150,18 @@ class Table:
         if game.is_over(self.current.state):
             raise IllegalAction("the game is over: start a new one or undo")
         after = copy.deepcopy(self.current)
+        if action.kind == TIMER:
+            after.timers = timing.control(after.timers, action, at)
+            return Outcome(after, [], {})
+        if action.kind == TIMER_DONE:
+            timing.check_done(after.timers, action, at)
+            after.timers = timing.finished(after.timers, action)
         turn = Turn.of(action, after.seats, after.seed)
         effects = _guarded(action.kind, lambda: game.apply(after.state, action, turn))
+        after.timers = {} if game.is_over(after.state) else timing.started(after.timers, effects, at)
         return Outcome(after, effects, self._informed(self.current, after))
 
-    def _new_game(self, action: Action, seed: int) -> Outcome:
+    def _new_game(self, action: Action, seed: int, at: float) -> Outcome:
         if action.seat is not None:
             raise IllegalAction("only the host can start a game")
         name = action.data.get("game")
@@ -159,7 +177,14 @@ class Table:
             raise IllegalAction("options must be an object")
         turn = Turn.of(action, seats, seed)
         state, effects = _guarded(NEW, lambda: game.new(options, turn))
-        after = TableState(game=name, seats=seats, options=dict(options), seed=seed, state=state)
+        after = TableState(
+            game=name,
+            seats=seats,
+            options=dict(options),
+            seed=seed,
+            state=state,
+            timers=timing.started({}, effects, at),
+        )
         return Outcome(after, [Say(f"New game: {game.title}."), *effects], self._informed(TableState(), after))
 
     def _informed(self, before: TableState, after: TableState) -> dict[int, list[str]]:
@@ -185,10 +210,10 @@ class Table:
             self.informed[entry.seq] = outcome.informed
         self._forget_reshown()
 
-    def apply(self, action: Action, seed: int, seq: int | None = None) -> list[Effect]:
+    def apply(self, action: Action, seed: int, seq: int | None = None, at: float = 0.0) -> list[Effect]:
         """Attempt and commit in one step (replay and tests); ``seq`` defaults to the next."""
-        outcome = self.attempt(action, seed)
-        self.commit(outcome, Entry(self._next_seq() if seq is None else seq, action, seed))
+        outcome = self.attempt(action, seed, at)
+        self.commit(outcome, Entry(self._next_seq() if seq is None else seq, action, seed, at))
         return outcome.effects
 
     def _next_seq(self) -> int:
@@ -208,9 +233,15 @@ class Table:
             return None
         game = self.game
         names = game.secret_labels(self.current.state) if game else {}
-        parts = [f"{self.current.seats[s]} ({', '.join(names.get(k, k) for k in keys)})" for s, keys in sorted(informed.items())]
-        return ("That step showed a secret on a phone, which undo cannot take back from the player: "
-                + "; ".join(parts) + ". Each phone keeps showing what it saw.")
+        parts = [
+            f"{self.current.seats[s]} ({', '.join(names.get(k, k) for k in keys)})"
+            for s, keys in sorted(informed.items())
+        ]
+        return (
+            "That step showed a secret on a phone, which undo cannot take back from the player: "
+            + "; ".join(parts)
+            + ". Each phone keeps showing what it saw."
+        )
 
     def undo(self) -> None:
         """Take back the last effective entry: the table is rebuilt from its game's start.
@@ -237,7 +268,7 @@ class Table:
         replayed = self.kept[start:]
         del self.kept[start:]
         for entry in replayed:
-            self.commit(self.attempt(entry.action, entry.seed), entry)
+            self.commit(self.attempt(entry.action, entry.seed, entry.at), entry)
 
     def _forget_reshown(self) -> None:
         """A remembered secret the game shows again, the same, is no longer only a memory."""
@@ -252,7 +283,7 @@ class Table:
             if self.kept:
                 self.undo()
             return
-        self.commit(self.attempt(entry.action, entry.seed), entry)
+        self.commit(self.attempt(entry.action, entry.seed, entry.at), entry)
 
     # Views: the only way anything leaves the table.
 
