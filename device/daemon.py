@@ -12,6 +12,7 @@ A missing camera or speaker is never fatal: the box says and shows a warning and
 the table plays by hand.  GPIO is different: on real hardware a wrong pin map or
 no access to the pins is a set-up error and ``familiar run`` stops with the fix.
 """
+
 from __future__ import annotations
 
 import logging
@@ -21,18 +22,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from device.buttons import Buttons
 from device.config import Config
 from device.heartbeats import Heartbeats
 from device.narrator import Narrator
 from device.notify import Notifier
 from device.outputs import BLINK_SECONDS, Outputs, make_pin_factory
-from device.buttons import Buttons
 from device.readings import ReadingDesk
 from device.store import Store
 from device.table_service import TableService
+from device.timers import TimerKeeper
+from engine import timers as timing
 from engine.actions import Action, IllegalAction
-from engine.table import UndoNeedsConfirmation
 from engine.effects import Effect, Say
+from engine.table import UndoNeedsConfirmation
 from vision.camera import CameraError, CameraTuning, open_camera
 from vision.cards import read_cards
 from vision.catalog import Catalog
@@ -49,6 +52,9 @@ picamera2's 2 s timeout, a reading of a settled frame under a second on a Pi 4. 
 for this long means the thread is dead or hangs in a driver call."""
 NARRATOR_STALL_S = 120.0
 """One line may take espeak-ng's 60 s timeout plus its playing time and aplay's margin."""
+TIMERS_STALL_S = 30.0
+"""The timer thread beats five times a second; a look at the timers waits at most for the
+table's lock (one log append)."""
 TEACHING_QUIET_S = 30.0
 """After the host captures a die or a deck to teach, still trays are not read for this
 long: the die put in the tray to be taught is not a roll."""
@@ -83,9 +89,14 @@ class Daemon:
             self.parts["speaker"] = "missing: WAV files only"
         elif self.parts["speaker"] == "starting":
             self.parts["speaker"] = "ok"
-        self.buttons = Buttons(config.gpio, pin_factory=self.pin_factory,
-                               on_confirm=self.confirm, on_confirm_hold=self.service.open_host_pairing,
-                               on_undo=self.undo, on_undo_hold=self.narrator.repeat)
+        self.buttons = Buttons(
+            config.gpio,
+            pin_factory=self.pin_factory,
+            on_confirm=self.confirm,
+            on_confirm_hold=self.service.open_host_pairing,
+            on_undo=self.undo,
+            on_undo_hold=self.narrator.repeat,
+        )
         self.desk = ReadingDesk(self.service.submit, config.vision.confirm_below)
         self._teaching = threading.Lock()
         self._taught_at = -TEACHING_QUIET_S
@@ -97,6 +108,9 @@ class Daemon:
         self._metered_game = self.service.game_seq
         self._latest_frame = None
         self.service.add_listener(self._on_effects)
+        self.timers = TimerKeeper(
+            self.service, say=self.narrator.say, redraw=self._show_board, beat=lambda: self.heartbeats.beat("timers")
+        )
         self._show_board()
 
     def _taught_dice(self) -> TaughtDice | None:
@@ -121,15 +135,16 @@ class Daemon:
     def _on_effects(self, effects: list[Effect]) -> None:
         for effect in effects:
             if isinstance(effect, Say):
-                self.narrator.say(effect.text)
+                self.narrator.say(effect.text, then_wait=effect.then_wait)
         if self.service.game_seq != self._metered_game:  # a new game: the lights may be new too
             self._metered_game = self.service.game_seq
             self.remeter_camera()
         self._show_board()
 
     def _show_board(self) -> None:
-        """Set the LEDs from state (not from effects), so undo and restarts restore them."""
-        self.outputs.show(self.service.table.tracks())
+        """Set the LEDs from state (not from effects), so undo and restarts restore them;
+        the table's timers drain on tracks of their own."""
+        self.outputs.show({**self.service.table.tracks(), **timing.tracks(self.service.timers(), self.service.clock())})
         if self.problems or self.desk.pending():
             self.outputs.status.attention()
         elif self.service.table.expects():
@@ -172,7 +187,9 @@ class Daemon:
         try:
             self.service.undo()
         except UndoNeedsConfirmation:
-            self.narrator.say("That step showed a secret on a phone: undo it from the host page, which says who saw what.")
+            self.narrator.say(
+                "That step showed a secret on a phone: undo it from the host page, which says who saw what."
+            )
         except IllegalAction as exc:
             self.narrator.say(str(exc))
 
@@ -190,8 +207,7 @@ class Daemon:
             try:
                 camera = open_camera(cam.source, cam.width, cam.height, cam.fps, tuning)
             except Exception as exc:  # noqa: BLE001 - e.g. picamera2 failing to import
-                self._problem("camera", f"{_failure(exc)} Play on by hand: enter dice on the host page.",
-                              "missing")
+                self._problem("camera", f"{_failure(exc)} Play on by hand: enter dice on the host page.", "missing")
                 self._rest(CAMERA_RETRY_S)
                 continue
             self._solved("camera")
@@ -310,8 +326,14 @@ class Daemon:
         from device.teach import teach_cards
 
         self._taught_at = time.monotonic()
-        return teach_cards(self._latest_frame, self.config.state_path(self.config.vision.card_catalog) / catalog,
-                           rows, cols, names, commit)
+        return teach_cards(
+            self._latest_frame,
+            self.config.state_path(self.config.vision.card_catalog) / catalog,
+            rows,
+            cols,
+            names,
+            commit,
+        )
 
     def teach_die(self, die: str, face: str) -> dict[str, Any]:
         """One photo of a face from the latest frame; the next roll already reads it.
@@ -343,6 +365,8 @@ class Daemon:
         self.server = serve(app, self.config.web.host, self.config.web.port)
         self.heartbeats.expect("camera", CAMERA_STALL_S)
         self.heartbeats.expect("narrator", NARRATOR_STALL_S)
+        self.heartbeats.expect("timers", TIMERS_STALL_S)
+        self.timers.start()
         threading.Thread(target=self._camera_loop, name="camera", daemon=True).start()
         self.narrator.say("Familiar is ready.")
 
@@ -392,6 +416,7 @@ class Daemon:
         server = getattr(self, "server", None)
         if server is not None:
             server.stop()
+        self.timers.close()
         self.narrator.close()
         self.buttons.close()
         self.outputs.close()

@@ -19,6 +19,7 @@ narrator thread inside a ctypes callback, and reports errors on stderr.
 A failure (espeak-ng missing, an unknown voice, a missing speaker) is logged and reported
 through ``problems`` and ``on_problem``, never raised to the caller: the game goes on.
 """
+
 from __future__ import annotations
 
 import logging
@@ -30,6 +31,7 @@ import tempfile
 import threading
 import time
 import wave
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,8 +42,9 @@ from device.config import AudioConfig, Config
 
 log = logging.getLogger(__name__)
 
-KEPT_WAVS = 500          # newest WAV copies kept in wav_dir; older ones are deleted
+KEPT_WAVS = 500  # newest WAV copies kept in wav_dir; older ones are deleted
 KEPT_PROBLEMS = 50
+KEPT_RECORD = 200  # lines in the record of when each was heard
 PLAY_MARGIN_SECONDS = 10  # aplay gets the clip's length plus this before it is given up
 
 SYNTH_TIMEOUT_SECONDS = 60  # espeak-ng needs well under a second for a long line
@@ -55,6 +58,7 @@ class SpeechError(RuntimeError):
 @dataclass(frozen=True)
 class WavStats:
     """What a WAV file really contains, measured from its samples."""
+
     sample_rate: int
     seconds: float
     rms: float
@@ -85,8 +89,7 @@ def synthesize(text: str, path: Path, audio: AudioConfig) -> list[str]:
     try:
         _espeak(text, path, audio.voice, audio)
     except _UnknownVoice:
-        warnings.append(f"unknown voice {audio.voice!r} (see: espeak-ng --voices); "
-                        f"using {DEFAULT_VOICE!r}")
+        warnings.append(f"unknown voice {audio.voice!r} (see: espeak-ng --voices); using {DEFAULT_VOICE!r}")
         _espeak(text, path, DEFAULT_VOICE, audio)
     if not path.exists() or path.stat().st_size <= 44:  # 44 bytes = a WAV header, no audio
         raise SpeechError(f"espeak-ng wrote no audio to {path}")
@@ -100,11 +103,22 @@ class _UnknownVoice(SpeechError):
 def _espeak(text: str, path: Path, voice: str, audio: AudioConfig) -> None:
     """One ``espeak-ng -w`` run. The text goes in on stdin (``--stdin``), so a line starting
     with "-" can never be taken for an option; amplitude 100 is espeak-ng's default level."""
-    command = ["espeak-ng", "-v", voice, "-s", str(audio.rate),
-               "-a", str(round(audio.volume * 100)), "-b", "1", "--stdin", "-w", str(path)]
+    command = [
+        "espeak-ng",
+        "-v",
+        voice,
+        "-s",
+        str(audio.rate),
+        "-a",
+        str(round(audio.volume * 100)),
+        "-b",
+        "1",
+        "--stdin",
+        "-w",
+        str(path),
+    ]
     try:
-        done = subprocess.run(command, input=text, capture_output=True, text=True,
-                              timeout=SYNTH_TIMEOUT_SECONDS)
+        done = subprocess.run(command, input=text, capture_output=True, text=True, timeout=SYNTH_TIMEOUT_SECONDS)
     except FileNotFoundError as error:
         raise SpeechError("espeak-ng is not installed") from error
     except subprocess.TimeoutExpired as error:
@@ -132,8 +146,7 @@ def play_wav(path: Path, device: str, seconds: float) -> None:
     so that lines never overlap; raises :class:`SpeechError` with aplay's own message."""
     command = ["aplay", "-q"] + (["-D", device] if device else []) + [str(path)]
     try:
-        done = subprocess.run(command, capture_output=True, text=True,
-                              timeout=seconds + PLAY_MARGIN_SECONDS)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=seconds + PLAY_MARGIN_SECONDS)
     except (OSError, subprocess.TimeoutExpired) as error:
         raise SpeechError(f"cannot play audio: {error}") from error
     if done.returncode != 0:
@@ -141,8 +154,22 @@ def play_wav(path: Path, device: str, seconds: float) -> None:
         raise SpeechError(f"cannot play audio on {device or 'the default device'}: {message}")
 
 
+@dataclass(frozen=True)
+class Spoken:
+    """When a line was heard (``time.monotonic()``): from the start of its playing to its
+    end; without a speaker, the moment its WAV was ready (start and end are one)."""
+
+    text: str
+    started: float
+    ended: float
+
+
 class Narrator:
-    """Speaks lines in order on its own thread; keeps the history and the problems."""
+    """Speaks lines in order on its own thread; keeps the history and the problems.
+
+    A line said with ``then_wait`` is followed by exactly that much quiet, from its end
+    to the next line's start: the next line is synthesised during the quiet, then played
+    when it is over."""
 
     def __init__(
         self,
@@ -163,15 +190,16 @@ class Narrator:
         self._idle = threading.Condition(self._lock)
         self._pending = 0
         self._closed = False
-        self._queue: queue.Queue[str | None] = queue.Queue()
+        self._queue: queue.Queue[tuple[str, float] | None] = queue.Queue()
+        self._record: deque[Spoken] = deque(maxlen=KEPT_RECORD)
+        self._quiet_until = 0.0
         if wav_dir is not None:
             wav_dir.mkdir(parents=True, exist_ok=True)
         self._thread = threading.Thread(target=self._run, name="narrator", daemon=True)
         self._thread.start()
 
     @classmethod
-    def from_config(cls, config: Config,
-                    on_problem: Callable[[str], None] | None = None) -> Narrator:
+    def from_config(cls, config: Config, on_problem: Callable[[str], None] | None = None) -> Narrator:
         """Speaker if a sound card (or an explicit ALSA device) exists; WAV copies when
         ``audio.wav_dir`` is set, when simulating, or when there is no speaker at all."""
         card = find_sound_card()
@@ -181,8 +209,7 @@ class Narrator:
             wav_dir = config.state_path("speech")
         narrator = cls(config.audio, speaker=speaker, wav_dir=wav_dir, on_problem=on_problem)
         if not speaker:
-            narrator._report(f"no sound card found (aplay -l): narration is only written "
-                             f"as WAV files to {wav_dir}")
+            narrator._report(f"no sound card found (aplay -l): narration is only written as WAV files to {wav_dir}")
         else:
             log.info("narrating on %s", config.audio.device or card)
         return narrator
@@ -194,13 +221,20 @@ class Narrator:
             return list(self._history)
 
     @property
+    def record(self) -> list[Spoken]:
+        """When each recent line was heard, oldest first (a copy)."""
+        with self._lock:
+            return list(self._record)
+
+    @property
     def problems(self) -> list[str]:
         """Distinct problems met so far (a copy), for the host's page."""
         with self._lock:
             return list(self._problems)
 
-    def say(self, text: str) -> None:
-        """Queues a line and returns at once; blank text is ignored."""
+    def say(self, text: str, then_wait: float = 0.0) -> None:
+        """Queues a line (to be followed by ``then_wait`` seconds of quiet) and returns at
+        once; blank text is ignored."""
         text = " ".join(text.split())
         if not text:
             return
@@ -210,7 +244,7 @@ class Narrator:
                 return
             self._last_queued = text
             self._pending += 1
-        self._queue.put(text)
+        self._queue.put((text, then_wait))
 
     def repeat(self) -> None:
         """Says the last line again (the held undo button); nothing said yet: nothing."""
@@ -234,13 +268,15 @@ class Narrator:
         self._thread.join(timeout)
 
     def _run(self) -> None:
-        while (text := self._queue.get()) is not None:
+        while (item := self._queue.get()) is not None:
+            text, then_wait = item
             try:
                 self._speak(text)
             except Exception as error:  # noqa: BLE001 - the thread must outlive any failure
                 log.warning("could not narrate %r", text)
                 self._report(str(error))
             finally:
+                self._quiet_until = time.monotonic() + then_wait  # kept even if the line failed
                 with self._idle:
                     self._pending -= 1
                     self._idle.notify_all()
@@ -254,8 +290,12 @@ class Narrator:
         try:
             for warning in synthesize(text, path, self.audio):
                 self._report(f"text-to-speech: {warning}")
+            time.sleep(max(0.0, self._quiet_until - time.monotonic()))
+            started = time.monotonic()
             if self.speaker:
                 play_wav(path, self.audio.device, measure_wav(path).seconds)
+            with self._lock:
+                self._record.append(Spoken(text, started, time.monotonic()))
         finally:
             if temporary:
                 path.unlink(missing_ok=True)
