@@ -196,6 +196,36 @@ const Familiar = (() => {
     return el("div", {}, input, send);
   }
 
+  // The table's timers, counted down on the page from the seconds the box said were left
+  // when the view arrived: only the time since then is measured here, so a phone whose
+  // own clock is wrong still shows the box's time.  ``controls(name, timer)`` adds the
+  // host's buttons.
+  const ticking = new Map();
+  function clockText(seconds) {
+    const s = Math.ceil(Math.max(0, seconds));
+    return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  }
+  function tickTimers() {
+    for (const [holder, { shown, at }] of ticking) {
+      for (const node of holder.querySelectorAll("[data-timer]")) {
+        const timer = shown[node.dataset.timer];
+        const left = timer.running ? timer.left - (performance.now() - at) / 1000 : timer.left;
+        node.querySelector(".timer-left").textContent = clockText(left);
+      }
+    }
+  }
+  function timers(holder, shown, controls) {
+    const names = Object.keys(shown || {});
+    holder.hidden = !names.length;
+    clear(holder).append(...names.map((name) => el("div", { class: "timer", "data-timer": name },
+      el("p", {}, el("span", { class: "timer-name" }, pretty(name)), " ", el("span", { class: "timer-left" }),
+        shown[name].running ? null : el("span", { class: "muted" }, " (paused)")),
+      controls ? controls(name, shown[name]) : null)));
+    ticking.set(holder, { shown: shown || {}, at: performance.now() });
+    tickTimers();
+  }
+  setInterval(tickTimers, 250);
+
   // Redraw a holder only when what it shows changed, so a live update (someone joins)
   // does not wipe dice half-entered in a prompt.
   function redraw(holder, data, build) {
@@ -210,5 +240,5 @@ const Familiar = (() => {
     window.addEventListener("pageshow", (event) => { if (event.persisted) handler(); });
   }
 
-  return { el, clear, redraw, api, say, leds, live, pretty, renderValue, renderObject, renderTable, renderPrompt, onRestore };
+  return { el, clear, redraw, api, say, leds, live, pretty, renderValue, renderObject, renderTable, renderPrompt, timers, onRestore };
 })();

@@ -46,8 +46,18 @@
     document.getElementById("title").textContent = view.game ? view.title + (view.over ? " (over)" : "") : "No game yet";
     clear(document.getElementById("seats")).append(...view.seats.map((n, i) => seatRow(n, i, view.claimed[i])));
     Familiar.redraw(document.getElementById("prompts"), [view.expects, view.seats], () => view.expects.map((e) => prompt(e, view.seats)));
+    Familiar.timers(document.getElementById("timers"), view.timers, timerControls);
     clear(document.getElementById("view")).append(view.game ? renderTable(view.view) : el("p", { class: "muted" }, "Start a game below."));
     clear(document.getElementById("notices")).append(...view.notices.slice().reverse().map((n) => el("li", {}, n)));
+  }
+
+  // A timer's controls: they are table actions, logged (and undone) like any other.
+  function timerControls(name, timer) {
+    const control = (what) => act("table.timer", { name, do: what });
+    return el("div", { class: "row" },
+      el("button", { class: "small", onclick: () => control(timer.running ? "pause" : "resume") }, timer.running ? "Pause" : "Resume"),
+      el("button", { class: "small", onclick: () => control("add") }, "+1 minute"),
+      el("button", { class: "small no", onclick: () => control("end") }, "End now"));
   }
 
   function drawBoard(board) {

@@ -60,6 +60,7 @@
     if (table.ok) {
       document.getElementById("game").textContent = table.data.title || "No game";
       clear(document.getElementById("table-view")).append(renderTable(table.data.view));
+      Familiar.timers(document.getElementById("timers"), table.data.timers);
     }
     if (!me.ok) { rejoin(me.data.error || "This phone has no seat."); return; }
     mine = me.data;
