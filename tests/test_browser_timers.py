@@ -1,0 +1,145 @@
+"""A 10-second timer on a real box: the demo daemon in a subprocess (with the timed test
+game), a player's page in Debian's chromium counting down, a ``kill -9`` and a restart
+in the middle, and ``timer_done`` in the log at the end."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from http.cookiejar import CookieJar
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from device.cli import DEMO_NAMES
+from engine.effects import TIMER_DONE
+from engine.table import NEW, TIMER
+from tests.test_browser import ARGS, CHROMIUM, WAIT_MS, join
+from tests.test_daemon import _answers, call, free_port, wait_for
+from tests.timer_game import NAME, WARNING
+
+ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason="Debian's chromium is not installed (make test installs it with apt)"
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    expect.set_options(timeout=WAIT_MS)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def start_box(state: Path, port: int) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-m", "tests.timer_game", "--port", str(port), "--state", str(state)]
+    return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def logged_kinds(state: Path) -> list[str]:
+    db = sqlite3.connect(f"file:{state / 'familiar.db'}?mode=ro", uri=True)
+    try:
+        return [
+            re.search(r'"kind": "([^"]+)"', a).group(1) for (a,) in db.execute("SELECT action FROM log ORDER BY seq")
+        ]
+    finally:
+        db.close()
+
+
+def test_a_ten_second_timer_counts_down_survives_kill_9_and_ends_with_timer_done(browser, tmp_path):
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    host = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+    box = start_box(tmp_path, port)
+    try:
+        wait_for(lambda: _answers(host, base + "/host"), timeout=60)
+        ann = join(browser, base, DEMO_NAMES[0])  # the demo started the timed game for one seat
+        shown = ann.locator('[data-timer="round"] .timer-left')
+        expect(ann.locator("#timers")).to_be_hidden()
+
+        call(host, base + "/api/host/act", {"kind": "start", "data": {}})
+        expect(shown).to_have_text(re.compile(r"^0:(10|09|08)$"))
+        expect(shown).to_have_text("0:07")  # counting down on the page by itself
+
+        before, killed = call(host, base + "/api/table")["timers"]["round"]["left"], time.time()
+        os.kill(box.pid, signal.SIGKILL)
+        box.wait(10)
+        box = start_box(tmp_path, port)
+        wait_for(lambda: _answers(host, base + "/api/table"), timeout=30)
+        after, back = call(host, base + "/api/table")["timers"]["round"]["left"], time.time()
+        assert 0 < after < before
+        assert abs(after - (before - (back - killed))) < 1.0  # the deadline came back with the log
+
+        # The page hears the restarted box (its version stream reconnects) and the round ends.
+        expect(ann.locator("#table-view")).to_contain_text("round 1, 1 over", timeout=after * 1000 + WAIT_MS)
+        expect(ann.locator("#timers")).to_be_hidden()
+        assert WARNING in call(host, base + "/api/board")["spoken"]  # 3 s left: the restarted box said it
+        assert call(host, base + "/api/table")["timers"] == {}
+    finally:
+        box.kill()
+        box.wait(10)
+    kinds = logged_kinds(tmp_path)
+    assert kinds == [NEW, "start", TIMER_DONE], kinds
+    assert TIMER not in kinds
+
+
+@pytest.fixture
+def served(tmp_path):
+    from device.store import Store
+    from device.table_service import TableService
+    from tests.timer_game import games
+    from web import create_app
+    from web.serve import serve
+
+    service = TableService(Store(tmp_path / "table.db"), games=games())
+    server = serve(create_app(service, public_url="http://familiar.test:8080"), "127.0.0.1", 0)
+    yield f"http://127.0.0.1:{server.port}", service
+    server.stop()
+    service.store.close()
+
+
+def test_the_host_pauses_and_adds_a_minute_and_every_page_follows(browser, served):
+    from engine.actions import Action
+    from tests.test_browser import CONSOLE_ERRORS, HostWatch
+
+    CONSOLE_ERRORS.clear()
+    base, service = served
+    host = HostWatch(browser, base)
+    host.start(NAME, ["Ann", "Bob"])
+    ann = join(browser, base, "Ann")
+    service.submit(Action("start"))
+    on_host, on_ann = (p.locator('[data-timer="round"]') for p in (host.page, ann))
+    expect(on_ann.locator(".timer-left")).to_have_text(re.compile(r"^0:0[5-9]$"))
+
+    on_host.get_by_role("button", name="Pause").click()
+    expect(on_ann).to_contain_text("(paused)")
+    frozen = on_ann.locator(".timer-left").inner_text()
+    time.sleep(1.5)  # a paused timer stands still on every page
+    assert on_ann.locator(".timer-left").inner_text() == frozen == on_host.locator(".timer-left").inner_text()
+
+    on_host.get_by_role("button", name="+1 minute").click()
+    expect(on_ann.locator(".timer-left")).to_have_text(re.compile(r"^1:0[5-9]$"))
+    on_host.get_by_role("button", name="Resume").click()
+    expect(on_ann).not_to_contain_text("(paused)")
+    assert [e.action.data["do"] for e in service.store.entries() if e.action.kind == TIMER] == [
+        "pause",
+        "add",
+        "resume",
+    ]
+    assert [e for e in CONSOLE_ERRORS if "status of 403" not in e] == []  # 403: the join page asks for a seat first
