@@ -10,11 +10,13 @@ What the five games need, and where it lives here:
 * hidden roles, private peeks, a player's own hand -> secrets marked in the state
   (:mod:`engine.secrets`), so ``public_view`` and ``private_view`` are derived;
 * votes, choices, dice and cards the table must supply -> ``expects(state)``;
-* board tracks (Threat Track, policy tracks, timers) -> ``tracks(state)``;
+* board tracks (Threat Track, policy tracks) -> ``tracks(state)``; timers -> the
+  ``StartTimer`` effect, kept by the table (:mod:`engine.timers`), ended by ``timer_done``;
 * narration and host reminders -> effects returned by ``new`` and ``apply``;
 * randomness (shuffles, deals) -> only ``Turn.random``, drawn from the game's own seed
   and a name, so a replay, and an undo followed by the same action, deal the same cards.
 """
+
 from __future__ import annotations
 
 import hashlib

@@ -9,7 +9,9 @@ game its ``timer_done`` action (a move the game declares), and the table forgets
 
 Nothing here reads the clock: every function is given the time (``at``, ``now``).  The
 deadline is wall time, so a timer keeps running while the box is down, as the table's
-own discussion does.
+own discussion does.  A Pi has no battery clock: if its clock is set (NTP after boot)
+while a timer runs, the timer moves with it; a box that restarts with its clock behind
+shows more time left (its track never more than full).
 """
 
 from __future__ import annotations
