@@ -71,12 +71,18 @@ def started(timers: Timers, effects: Sequence[Effect], at: float) -> Timers:
 def check_done(timers: Timers, action: Action, at: float) -> None:
     """``timer_done`` is the box's word that a timer ran out: refused for any other timer,
     so the log never says a timer ended that had not."""
+    name, timer = _named(timers, action)
+    if timer.remaining(at) > 0:
+        raise IllegalAction(f"the {name} timer has not run out: end it with the timer's End button")
+
+
+def _named(timers: Timers, action: Action) -> tuple[str, Timer]:
+    """The timer an action names with ``name``, or a refusal."""
     name = action.data.get("name")
     timer = timers.get(name) if isinstance(name, str) else None
     if timer is None:
         raise IllegalAction(f"no timer called {str(name)[:40]!r} is running")
-    if timer.remaining(at) > 0:
-        raise IllegalAction(f"the {name} timer has not run out: end it with the timer's End button")
+    return str(name), timer
 
 
 def finished(timers: Timers, action: Action) -> Timers:
@@ -91,10 +97,7 @@ def control(timers: Timers, action: Action, at: float) -> Timers:
     unknown = set(action.data) - {"name", "do", "seconds"}
     if unknown:
         raise IllegalAction(f"a timer control takes name, do and seconds, not {', '.join(sorted(unknown))}")
-    name, do = str(action.data.get("name")), action.data.get("do")
-    timer = timers.get(name) if isinstance(action.data.get("name"), str) else None
-    if timer is None:
-        raise IllegalAction(f"no timer called {name[:40]!r} is running")
+    (name, timer), do = _named(timers, action), action.data.get("do")
     if do not in CONTROLS:
         raise IllegalAction(f"a timer can {', '.join(CONTROLS)}, not {str(do)[:20]!r}")
     if do != "add" and "seconds" in action.data:
@@ -114,9 +117,9 @@ def _controlled(timer: Timer, do: str, seconds: Any, at: float) -> Timer:
         return dataclasses.replace(timer, deadline=at + left, left=0.0)
     if do == "end":
         return dataclasses.replace(timer, deadline=at, left=0.0)
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds <= MOST_ADDED:
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 1 <= seconds <= MOST_ADDED:
         raise IllegalAction(f"add 1 to {MOST_ADDED:.0f} seconds")
-    if timer.running:  # a timer that ran out and waits (its end refused) counts from now
+    if timer.running:  # one that ran out and waits (its end undone) counts from now
         return dataclasses.replace(timer, deadline=at + left + seconds, total=timer.total + seconds)
     return dataclasses.replace(timer, left=left + seconds, total=timer.total + seconds)
 

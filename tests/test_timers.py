@@ -107,7 +107,7 @@ def test_replay_restores_the_deadline_from_the_entries_times():
     assert table.current.timers["round"] == timing.Timer(total=70, deadline=None, left=68, warnings=((3, WARNING),))
 
 
-def test_a_new_game_or_a_game_over_leaves_no_timer():
+def test_a_new_game_leaves_no_timer_of_the_last():
     table = started_table()
     table.apply(Action(NEW, {"game": NAME, "seats": ["Cy"]}), 1, at=T0 + 1)
     assert table.current.timers == {}
