@@ -31,10 +31,8 @@ from device.table_service import TableService
 from engine.actions import Action, IllegalAction
 from engine.effects import Effect, Say
 from vision.camera import CameraError, open_camera
-from vision.cards import read_cards
-from vision.catalog import Catalog
-from vision.dice import read_dice
-from vision.dice_taught import TaughtDice, forget_die, taught_dice
+from vision.cards import Catalog, read_cards
+from vision.dice import TaughtDice, forget_die, read_dice, taught_dice
 from vision.settle import SettleDetector
 
 log = logging.getLogger("familiar")

@@ -16,8 +16,8 @@ import pytest
 
 from bench.taught_dice import FACES, Tally, camera_finish, empty_tray, measure, paste_die, random_look, teach
 from tests.test_dice_support import local_photos
-from vision.dice_square import locate_face
-from vision.dice_taught import PATCH, TaughtDice, forget_die, taught_dice, teach_die
+from vision.dice.square import locate_face
+from vision.dice.taught import PATCH, TaughtDice, forget_die, taught_dice, teach_die
 from vision.images import ImageError
 
 TRAYS = local_photos("tray")

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.camera_replay import SensorNoise, draw_arm
+from vision.camera.replay import SensorNoise, draw_arm
 from vision.settle import SettleDetector
 
 TRAY = Path(__file__).parent / "data" / "tray"

@@ -29,7 +29,7 @@ judged by: on the four views alone the ensemble-taught face net's ``peak`` fell 
 lies, 6 of them with a value.
 
 Dice are read as ``read_dice`` reads them, with the second look at unsure dice
-(``vision.dice.second_look``), whose result depends on ``sure`` itself: once
+(``vision.dice.read.second_look``), whose result depends on ``sure`` itself: once
 ``peak`` is picked the candidates are found again at it, as the reader finds them,
 each that may be unsure is located afresh and seen in colourfulness once, and every
 ``sure`` tried decides on all its looks.  Without the second look, once the variation
@@ -52,7 +52,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 from bench.dice import Label, Score, data_dir, load_labels  # noqa: E402
 from bench.dice_variations import VARIANTS  # noqa: E402
-from vision.dice import (  # noqa: E402
+from vision.dice.nets import MODELS, Thresholds  # noqa: E402
+from vision.dice.read import (  # noqa: E402
     candidates,
     decide,
     looks_by_colourfulness,
@@ -60,7 +61,6 @@ from vision.dice import (  # noqa: E402
     second_look,
     wants_second_look,
 )
-from vision.dice_models import MODELS, Thresholds  # noqa: E402
 
 WRONG_COST = 10
 TIE = 1.05

@@ -48,7 +48,7 @@ Two networks, because finding dice and reading faces need different resolutions:
   is a die centre and the log of the die's box side.  Finding dice as heatmap peaks
   separates touching dice and needs no background model.
 * ``dice_faces.onnx``: a small CNN on a 32x32 patch cut around each found die from the
-  full-resolution frame (``vision.dice_patch``), 7 classes: not-a-die, 1..6.
+  full-resolution frame (``vision.dice.patch``), 7 classes: not-a-die, 1..6.
 
 Training views are made from the real photos with rotations, scale (dice 5-45 px in
 detector input, i.e. 10-90 px in a 640 frame), perspective up to ~45 degree tilt,
@@ -76,7 +76,7 @@ import torch.nn.functional as F
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from vision.dice_patch import PATCH, cut_patch  # noqa: E402
+from vision.dice.patch import PATCH, cut_patch  # noqa: E402
 
 
 @dataclass
@@ -236,8 +236,8 @@ def use_models(models: Path) -> ModuleType:
     """The box's dice reader (``vision.dice``, whose names include the detector's
     ``find_dice``, ``classify_faces`` and ``Thresholds``), made to run the exported
     nets in ``models``."""
-    import vision.dice as reader
-    import vision.dice_models as shipped
+    import vision.dice.nets as shipped
+    import vision.dice.read as reader
 
     shipped.MODELS = models
     shipped.nets.cache_clear()

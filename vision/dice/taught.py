@@ -31,10 +31,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice import FITS, SURE_FIT
-from vision.dice_patch import MARGIN as PATCH_MARGIN
-from vision.dice_patch import cut_patch
-from vision.dice_square import SECOND_SQUARE, SQUARE_CONTRAST, locate_face
+from vision.dice.patch import MARGIN as PATCH_MARGIN
+from vision.dice.patch import cut_patch
+from vision.dice.read import FITS, SURE_FIT
+from vision.dice.square import SECOND_SQUARE, SQUARE_CONTRAST, locate_face
 from vision.images import ImageError, check_frame
 
 SURE = (SURE_FIT + 1.0) / 2
@@ -276,7 +276,7 @@ class TaughtDie:
     def match(self, queries: np.ndarray, face_lab: np.ndarray) -> tuple[str | None, float, float] | None:
         """(face or None when unsure, confidence, fit) if the die is this taught die, else
         None.  ``queries`` are the die's normalised patches at the tried scales and shifts,
-        ``face_lab`` the Lab pixels of its face; ``fit`` is on the scale of ``vision.dice.FITS``,
+        ``face_lab`` the Lab pixels of its face; ``fit`` is on the scale of ``vision.dice.read.FITS``,
         or PIPPED for a pipped die in this die's colours."""
         if float(np.mean(_colour_fits(face_lab, self.colour))) < BODY_SHARE:
             return None
@@ -363,8 +363,8 @@ scales are already tried when reading)."""
 def face_patch(frame: np.ndarray, what: str = "") -> np.ndarray:
     """The one die in view, cut like the pip reader cuts it; raises ImageError unless
     exactly one die is in view, so a stray die or a hand never becomes a face."""
-    from vision.dice import candidates  # the pip reader's detector finds any die
-    from vision.dice_models import thresholds
+    from vision.dice.nets import thresholds
+    from vision.dice.read import candidates  # the pip reader's detector finds any die
 
     frame = check_frame(frame, what or "the photo")
     said = f"{what}: " if what else ""

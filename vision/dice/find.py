@@ -1,6 +1,6 @@
 """Finding dice in a frame: the detector's heat peaks, each a die centre with its box
 side and how sure the detector is (its heat); faces are read elsewhere
-(``vision.dice_faces``).
+(``vision.dice.faces``).
 
 The detector looks at the frame shrunk to ~320 px (again at a finer scale where the
 dice it found are small there: DIE_IN_DETECTOR) and marks die centres as heatmap
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.dice_models import nets, thresholds
+from vision.dice.nets import nets, thresholds
 
 DETECTOR_SIDE = 320
 """The frame's longer side is shrunk to this for the detector's first look: a 640 px

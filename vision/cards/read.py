@@ -6,12 +6,12 @@
         print(card.name, card.confidence, card.corners)
 
 A card is named only when it is close to a deck card in *every* respect (silhouette,
-fill, layout, colour, texture: see :mod:`vision.cards_describe`) and clearly closer to
+fill, layout, colour, texture: see :mod:`vision.cards.describe`) and clearly closer to
 it than to any other deck card; otherwise it is reported with ``name=None``, because
 calling an unknown card by its nearest look-alike would corrupt the game.
 
 Each deck card is held sharp and as a soft photo would show it (see
-:data:`vision.cards_describe.SOFT_VIEWS`); a card is matched to whichever is nearer.
+:data:`vision.cards.describe.SOFT_VIEWS`); a card is matched to whichever is nearer.
 Search is one matrix product of the frame's card descriptors with the deck's, so a
 deck of 1000 costs little more than a deck of 80: describing the cards dominates.
 """
@@ -24,7 +24,8 @@ import cv2
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
-from vision.cards_describe import (
+from vision.cards.catalog import Catalog, CatalogError
+from vision.cards.describe import (
     ROTATE_180,
     WARP_SIZE,
     Lighting,
@@ -32,8 +33,7 @@ from vision.cards_describe import (
     fill_of,
     part_distances,
 )
-from vision.cards_detect import find_cards, find_cards_scaled, warp_card, working_frame
-from vision.catalog import Catalog, CatalogError, grid_order
+from vision.cards.detect import find_cards_scaled, warp_card, working_frame
 from vision.images import check_frame
 
 MAX_PART_DISTANCE = 1.6
@@ -45,7 +45,7 @@ UNEVEN_LIGHT = 0.75
 MAX_CLIPPED = 0.02
 UNEVEN_MAX_PART_DISTANCE = 1.3
 """A card whose paper is lit this unevenly (darkest / brightest paper level, see
-:func:`vision.cards_describe.tint_map`) is under a lamp's reflection: its fill reads
+:func:`vision.cards.describe.tint_map`) is under a lamp's reflection: its fill reads
 wrongly (an empty shape looks striped), so it must match more closely to be named.
 Measured on glare variations of the enrol photos: plainly lit cards stay above ~0.8,
 and the cards glare made the reader name wrongly (worst part 1.47-1.54) were at
@@ -190,5 +190,3 @@ def read_cards(frame: np.ndarray, catalog: Catalog) -> list[Card]:
         for q, m in zip(quads, matches)
     ]
 
-
-__all__ = ["Card", "Catalog", "CatalogError", "find_cards", "grid_order", "identify", "read_cards", "warp_card"]

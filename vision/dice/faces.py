@@ -1,5 +1,5 @@
 """Reading a die's top face: a small classifier on a 32x32 patch cut around each
-candidate from the full frame, scaled to the die (``vision.dice_patch``), so 12 px and
+candidate from the full frame, scaled to the die (``vision.dice.patch``), so 12 px and
 80 px dice look alike; 7 classes: not a die, 1..6.  A die it is not plainly sure of is
 seen again at other rotations (VIEW_STAGES)."""
 from __future__ import annotations
@@ -9,9 +9,9 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from vision.dice_find import Candidate
-from vision.dice_models import nets
-from vision.dice_patch import cut_patch
+from vision.dice.find import Candidate
+from vision.dice.nets import nets
+from vision.dice.patch import cut_patch
 
 VIEW_STAGES = ((0.0,), (45.0,), (22.5, 67.5))
 """Patch rotations the classifier sees a die at, stage by stage: a die it is not
@@ -48,7 +48,7 @@ def colourfulness(patch: np.ndarray) -> np.ndarray:
     on a dark face, which the classifier reads like any light-pipped dark die, where
     in colour they are barely lighter than the body around them.
 
-    A die still unsure after its views is also read so (``vision.dice.second_look``),
+    A die still unsure after its views is also read so (``vision.dice.read.second_look``),
     and the reading counts under the relocated look's rule: sure, and the face the
     first look found likeliest.  Measured on the held-out training photos in 4 views
     and the benchmark's 15 variations (4832 dice), thresholds re-picked unchanged:
@@ -59,7 +59,7 @@ def colourfulness(patch: np.ndarray) -> np.ndarray:
     at the relocated centre, 3 wrong.  The idea came from the two dark dice with red
     pips the reader left unsure on the test split (read through each channel alone
     and through this one); the rule was chosen on the hold-out only.  A candidate near
-    a stronger one is not read so (``vision.dice.looks_by_colourfulness``): in the
+    a stronger one is not read so (``vision.dice.read.looks_by_colourfulness``): in the
     unit tests' zoomed test photos an off-centre peak on a yellow die with black pips,
     unsure in colour, read 1 in colourfulness (a die where none lies).  That guard was
     added then and changes nothing on the hold-out; on the test split in 4 views and

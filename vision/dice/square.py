@@ -2,7 +2,7 @@
 
 The pip detector's box is only roughly centred and sized on a die it was not trained
 on, and a taught face compared at the wrong scale is compared mostly by its outline,
-which every die of that colour shares.  So ``vision.dice_taught`` first finds the
+which every die of that colour shares.  So ``vision.dice.taught`` first finds the
 face: the square, at any angle, whose inside looks most like the die's body colour
 and whose surround looks least like it.
 
@@ -24,8 +24,8 @@ from collections.abc import Iterable
 import cv2
 import numpy as np
 
-from vision.dice_patch import MARGIN as PATCH_MARGIN
-from vision.dice_patch import cut_patch
+from vision.dice.patch import MARGIN as PATCH_MARGIN
+from vision.dice.patch import cut_patch
 
 WINDOW = 64
 """Side of the window in which the die's square is searched (pixels)."""

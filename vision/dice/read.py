@@ -2,17 +2,17 @@
 
 Two small networks trained on real tray photos (see ``vision/models/train_dice.py``)
 run with OpenCV's dnn module, so the box needs no deep-learning runtime: the detector
-finds die centres and sizes (``vision.dice_find``), and the face classifier reads a
-patch cut around each (``vision.dice_faces``).  This module decides what the box
+finds die centres and sizes (``vision.dice.find``), and the face classifier reads a
+patch cut around each (``vision.dice.faces``).  This module decides what the box
 reports: a peak that reads its stronger neighbour's face is dropped (ECHO), a die cut
 by the frame's edge is unsure (EDGE), and a die still unsure gets a second look, located
-afresh by the detector closer up (``vision.dice_find.RELOOK_SIDE``) and seen as its
+afresh by the detector closer up (``vision.dice.find.RELOOK_SIDE``) and seen as its
 colourfulness, where red pips on a black die stand out
-(``vision.dice_faces.colourfulness``).
+(``vision.dice.faces.colourfulness``).
 
 A die whose face the classifier is not sure of gets ``value=None`` rather than a
 guess: the host page asks a player to confirm it, which costs one tap, whereas a
-wrong value silently changes the game.  Dice taught with ``vision.dice_taught`` are
+wrong value silently changes the game.  Dice taught with ``vision.dice.taught`` are
 matched first, so symbol dice and pipped dice are read together in one roll.
 """
 from __future__ import annotations
@@ -23,13 +23,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from vision.dice_faces import GIVE_UP, classify_faces, colourfulness, face_share, likeliest_face
-from vision.dice_find import Candidate, find_dice, located_afresh
-from vision.dice_models import Thresholds, thresholds
+from vision.dice.faces import GIVE_UP, classify_faces, colourfulness, face_share, likeliest_face
+from vision.dice.find import Candidate, find_dice, located_afresh
+from vision.dice.nets import Thresholds, thresholds
 from vision.images import check_frame
 
 if TYPE_CHECKING:
-    from vision.dice_taught import TaughtDice
+    from vision.dice.taught import TaughtDice
 
 FITS, SURE_FIT = 0.8, 0.9
 """Correlations with a taught die's faces: pipped dice of the same colour reach ~0.85
@@ -141,7 +141,7 @@ def decide(c: Candidate, p: np.ndarray, t: Thresholds, view: tuple[int, ...] | N
 
 def relocate(frame: np.ndarray, found: list[Candidate], peak: float) -> list[tuple[Candidate, np.ndarray] | None]:
     """Each candidate located afresh by the detector closer up (see
-    ``vision.dice_find.RELOOK_SIDE``), with its class probabilities there; None where
+    ``vision.dice.find.RELOOK_SIDE``), with its class probabilities there; None where
     no die of its size is found.  All are classified together: a forward pass costs
     ~1.5 ms even for one patch."""
     again = [located_afresh(frame, c, peak) for c in found]
@@ -208,7 +208,7 @@ def _taught_or_pipped(c: Candidate, pipped: Die | None, symbol: tuple[str | None
 def read_dice(frame: np.ndarray, taught: TaughtDice | None = None) -> DiceReading:
     """Find and read every die in a BGR frame.
 
-    ``taught`` adds symbol dice taught with ``vision.dice_taught.teach_die``; a die
+    ``taught`` adds symbol dice taught with ``vision.dice.taught.teach_die``; a die
     that matches one of them is read as that die's face name.
     """
     frame = check_frame(frame, "frame")
