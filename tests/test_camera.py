@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from device.cli import DEMO_PHOTOS
 from vision.camera import (
     Camera,
     CameraError,
@@ -22,7 +23,7 @@ from vision.camera import (
 )
 from vision.settle import SettleDetector
 
-TRAY = Path(__file__).parent / "data" / "tray"
+TRAY = DEMO_PHOTOS
 PHOTOS = sorted(TRAY.glob("*.jpg"))
 CONFIG_HINT = "/etc/familiar/familiar.toml"
 

@@ -2,7 +2,7 @@
 
 The die is the rendered Clue-like die of ``bench/taught_dice.py`` (six ivory
 symbols on a dark bevelled body, with shadow, lamp colour, focus, noise and JPEG).  It
-is taught alone on emptied real trays (``tests/data/tray``) and read among the real
+is taught alone on emptied real trays (``device/demo_tray``, the demo's photos) and read among the real
 dice of other real photos (``tests/data/dice``), as at a table.
 """
 from __future__ import annotations

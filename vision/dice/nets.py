@@ -9,7 +9,7 @@ from pathlib import Path
 
 import cv2
 
-MODELS = Path(__file__).resolve().parents[1] / "models"
+MODELS = Path(__file__).resolve().parent / "models"
 
 
 @dataclass(frozen=True)
