@@ -5,7 +5,7 @@ side and how sure the detector is (its heat); faces are read elsewhere
 The detector looks at the frame shrunk to ~320 px (again at a finer scale where the
 dice it found are small there: DIE_IN_DETECTOR) and marks die centres as heatmap
 peaks with the die size (plain 3x3 convolutions only: cv2.dnn runs dilated ones at a
-third of the speed, see ``vision/models/distill_dice.py``); peaks separate touching
+third of the speed, see ``training/distill_dice.py``); peaks separate touching
 dice (and where one box is stretched over two, a closer look finds the second:
 CLOSER), and nothing assumes a particular table colour (a dark table is measured too).
 """

@@ -1,5 +1,5 @@
 """The dice reader's two networks and its decision thresholds, as shipped in
-``vision/models`` (trained and picked by the scripts there): loaded once a process."""
+``vision/dice/models`` (trained and picked by the scripts in ``training/``): loaded once a process."""
 from __future__ import annotations
 
 import json

@@ -1,6 +1,6 @@
 """Reading dice in one frame: find every die, read its top face, say when unsure.
 
-Two small networks trained on real tray photos (see ``vision/models/train_dice.py``)
+Two small networks trained on real tray photos (see ``training/train_dice.py``)
 run with OpenCV's dnn module, so the box needs no deep-learning runtime: the detector
 finds die centres and sizes (``vision.dice.find``), and the face classifier reads a
 patch cut around each (``vision.dice.faces``).  This module decides what the box

@@ -1,7 +1,7 @@
 """Pick the dice reader's decision thresholds on the 30 held-out *train* photos.
 
 Run after ``train_dice.py`` with the project's own venv (no torch needed):
-``.venv/bin/python vision/models/pick_dice_thresholds.py``.  Writes the thresholds
+``.venv/bin/python -m training.pick_dice_thresholds``.  Writes the thresholds
 into ``dice_models.json`` beside the models.  The photos listed in
 ``dice_holdout.json`` were not used to fit the networks, so the choice is honest;
 the test split is never read.
@@ -48,12 +48,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-from bench.dice import Label, Score, data_dir, load_labels  # noqa: E402
-from bench.dice_variations import VARIANTS  # noqa: E402
-from vision.dice.nets import MODELS, Thresholds  # noqa: E402
-from vision.dice.read import (  # noqa: E402
+from bench.dice import Label, Score, data_dir, load_labels
+from bench.dice_variations import VARIANTS
+from training import HOLDOUT
+from vision.dice.nets import MODELS, Thresholds
+from vision.dice.read import (
     candidates,
     decide,
     looks_by_colourfulness,
@@ -98,7 +97,7 @@ def views(frame: np.ndarray, labels: list[Label]) -> list[tuple[np.ndarray, list
 
 def main() -> int:
     tray = data_dir() / "dice-tray"
-    holdout = set(json.loads((MODELS / "dice_holdout.json").read_text()))
+    holdout = set(json.loads(HOLDOUT.read_text()))
     labels = load_labels(tray, "train", holdout)
     cached = [(name, moved, frame.shape, candidates(frame, peak=0.05, give_up=1.0))
               for name, frame, moved in _seen(tray, labels)]

@@ -22,16 +22,16 @@ this order, all with ``--out D`` (seed 7, one thread each; minutes on the shared
    With the label fixes (``load_split``), also not kept (hold-out views, 1028 dice,
    against the shipped nets' right 996, unsure 19, missed 9, extra 2):
    ``--only none --faces-hard 3000 --mild 0.5 --noise 0.03 --drawn 0.3 --weak 0.1``
-   right 990, unsure 25; ``--only det --det-init vision/models/dice_detector.onnx
+   right 990, unsure 25; ``--only det --det-init vision/dice/models/dice_detector.onnx
    --det-finetune 3000 --faces-hard 0`` right 983, missed 14, extra 10;
 3. the shipped detector is then distilled from step 1's: ``python
-   vision/models/distill_dice.py --net plain --steps 4000 --teacher T --out D``
+   -m training.distill_dice --net plain --steps 4000 --teacher T --out D``
    with T step 1's detector (seed 11, ~14 minutes; its figures are in that file),
 4. the shipped face net is then step 2's taught by an ensemble of itself and two face
    nets trained from scratch with seeds 13 and 21 (``distill_dice.py --net faces
    --face-teachers``, its recipe and figures are in that file),
-then ``.venv/bin/python vision/models/pick_dice_thresholds.py`` (after copying D's
-``*.onnx`` into ``vision/models``).  torch is NOT a runtime dependency: the box runs the
+then ``.venv/bin/python -m training.pick_dice_thresholds`` (after copying D's
+``*.onnx`` into ``vision/dice/models``).  torch is NOT a runtime dependency: the box runs the
 exported ONNX files with OpenCV alone.  Only the ``train`` split is used; 30 of its
 200 photos are held out to pick the confidence thresholds (written beside the models
 in ``dice_models.json``); the test split is never read here.
@@ -74,9 +74,10 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-from vision.dice.patch import PATCH, cut_patch  # noqa: E402
+from bench.dice import data_dir, load_labels
+from training import HOLDOUT
+from vision.dice.nets import MODELS
+from vision.dice.patch import PATCH, cut_patch
 
 
 @dataclass
@@ -96,9 +97,6 @@ class FaceMix:
 
 DET_IN = 160  # training window of the detector (it is fully convolutional)
 STRIDE = 4
-HOLDOUT = Path(__file__).resolve().parent / "dice_holdout.json"
-"""The 30 training photos held out to pick the thresholds (drawn once, at seed 7): read
-from this record by every script, so no training run, whatever its seed, fits on them."""
 
 
 # ----------------------------------------------------------------------------- data
@@ -108,8 +106,6 @@ def load_split(data: Path) -> dict[str, list[tuple[int, float, float, float]]]:
     label fixes of ``bench/dice_label_fixes.csv`` (runs before step 3 used the labels
     as published: four miscounted faces taught wrong classes and four unlabelled
     dice were mined as "not a die")."""
-    from bench.dice import load_labels
-
     return {name: [(l.face, l.x, l.y, l.size) for l in labs] for name, labs in load_labels(data, "train").items()}
 
 
@@ -352,7 +348,7 @@ def damage_patch(patch: np.ndarray, rng: random.Random, mild: float = 0.0) -> np
 def drawn_pool(images: dict, names: list[str], count: int, rng: random.Random) -> list[tuple[np.ndarray, int]]:
     """``count`` drawn die faces (``synth_dice``) on crops of the training photos' tray,
     drawn once: drawing costs ~5 ms a patch, too much to do per step."""
-    from vision.models.synth_dice import draw_face
+    from training.synth_dice import draw_face
 
     pool = []
     for i in range(count):
@@ -552,8 +548,8 @@ def export(net: nn.Module, shape: tuple[int, ...], path: Path) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "dice-tray")
-    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent)
+    ap.add_argument("--data", type=Path, default=data_dir() / "dice-tray")
+    ap.add_argument("--out", type=Path, default=MODELS)
     ap.add_argument("--det-steps", type=int, default=2500)
     ap.add_argument("--face-steps", type=int, default=4000)
     ap.add_argument("--det-finetune", type=int, default=0, help="then fine-tune this many steps at a lower rate")

@@ -5,8 +5,8 @@ teacher's outputs on the same training views (train split, label fixes applied) 
 well as the labels, which keeps most of what the teacher learnt in far fewer steps
 than training the small net from the labels alone.  Same venv as ``train_dice.py``:
 
-    python vision/models/distill_dice.py --net faces --steps 8000 --out D
-    python vision/models/distill_dice.py --net det --steps 4000 --out D
+    python -m training.distill_dice --net faces --steps 8000 --out D
+    python -m training.distill_dice --net det --steps 4000 --out D
 
 then copy D's ONNX over the shipped one and run ``pick_dice_thresholds.py``.  The
 teachers run through cv2.dnn from the exported ONNX files, exactly as they ship.
@@ -130,10 +130,10 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import train_dice as td  # noqa: E402
+from bench.dice import data_dir
+from training import train_dice as td
+from vision.dice.nets import MODELS
 
-MODELS = Path(__file__).resolve().parent
 T = 2.0  # distillation temperature of the face net's soft targets
 
 
@@ -262,7 +262,7 @@ def distil_detector(images: dict, names: list[str], steps: int, rng: random.Rand
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--data", type=Path, default=MODELS.parents[1].parent / "shared" / "data" / "dice-tray")
+    ap.add_argument("--data", type=Path, default=data_dir() / "dice-tray")
     ap.add_argument("--net", choices=("faces", "det", "plain"), required=True)
     ap.add_argument("--steps", type=int, default=8000)
     ap.add_argument("--out", type=Path, required=True)
