@@ -9,33 +9,23 @@ the test split is never read.
 Rule: a wrong value costs WRONG_COST unsure dice (an unsure die costs a tap on the
 host page; a wrong one silently changes the game), and so does a value reported
 where no die lies.  ``peak`` and ``not_die`` minimise missed plus extra dice, a tie
-going to the lowest of each: with the plain detector ``not_die`` ties from 0.05 to
-0.3 on these views, and on the benchmark's variations of the same photos 0.3
-reported 13 dice where none lies (specks, marks) with a value and 17 unsure (asked
-about every roll), 0.05 one and six.  ``sure`` minimises that cost (see ``_cost``
-and TIE).  Demanding
-zero wrong on the hold-out instead drives ``sure`` to 0.98 and leaves 78 % of dice
-unsure, because a couple of dice are confidently misread.
+going to the lowest of each.  ``sure`` minimises that cost (see ``_cost`` and TIE).
+Demanding zero wrong on the hold-out instead drives ``sure`` so high that most dice
+are left unsure, because a couple of dice are confidently misread.
 
 Each hold-out photo is also read turned a quarter, shrunk to 0.75 and blurred with
-JPEG loss (labels moved along): 256 dice alone leave the wrong count flat over a wide
-range of ``sure`` (one confident misread), so the cheapest end of that range was
-picked and misread a weakly seen die at the table; four views of each photo give the
-rule four times the evidence, from the same held-out photos.  The benchmark's
-variations of each photo (``bench.dice_variations``: other scales and frames, light,
-blur, tilt, a dark table) are read too, the evidence every change to the reader is
-judged by: on the four views alone the ensemble-taught face net's ``peak`` fell to
-0.05, which on the variations found 14 more dice but reported 19 more where none
-lies, 6 of them with a value.
+JPEG loss (labels moved along): the photos alone leave the wrong count flat over a
+wide range of ``sure`` (one confident misread), and four views of each give the rule
+four times the evidence, from the same held-out photos.  The benchmark's variations
+of each photo (``bench.dice_variations``: other scales and frames, light, blur, tilt,
+a dark table) are read too, the evidence every change to the reader is judged by.
 
 Dice are read as ``read_dice`` reads them, with the second look at unsure dice
 (``vision.dice.read.second_look``), whose result depends on ``sure`` itself: once
 ``peak`` is picked the candidates are found again at it, as the reader finds them,
 each that may be unsure is located afresh and seen in colourfulness once, and every
-``sure`` tried decides on all its looks.  Without the second look, once the variation
-with dice of ~12 px joined the evidence, this script picked ``sure`` 0.61, which read
-as the box reads (4832 dice) cost 88 by ``_cost`` against 77 at 0.54 (right 4748 vs
-4768, wrong 2 and 2, unsure 63 vs 43).
+``sure`` tried decides on all its looks.  What each of these choices changed is in
+``docs/experiments/2026-11-dice-reader.md``.
 """
 from __future__ import annotations
 
@@ -66,7 +56,7 @@ TIE = 1.05
 """Costs within 5 % of the lowest are a tie, and a tie goes to the highest ``sure``
 (unsure over wrong): the cost is flat over a range of ``sure`` on the hold-out, and
 its cheapest end let a weakly seen die (a tilted die leaning on another) through as
-a wrong value in a test photo at 0.62 where the lowest cost sat at 0.61."""
+a wrong value in a test photo."""
 
 
 def _cost(s: Score) -> int:

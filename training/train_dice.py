@@ -1,46 +1,18 @@
 """Train the two small dice networks and export them as ONNX for cv2.dnn.
 
-Reproducible, in a throwaway venv with CPU torch (``pip install torch==2.13.0 numpy
-opencv-python-headless onnx``); the shipped models were made by these runs, in
-this order, all with ``--out D`` (seed 7, one thread each; minutes on the shared
-2-core development machine in brackets):
+Run from the repository root in a throwaway venv with CPU torch (``pip install
+torch==2.13.0 numpy opencv-python-headless onnx``), one thread, seed 7 unless told::
 
-1. the previous release's seven runs, as listed in this file at commit 9c586a7
-   (``git show 9c586a7:vision/models/train_dice.py``): both nets from scratch, then
-   fine-tuned on each other's mistakes (~150 minutes in all);
-2. ``--only none --faces-hard 6000 --mild 0.5 --noise 0.03 --drawn 0.3 --weak 0.1``
-   (the face net trained on, 30: 30% of its patches drawn dice from ``synth_dice``,
-   10% the training dice that step 1's nets read unsure or wrong, cut where the
-   detector puts them; hold-out views: right 964 -> 983 of 1024, wrong 6 -> 4,
-   unsure 36 -> 19).
-   Tried and not kept (the code is gone, the figures are hold-out views): a further
-   3000 steps like step 2 with 15% weak dice (right 983 -> 971); pasting extra
-   training dice touching the real ones, to separate touching dice: a lighter
-   stride-16 detector without dilated convolutions (30% faster) trained so from
-   scratch for 9500 steps missed 26 dice instead of 18, and step 1's detector
-   fine-tuned so for 3000 steps missed 16 but reported 17 non-dice instead of 6.
-   With the label fixes (``load_split``), also not kept (hold-out views, 1028 dice,
-   against the shipped nets' right 996, unsure 19, missed 9, extra 2):
-   ``--only none --faces-hard 3000 --mild 0.5 --noise 0.03 --drawn 0.3 --weak 0.1``
-   right 990, unsure 25; ``--only det --det-init vision/dice/models/dice_detector.onnx
-   --det-finetune 3000 --faces-hard 0`` right 983, missed 14, extra 10;
-3. the shipped detector is then distilled from step 1's: ``python
-   -m training.distill_dice --net plain --steps 4000 --teacher T --out D``
-   with T step 1's detector (seed 11, ~14 minutes; its figures are in that file),
-4. the shipped face net is then step 2's taught by an ensemble of itself and two face
-   nets trained from scratch with seeds 13 and 21 (``distill_dice.py --net faces
-   --face-teachers``, its recipe and figures are in that file),
-then ``.venv/bin/python -m training.pick_dice_thresholds`` (after copying D's
-``*.onnx`` into ``vision/dice/models``).  torch is NOT a runtime dependency: the box runs the
-exported ONNX files with OpenCV alone.  Only the ``train`` split is used; 30 of its
-200 photos are held out to pick the confidence thresholds (written beside the models
-in ``dice_models.json``); the test split is never read here.
+    python -m training.train_dice --out D [options]
 
-Tried after step 3 and not kept: step 2's recipe for 3000 steps from the shipped face
-net (``--faces-hard 3000``; without a kept ``dice_faces.pt`` it starts from the
-exported ``dice_faces.onnx``), on the plain detector's cuts.  On the hold-out in 4
-views and the benchmark's 13 variations (4318 dice), thresholds re-picked: right
-4220 -> 4234, missed 37 -> 26, but wrong 4 -> 6 and extra 7 -> 22.
+then (with ``--out`` elsewhere than ``vision/dice/models``, its default) copy D's
+``*.onnx`` there and run ``python -m training.pick_dice_thresholds`` in the project's
+venv.  The runs that made the shipped nets, in order, and what was tried and not
+kept are in ``docs/experiments/2026-11-dice-reader.md``.  torch is NOT a runtime
+dependency: the box runs the exported ONNX files with OpenCV alone.  Only the ``train`` split is used; 30
+of its 200 photos are held out (``training.HOLDOUT``) to pick the confidence
+thresholds (written beside the models in ``dice_models.json``); the test split is
+never read here.
 
 Two networks, because finding dice and reading faces need different resolutions:
 * ``dice_detector.onnx``: a tiny fully convolutional centre-heatmap net (CenterNet
