@@ -17,8 +17,8 @@ from pathlib import Path
 from device.config import Config, ConfigError, load_config
 from vision import cli as vision_cli  # noqa
 
-REPO = Path(__file__).resolve().parents[1]
-DEMO_PHOTOS = REPO / "tests" / "data" / "tray"
+DEMO_PHOTOS = Path(__file__).resolve().parent / "demo_tray"
+"""The demo's camera: real tray photos shipped as package data (see its README.md)."""
 DEMO_NAMES = ("Harry", "Hermione", "Ron", "Ginny", "Neville", "Luna", "Fred", "George")
 
 

@@ -34,10 +34,8 @@ from engine.actions import Action, IllegalAction
 from engine.table import UndoNeedsConfirmation
 from engine.effects import Effect, Say
 from vision.camera import CameraError, CameraTuning, open_camera
-from vision.cards import read_cards
-from vision.catalog import Catalog
-from vision.dice import read_dice
-from vision.dice_taught import TaughtDice, forget_die, taught_dice
+from vision.cards import Catalog, read_cards
+from vision.dice import TaughtDice, forget_die, read_dice, taught_dice
 from vision.settle import SettleDetector
 
 log = logging.getLogger("familiar")

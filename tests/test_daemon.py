@@ -29,7 +29,7 @@ from device.config import Config
 from device.daemon import Daemon
 from engine.actions import Action
 from tests.test_unmask_support import Play
-from vision.dice_taught import TaughtDice
+from vision.dice import TaughtDice
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -22,9 +22,10 @@ from gpiozero import Device
 from device import daemon as daemon_module
 from device.heartbeats import Heartbeats
 from tests.test_daemon import make_daemon, wait_for
+from device.cli import DEMO_PHOTOS
 from vision.camera import Camera, ReplayCamera
 
-TRAY = Path(__file__).parent / "data" / "tray"
+TRAY = DEMO_PHOTOS
 
 
 class GatedCamera(Camera):

@@ -176,7 +176,7 @@
   }
 
   // The box reads a die by its face names only once all six faces are taught (see
-  // vision/dice_taught.py FACES_PER_DIE); until then it asks the host to confirm it.
+  // vision/dice/taught.py FACES_PER_DIE); until then it asks the host to confirm it.
   function faceProgress(count) {
     return el("p", { class: "muted face-progress" }, count >= 6 ? "All six faces taught: rolls read this die."
       : `${count} of 6 faces taught: until all six are, rolls with this die ask you to confirm it.`);
