@@ -14,7 +14,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from engine.actions import Action
+from engine.actions import Action, IllegalAction
 from engine.table import Entry
 
 SCHEMA = """
@@ -31,6 +31,11 @@ CREATE TABLE IF NOT EXISTS claims (
     at     REAL    NOT NULL,
     PRIMARY KEY (game, seat)
 );
+CREATE TABLE IF NOT EXISTS set_aside (
+    seq    INTEGER PRIMARY KEY,
+    reason TEXT    NOT NULL,
+    at     REAL    NOT NULL
+);
 CREATE TABLE IF NOT EXISTS host (
     id     INTEGER PRIMARY KEY CHECK (id = 1),
     token  TEXT    NOT NULL
@@ -40,6 +45,14 @@ CREATE TABLE IF NOT EXISTS host (
 
 class SeatTaken(ValueError):
     """Someone else claimed that seat first."""
+
+
+class BadEntry(ValueError):
+    """A logged action that no longer parses (written by an older box, or damaged)."""
+
+    def __init__(self, seq: int, reason: str) -> None:
+        super().__init__(reason)
+        self.seq = seq
 
 
 def token_hash(token: str) -> str:
@@ -73,9 +86,29 @@ class Store:
         return Entry(seq=int(cur.lastrowid), action=action, seed=seed)
 
     def entries(self) -> list[Entry]:
-        """The whole log in order, for replay."""
-        rows = self.db.execute("SELECT seq, action, seed FROM log ORDER BY seq").fetchall()
-        return [Entry(seq=s, action=Action.from_json(a), seed=d) for s, a, d in rows]
+        """The log in order, for replay, without the entries set aside; BadEntry names the
+        first row that does not parse."""
+        rows = self.db.execute(
+            "SELECT seq, action, seed FROM log WHERE seq NOT IN (SELECT seq FROM set_aside) ORDER BY seq"
+        ).fetchall()
+        entries = []
+        for seq, text, seed in rows:
+            try:
+                entries.append(Entry(seq=seq, action=Action.from_json(text), seed=seed))
+            except IllegalAction as exc:
+                raise BadEntry(seq, str(exc)) from None
+        return entries
+
+    def set_aside(self, first: int, reason: str) -> int:
+        """Leave entry ``first`` and every later one out of replay; returns how many.
+        The rows stay in the log (for a person to read, and so that no sequence number
+        is ever handed out twice: seat claims are keyed by them)."""
+        with self.db:
+            cur = self.db.execute(
+                "INSERT OR IGNORE INTO set_aside (seq, reason, at) SELECT seq, ?, ? FROM log WHERE seq >= ?",
+                (reason, time.time(), first),
+            )
+        return cur.rowcount
 
     # Seat claims: one phone per seat per game
 

@@ -9,6 +9,7 @@ same moment whatever changed (no timing tells who was dealt what).
 """
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 import time
@@ -18,9 +19,10 @@ from typing import Any
 
 from engine.actions import Action, IllegalAction
 from engine.effects import Effect, Notice, Say
-from engine.table import NEW, UNDO, Entry, effective, replay
-from device.store import SeatTaken, Store
+from engine.table import NEW, UNDO, Entry, Table, effective, replay
+from device.store import BadEntry, SeatTaken, Store
 
+log = logging.getLogger(__name__)
 Listener = Callable[[list[Effect]], None]
 NOTICES = 20
 
@@ -42,18 +44,56 @@ class TableService:
         self.version = 0
         self.notices: deque[str] = deque(maxlen=NOTICES)
         self._pairing_until = 0.0
-        self._load(self.store.entries())
+        self._load()
 
-    def _load(self, entries: list[Entry]) -> None:
-        """Replay the log: this is crash recovery, and undo."""
-        self.table = replay(entries, self.games)
+    def _load(self) -> None:
+        """Replay the log: this is crash recovery, and undo.
+
+        An entry that no longer parses or applies (an older box's, or a damaged one) is
+        set aside with every entry after it, so the table is as it was just before that
+        entry and one bad entry cannot block every later start and undo.  Later entries go
+        too because each was accepted in a state that held the bad one.  The host is told
+        which entry; the rules' reason goes to the log only, as it may quote a secret."""
+        while True:
+            entries: list[Entry] = []
+            try:
+                entries = self.store.entries()
+                self.table = replay(entries, self.games)
+                break
+            except BadEntry as exc:
+                seq, reason = exc.seq, str(exc)
+            except Exception as exc:  # noqa: BLE001 - IllegalAction, or a game's bug on an old entry
+                seq, reason = self._failing_seq(entries, exc), f"{type(exc).__name__}: {exc}"
+            count = self.store.set_aside(seq, reason)
+            log.error("log entry #%d does not replay (%s): %d entries set aside", seq, reason, count)
+            self.notices.append(f"Log entry #{seq} could not be replayed: it and the {count - 1} after it "
+                                f"were set aside; the table is as it was before it.")
         self.game_seq = self._game_seq(entries)
+
+    def _failing_seq(self, entries: list[Entry], error: Exception) -> int:
+        """The first effective entry that does not apply (replay says only that one failed)."""
+        table = Table(self.games)
+        for entry in effective(entries):
+            try:
+                table.apply(entry.action, entry.seed)
+            except Exception:  # noqa: BLE001
+                return entry.seq
+        raise error  # replay failed but no entry does: not the log's fault
 
     @staticmethod
     def _game_seq(entries: list[Entry]) -> int:
-        """The log position of the current game's start: seat claims belong to it."""
-        news = [e.seq for e in effective(entries) if e.action.kind == NEW]
-        return news[-1] if news else 0
+        """The key of the current game's seat claims: the log position where it became
+        current, its start or the undo that brought it back.  So undoing a new game gives
+        the old game fresh seats: the phones that held them before do not get them back."""
+        kept: list[Entry] = []
+        key = 0
+        for entry in entries:
+            if entry.action.kind != UNDO:
+                kept.append(entry)
+                key = entry.seq if entry.action.kind == NEW else key
+            elif kept and kept.pop().action.kind == NEW:
+                key = entry.seq
+        return key
 
     def add_listener(self, listener: Listener) -> None:
         """Call ``listener(effects)`` after each accepted change (in order, one at a time)."""
@@ -79,7 +119,8 @@ class TableService:
             entries = self.store.entries()
             if not effective(entries):
                 raise IllegalAction("there is nothing to undo")
-            self._load(entries + [self.store.append(Action(UNDO), 0)])
+            self.store.append(Action(UNDO), 0)
+            self._load()
             effects: list[Effect] = [Say("Undone.")]
             self._changed_with(effects)
             return effects

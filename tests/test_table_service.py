@@ -149,3 +149,75 @@ def test_kill_9_loses_no_acknowledged_action(tmp_path):
         assert acknowledged >= 30
         assert history_len >= acknowledged
         service.store.close()
+
+
+def test_actions_refuse_deep_or_large_data():
+    deep: object = 1
+    for _ in range(17):
+        deep = [deep]
+    with pytest.raises(IllegalAction, match="deeper"):
+        Action("roll", {"extra": deep})
+    with pytest.raises(IllegalAction, match="larger"):
+        Action("roll", {"pad": "x" * 17_000})
+    Action("roll", {"dice": [[[1]]]})  # a few levels are fine
+
+
+def write_raw(store: Store, action_json: str) -> None:
+    """An entry written by an older box (before today's checks), straight into the log."""
+    with store.db:
+        store.db.execute("INSERT INTO log (action, seed, at) VALUES (?, 0, 0)", (action_json,))
+
+
+def test_an_entry_that_no_longer_parses_is_set_aside_with_what_followed(tmp_path):
+    """One bad entry must not make every later start and undo fail: the table is
+    restored to just before it, the host is told which entry, and play goes on."""
+    first = TableService(Store(tmp_path / "db"))
+    start(first)
+    first.submit(Action("roll", {"dice": [3]}))
+    deep = "[" * 975 + "]" * 975
+    write_raw(first.store, '{"kind": "roll", "data": {"dice": [2], "x": ' + deep + '}, "seat": null}')
+    write_raw(first.store, Action("roll", {"dice": [5]}).to_json())  # accepted after the bad one
+    first.store.close()
+    again = TableService(Store(tmp_path / "db"))
+    assert again.public_view()["view"]["history"] == [[3]]
+    assert any("#3" in n and "set aside" in n for n in again.public_view()["notices"])
+    again.submit(Action("roll", {"dice": [6]}))
+    again.undo()
+    assert again.public_view()["view"]["history"] == [[3]]
+    again.submit(Action("roll", {"dice": [4]}))
+    again.store.close()
+    third = TableService(Store(tmp_path / "db"))  # the next start replays cleanly, losing nothing new
+    assert third.public_view()["view"]["history"] == [[3], [4]]
+    assert not any("set aside" in n for n in third.public_view()["notices"])
+
+
+def test_an_entry_the_rules_now_refuse_is_set_aside(tmp_path):
+    first = TableService(Store(tmp_path / "db"))
+    start(first)
+    first.submit(Action("roll", {"dice": [3]}))
+    write_raw(first.store, Action("roll", {"dice": [9]}).to_json())  # no die shows 9
+    first.store.close()
+    again = TableService(Store(tmp_path / "db"))
+    assert again.public_view()["view"]["history"] == [[3]]
+    assert any("#3" in n for n in again.public_view()["notices"])
+    again.undo()
+    assert again.public_view()["view"]["history"] == []
+
+
+def test_undoing_a_new_game_does_not_bring_back_the_old_games_seat_tokens(tmp_path):
+    """Seats of the game that comes back belong to whoever joins it now, not to the phones
+    that held them before the new game (they may have changed hands since)."""
+    first = TableService(Store(tmp_path / "db"))
+    start(first)
+    old = first.claim_seat(1)
+    start(first, ("Di", "Ed"))
+    first.undo()
+    assert first.table.current.seats == ("Ann", "Bob", "Cy")
+    assert first.seat_of(old) is None and first.public_view()["claimed"] == [False, False, False]
+    fresh = first.claim_seat(1)
+    first.submit(Action("roll", {"dice": [2]}))
+    first.undo()  # undoing a roll keeps the seats
+    assert first.seat_of(fresh) == 1
+    first.store.close()
+    again = TableService(Store(tmp_path / "db"))
+    assert again.seat_of(old) is None and again.seat_of(fresh) == 1

@@ -365,3 +365,33 @@ def test_host_is_claimed_only_by_a_page_opened_on_purpose(tmp_path):
     assert embedded.status_code == 403 and not service.store.has_host()
     opened = app.test_client().get("/host", headers={"Sec-Fetch-Dest": "document", "Sec-Fetch-Site": "none"})
     assert opened.status_code == 200 and service.store.has_host()
+
+
+def nested(depth: int) -> object:
+    """A value nested ``depth`` lists deep, built without recursion."""
+    value: object = 1
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("depth", [18, 900])
+def test_deeply_nested_move_is_refused_and_undo_keeps_working(table, depth):
+    """The probe's roll with an extra field nested ~975 lists deep was logged, and every
+    later undo then failed: too deep is a 400 at the edge and never reaches the log."""
+    app, service, host = table
+    ann = join(app, 0)
+    logged = len(service.store.entries())
+    reply = ann.post("/api/me/act", json={"kind": "vote", "data": {"vote": True, "extra": nested(depth)}})
+    assert reply.status_code == 400 and "deeper" in reply.json["error"]
+    assert len(service.store.entries()) == logged
+    assert host.post("/api/host/act", json={"kind": "next", "data": {}}).status_code == 200
+    assert host.post("/api/host/undo", json={}).status_code == 200
+
+
+def test_move_data_over_the_size_cap_is_refused(table):
+    app, service, host = table
+    logged = len(service.store.entries())
+    reply = host.post("/api/host/act", json={"kind": "next", "data": {"pad": "x" * 20_000}})
+    assert reply.status_code == 400 and "larger" in reply.json["error"]
+    assert len(service.store.entries()) == logged

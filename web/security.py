@@ -17,11 +17,14 @@ from urllib.parse import urlsplit
 
 from flask import Response, current_app, request
 
+from engine.actions import MAX_DEPTH, nesting_depth
+
 SEAT_COOKIE = "familiar_seat"
 HOST_COOKIE = "familiar_host"
 COOKIE_MAX_AGE = 180 * 24 * 3600  # a season of game nights; the game's start resets seats anyway
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 SAME_SITE_FETCH = {"same-origin", "none"}  # "none": typed in the address bar or a bookmark
+MAX_BODY_DEPTH = MAX_DEPTH + 2  # a body wraps an action's data in at most two levels
 LOCAL_SUFFIXES = (".local", ".lan", ".home", ".internal", ".home.arpa", ".localdomain")
 
 CSP = (
@@ -146,6 +149,8 @@ def json_body() -> dict[str, Any]:
         raise ApiError(400, "the body is not valid JSON") from None
     if not isinstance(body, dict):
         raise ApiError(400, "the body must be a JSON object")
+    if nesting_depth(body) > MAX_BODY_DEPTH:
+        raise ApiError(400, f"the body nests deeper than {MAX_BODY_DEPTH} levels")
     return body
 
 
