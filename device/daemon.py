@@ -81,6 +81,7 @@ class Daemon:
         self.taught = self._taught_dice()
         self.notify = Notifier()
         self._latest_frame = None
+        self._drawing = threading.Lock()
         self.service.add_listener(self._on_effects)
         self._show_board()
 
@@ -110,7 +111,15 @@ class Daemon:
         self._show_board()
 
     def _show_board(self) -> None:
-        """Set the LEDs from state (not from effects), so undo and restarts restore them."""
+        """Set the LEDs from state (not from effects), so undo and restarts restore them.
+
+        The listeners (web threads) and the camera thread both redraw; gpiozero's blink
+        and pulse threads are not safe to start and stop from two threads at once (one
+        raised "cannot join thread before it is started"), so one redraw at a time."""
+        with self._drawing:
+            self._draw_board()
+
+    def _draw_board(self) -> None:
         tracks = self.service.table.tracks()
         track = tracks.get("threat") or next(iter(tracks.values()), None)
         if track is None:

@@ -142,7 +142,10 @@ class TableService:
         self.version += 1
         self._changed.notify_all()
         for listener in self._listeners:
-            listener(effects)
+            try:
+                listener(effects)
+            except Exception:  # noqa: BLE001 - the change is made; one output must not hide it from the rest
+                log.exception("a listener failed; the change stands")
 
     def wait_for_change(self, since: int, timeout: float) -> int:
         """Block until the version passes ``since`` (or timeout); returns the version."""

@@ -208,3 +208,36 @@ def _answers(opener, url: str) -> bool:
         return opener.open(url, timeout=2).status == 200
     except OSError:
         return False
+
+
+def test_outputs_are_redrawn_by_one_thread_at_a_time(tmp_path):
+    """The camera thread redraws the status light while a submit's listener does: gpiozero
+    raised "cannot join thread before it is started" from one of them, after the
+    action was logged, and the phone was told to undo and retry."""
+    import threading
+
+    box = make_daemon(tmp_path, source="usb:/dev/familiar-no-such-camera")
+    failures: list[BaseException] = []
+
+    def redraw(flip: bool) -> None:
+        for i in range(300):
+            try:
+                if (i % 2 == 0) == flip:
+                    box.problems["test"] = "a problem"
+                else:
+                    box.problems.pop("test", None)
+                box._show_board()
+            except Exception as exc:  # noqa: BLE001 - collected for the assertion
+                failures.append(exc)
+
+    try:
+        box.service.submit(Action("table.new", {"game": "dice", "seats": ["Ann"]}))
+        threads = [threading.Thread(target=redraw, args=(flip,)) for flip in (True, False)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert not failures, failures[:3]
+    finally:
+        box.close()
+        Device.pin_factory = None

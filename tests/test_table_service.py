@@ -221,3 +221,20 @@ def test_undoing_a_new_game_does_not_bring_back_the_old_games_seat_tokens(tmp_pa
     first.store.close()
     again = TableService(Store(tmp_path / "db"))
     assert again.seat_of(old) is None and again.seat_of(fresh) == 1
+
+
+def test_a_failing_listener_does_not_stop_the_others_or_the_answer(service, store, caplog):
+    """The action is durable before the listeners run: a failing output is logged, the
+    other listeners still hear of the change, and the caller is told it was accepted."""
+    heard = []
+
+    def broken(effects):
+        raise RuntimeError("cannot join thread before it is started")
+
+    service.add_listener(broken)
+    service.add_listener(heard.append)
+    start(service)
+    effects = service.submit(Action("roll", {"dice": [2, 2]}))
+    assert effects == [Say("2, 2: 4")] and heard[-1] == effects
+    assert len(store.entries()) == 2
+    assert "a listener failed" in caplog.text

@@ -395,3 +395,14 @@ def test_move_data_over_the_size_cap_is_refused(table):
     reply = host.post("/api/host/act", json={"kind": "next", "data": {"pad": "x" * 20_000}})
     assert reply.status_code == 400 and "larger" in reply.json["error"]
     assert len(service.store.entries()) == logged
+
+
+def test_a_move_that_is_logged_is_answered_as_accepted_even_if_an_output_fails(table):
+    app, service, host = table
+
+    def broken(effects):
+        raise RuntimeError("cannot join thread before it is started")
+
+    service.add_listener(broken)
+    reply = host.post("/api/host/act", json={"kind": "next", "data": {}})
+    assert reply.status_code == 200 and service.table.current.state.rounds == 1
