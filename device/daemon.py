@@ -27,7 +27,7 @@ from device.outputs import Outputs, make_pin_factory
 from device.buttons import Buttons
 from device.readings import ReadingDesk
 from device.store import Store
-from device.table_service import TableService
+from device.table_service import Announce, TableService
 from engine.actions import Action, IllegalAction
 from engine.effects import Effect, Say
 from vision.camera import CameraError, open_camera
@@ -67,7 +67,8 @@ class Daemon:
         self.outputs = Outputs.from_config(config.gpio, make_pin_factory(self.simulated))
         self.pin_factory = self.outputs.pin_factory
         self.parts["gpio"] = "simulated" if self.simulated else "ok"
-        self.narrator = Narrator.from_config(config, on_problem=self._speaker_problem)
+        self.narrator = Narrator.from_config(config, on_problem=self._speaker_problem,
+                                             on_recovered=self._speaker_recovered)
         if not self.narrator.speaker:
             self.parts["speaker"] = "missing: WAV files only"
         elif self.parts["speaker"] == "starting":
@@ -107,7 +108,7 @@ class Daemon:
     def _on_effects(self, effects: list[Effect]) -> None:
         for effect in effects:
             if isinstance(effect, Say):
-                self.narrator.say(effect.text)
+                self.narrator.say(effect.text, first=isinstance(effect, Announce))
         self._show_board()
 
     def _show_board(self) -> None:
@@ -149,6 +150,10 @@ class Daemon:
 
     def _speaker_problem(self, message: str) -> None:
         self._problem("speaker", message, "failing")
+
+    def _speaker_recovered(self) -> None:
+        """A line was said after a failure: the speaker (or the WAV copies) works again."""
+        self._solved("speaker", "ok" if self.narrator.speaker else "missing: WAV files only")
 
     # Buttons
 

@@ -14,6 +14,7 @@ import secrets
 import threading
 import time
 from collections import deque
+from dataclasses import dataclass
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +26,13 @@ from device.store import BadEntry, SeatTaken, Store
 log = logging.getLogger(__name__)
 Listener = Callable[[list[Effect]], None]
 NOTICES = 20
+
+
+@dataclass(frozen=True)
+class Announce(Say):
+    """A line the whole table must hear now, before any line still waiting: a seat reset
+    (else a host could reset a seat, rejoin it and read its secret while the warning waits
+    behind a long queue) or host pairing opened."""
 
 
 def new_token() -> str:
@@ -197,13 +205,13 @@ class TableService:
                 raise IllegalAction(f"there is no seat {seat}")
             if not self.store.release(self.game_seq, seat):
                 raise IllegalAction(f"{seats[seat]}'s seat has no phone to reset")
-            self._changed_with([Say(f"{seats[seat]}'s seat was reset. {seats[seat]}, join again from your phone.")])
+            self._changed_with([Announce(f"{seats[seat]}'s seat was reset. {seats[seat]}, join again from your phone.")])
 
     def open_host_pairing(self, seconds: float = 60.0) -> None:
         """The box's button was pressed: for a minute, a new device may become host."""
         with self._lock:
             self._pairing_until = time.monotonic() + seconds
-            self._changed_with([Say("Open the host page on the new device now.")])
+            self._changed_with([Announce("Open the host page on the new device now.")])
 
     def claim_host(self) -> str:
         """Make the caller host: free when there is none, else only while pairing is open."""
@@ -219,4 +227,4 @@ class TableService:
         return bool(token) and self.store.host_matches(token)
 
 
-__all__ = ["TableService", "SeatTaken", "new_token"]
+__all__ = ["Announce", "TableService", "SeatTaken", "new_token"]

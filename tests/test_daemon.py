@@ -241,3 +241,38 @@ def test_outputs_are_redrawn_by_one_thread_at_a_time(tmp_path):
     finally:
         box.close()
         Device.pin_factory = None
+
+
+def test_a_speaker_problem_clears_itself_when_a_line_plays_again(tmp_path):
+    """ALSA's null device plays on any machine: it stands for the speaker coming back."""
+    config = demo_config(Config(), tmp_path / "state", port=0)
+    config = dataclasses.replace(config, audio=dataclasses.replace(config.audio, device="hw:familiar_no_such_card"),
+                                 camera=dataclasses.replace(config.camera, source="usb:/dev/familiar-no-such-camera"))
+    box = Daemon(config)
+    try:
+        box.narrator.say("Is anyone there?")
+        wait_for(lambda: box.parts["speaker"] == "failing")
+        assert "speaker" in box.problems
+        box.narrator.audio = dataclasses.replace(config.audio, device="null")
+        box.narrator.say("Now you hear me.")
+        wait_for(lambda: box.parts["speaker"] == "ok")
+        assert "speaker" not in box.problems
+        assert any("Speaker is working again" in n for n in box.service.public_view()["notices"])
+    finally:
+        box.close()
+        Device.pin_factory = None
+
+
+def test_a_seat_reset_is_announced_before_waiting_lines(tmp_path):
+    box = make_daemon(tmp_path, source="usb:/dev/familiar-no-such-camera")
+    said: list[tuple[str, bool]] = []
+    box.narrator.say = lambda text, first=False: said.append((text, first))  # what the daemon asks of it
+    try:
+        box.service.submit(Action("table.new", {"game": "dice", "seats": ["Ann", "Bob"]}))
+        box.service.claim_seat(1)
+        box.service.reset_seat(1)
+        assert said[-1] == ("Bob's seat was reset. Bob, join again from your phone.", True)
+        assert said[:-1] and all(not first for _, first in said[:-1])  # game lines wait their turn
+    finally:
+        box.close()
+        Device.pin_factory = None
