@@ -60,9 +60,9 @@ class Daemon:
         self.simulated = config.box.simulate
         self.stopping = threading.Event()
         self.problems: dict[str, str] = {}
-        self.parts: dict[str, str] = {"camera": "starting", "speaker": "starting", "gpio": "starting"}
-        config.box.state_dir.mkdir(parents=True, exist_ok=True)
-        self.store = Store(config.box.state_dir / "familiar.db")
+        self.parts: dict[str, str] = {"camera": "starting", "speaker": "starting", "gpio": "starting",
+                                      "storage": "ok"}
+        self.store = Store(config.box.state_dir / "familiar.db")  # StorageError: the CLI says why
         self.service = TableService(self.store)
         self.outputs = Outputs.from_config(config.gpio, make_pin_factory(self.simulated))
         self.pin_factory = self.outputs.pin_factory
@@ -84,6 +84,7 @@ class Daemon:
         self._latest_frame = None
         self._drawing = threading.Lock()
         self.service.add_listener(self._on_effects)
+        self.store.on_health = self._storage_health
         self._show_board()
 
     def _taught_dice(self) -> TaughtDice | None:
@@ -147,6 +148,14 @@ class Daemon:
         self.parts[part] = state
         if self.problems.pop(part, None) is not None:
             self.service.note(f"{part.capitalize()} is working again.")
+
+    def _storage_health(self, problem: str | None) -> None:
+        """Each write's outcome: a full or read-only disk is said and shown like any part."""
+        if problem is None:
+            if "storage" in self.problems:
+                self._solved("storage")
+        else:
+            self._problem("storage", problem, "failing")
 
     def _speaker_problem(self, message: str) -> None:
         self._problem("speaker", message, "failing")

@@ -11,7 +11,10 @@ import hashlib
 import hmac
 import os
 import sqlite3
+import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from engine.actions import Action, IllegalAction
@@ -47,6 +50,35 @@ class SeatTaken(ValueError):
     """Someone else claimed that seat first."""
 
 
+class StorageError(OSError):
+    """The state directory cannot be written (a full disk, a read-only or missing folder).
+    An OSError, so the web side can answer it as "unavailable" without importing device."""
+
+
+def check_state_dir(path: Path) -> None:
+    """Make the state directory if needed and prove it takes a file, so a box that cannot
+    save says why at start instead of failing at the first move."""
+    try:
+        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".familiar-check-"):
+            pass
+    except OSError as exc:
+        raise StorageError(
+            f"the state directory {path} cannot be written ({exc.strerror or exc}): make it writable "
+            f"for the box's user (systemd's StateDirectory= does this) or set box.state_dir"
+        ) from None
+
+
+def _explain(exc: sqlite3.Error, folder: Path) -> str:
+    """What a failed write means for the table, and the fix."""
+    code = (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF
+    if code == sqlite3.SQLITE_FULL:
+        return f"the disk holding {folder} is full: moves cannot be saved. Free some space, then play on"
+    if code == sqlite3.SQLITE_READONLY:
+        return f"{folder} has become read-only: moves cannot be saved. Check the SD card"
+    return f"moves cannot be saved in {folder} ({exc})"
+
+
 class BadEntry(ValueError):
     """A logged action that no longer parses (written by an older box, or damaged)."""
 
@@ -64,13 +96,33 @@ class Store:
     """One SQLite database in the state directory; safe to share between threads."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        check_state_dir(path.parent)
         self.path = path
-        self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
-        self.db.executescript(SCHEMA)
-        os.chmod(path, 0o600)
+        self.on_health: Callable[[str | None], None] = lambda problem: None
+        """Told each write's outcome: a problem's text, or None once writes work (again)."""
+        try:
+            self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.executescript(SCHEMA)
+            os.chmod(path, 0o600)
+        except (sqlite3.Error, OSError) as exc:
+            raise StorageError(f"the game log {path} cannot be opened ({exc})") from None
+
+    @contextmanager
+    def _saving(self) -> Iterator[None]:
+        """One write transaction; a storage failure becomes a StorageError that changes
+        nothing (the transaction is rolled back) and is reported to ``on_health``."""
+        try:
+            with self.db:
+                yield
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.Error as exc:  # OperationalError: full, read-only, I/O error
+            problem = _explain(exc, self.path.parent)
+            self.on_health(problem)
+            raise StorageError(problem) from None
+        self.on_health(None)
 
     def close(self) -> None:
         self.db.close()
@@ -79,7 +131,7 @@ class Store:
 
     def append(self, action: Action, seed: int) -> Entry:
         """Make one action durable; returns it with its sequence number."""
-        with self.db:
+        with self._saving():
             cur = self.db.execute(
                 "INSERT INTO log (action, seed, at) VALUES (?, ?, ?)", (action.to_json(), seed, time.time())
             )
@@ -103,7 +155,7 @@ class Store:
         """Leave entry ``first`` and every later one out of replay; returns how many.
         The rows stay in the log (for a person to read, and so that no sequence number
         is ever handed out twice: seat claims are keyed by them)."""
-        with self.db:
+        with self._saving():
             cur = self.db.execute(
                 "INSERT OR IGNORE INTO set_aside (seq, reason, at) SELECT seq, ?, ? FROM log WHERE seq >= ?",
                 (reason, time.time(), first),
@@ -115,7 +167,7 @@ class Store:
     def claim(self, game: int, seat: int, token: str) -> None:
         """Record that the holder of ``token`` sits in ``seat``; SeatTaken if it is not free."""
         try:
-            with self.db:
+            with self._saving():
                 self.db.execute(
                     "INSERT INTO claims (game, seat, token, at) VALUES (?, ?, ?, ?)",
                     (game, seat, token_hash(token), time.time()),
@@ -136,7 +188,7 @@ class Store:
 
     def release(self, game: int, seat: int) -> bool:
         """Free a seat (a lost phone): its old token stops working at once."""
-        with self.db:
+        with self._saving():
             cur = self.db.execute("DELETE FROM claims WHERE game = ? AND seat = ?", (game, seat))
         return cur.rowcount > 0
 
@@ -151,5 +203,5 @@ class Store:
 
     def set_host(self, token: str) -> None:
         """Make the holder of ``token`` the host, replacing any earlier host device."""
-        with self.db:
+        with self._saving():
             self.db.execute("INSERT OR REPLACE INTO host (id, token) VALUES (1, ?)", (token_hash(token),))

@@ -47,6 +47,16 @@ def _http_error(exc: HTTPException) -> Response | HTTPException:
     return response
 
 
+def _unavailable(exc: OSError) -> tuple[Response | str, int]:
+    """A part the request needs is out (the disk is full, the state folder read-only):
+    nothing was changed, and the host can fix it and try again, so 503 with the reason."""
+    current_app.logger.warning("unavailable serving %s %s: %s", request.method, request.path, exc)
+    message = f"The box cannot do that right now: {exc}."
+    if request.path.startswith("/api/"):
+        return jsonify(error=message), 503
+    return message, 503
+
+
 def _crash(exc: Exception) -> tuple[Response | str, int]:
     """A bug must not show a traceback to a phone.  The log gets the traceback, which
     holds code lines and names only: no views, no cookies, no tokens."""
@@ -74,6 +84,7 @@ def create_app(service: Any, box: Box | None = None, *, public_url: str | None =
     app.after_request(secure_headers)
     app.register_error_handler(ApiError, _api_error)
     app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(OSError, _unavailable)
     app.register_error_handler(Exception, _crash)
     return app
 
