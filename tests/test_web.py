@@ -9,7 +9,7 @@ import re
 import pytest
 
 from engine.actions import Action
-from web.events import version_events
+from web.events import StreamSlots, version_events
 from web.join_link import join_url, lan_address, qr_svg
 from web_helpers import make_app
 
@@ -267,7 +267,7 @@ def test_event_stream_sends_versions_only(table):
     app, service, host = table
     ann = join(app, 0)
     stopping = app.extensions["familiar"].stopping
-    stream = version_events(service, stopping, heartbeat=0.05)
+    stream = version_events(service, stopping, StreamSlots(), "phone", heartbeat=0.05)
     first = next(stream)
     assert first.startswith("retry: ") and f"data: {service.version}\n\n" in first
     service.submit(Action("vote", {"vote": True}, seat=0))
@@ -291,7 +291,7 @@ def test_event_stream_sends_versions_only(table):
 
 def test_stream_ends_after_its_lifetime(table):
     app, service, host = table
-    stream = version_events(service, app.extensions["familiar"].stopping, heartbeat=10, lifetime=0.2)
+    stream = version_events(service, app.extensions["familiar"].stopping, StreamSlots(), "phone", heartbeat=10, lifetime=0.2)
     assert len(list(stream)) == 1
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import json
 import logging
+import socket
 import time
 
 import pytest
@@ -114,3 +115,51 @@ def test_served_requests_log_no_cookie_and_no_secret(tmp_path, caplog):
     assert status == 200 and me["view"]["word"] == service.table.current.state.words[0]
     for secret in (token, *service.table.current.state.words):
         assert secret not in caplog.text
+
+
+def connect_from(source: str, port: int) -> socket.socket:
+    """A TCP connection to the box from another loopback address: another client."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+    return sock
+
+
+def stream_from(source: str, port: int) -> tuple[socket.socket, bytes]:
+    sock = connect_from(source, port)
+    sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    head = b""
+    while b"data: " not in head:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        head += chunk
+    return sock, head
+
+
+def test_one_hostile_client_cannot_freeze_the_box(served):
+    """One client opened 32 streams (every worker thread) or ~99 idle sockets (waitress's
+    connection limit): the host must still get answers, and other phones their streams."""
+    server, service = served
+    hostile: list[socket.socket] = []
+    try:
+        held = [stream_from("127.0.0.2", server.port) for _ in range(40)]
+        hostile += [sock for sock, _ in held]
+        live = [head for _, head in held if b"retry: 3000" in head]
+        assert len(live) == 4  # the rest were told to come back later, and their threads freed
+        hostile += [connect_from("127.0.0.2", server.port) for _ in range(150)]  # idle, sending nothing
+        for _ in range(3):
+            assert get_json(server.port, "/api/table")["game"] is None
+        phone, head = stream_from("127.0.0.3", server.port)
+        hostile.append(phone)
+        assert b"retry: 3000" in head  # another phone still gets a real stream
+    finally:
+        for sock in hostile:
+            sock.close()
+
+
+@pytest.mark.slow
+def test_idle_sockets_are_closed_soon(served):
+    server, service = served
+    idle = connect_from("127.0.0.2", server.port)
+    idle.settimeout(60)
+    assert idle.recv(1) == b""  # closed by the box within CHANNEL_TIMEOUT + CLEANUP_INTERVAL
+    idle.close()

@@ -15,6 +15,7 @@ from werkzeug.exceptions import HTTPException
 
 from web.api import api
 from web.box import Box, NoHardware
+from web.events import StreamSlots
 from web.pages import pages
 from web.security import ApiError, check_host, check_same_origin_write, secure_headers
 
@@ -30,6 +31,7 @@ class WebState:
     public_url: str | None
     simulated: bool
     stopping: threading.Event = field(default_factory=threading.Event)
+    streams: StreamSlots = field(default_factory=StreamSlots)
 
 
 def _api_error(exc: ApiError) -> tuple[Response, int] | tuple[str, int]:

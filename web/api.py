@@ -80,7 +80,7 @@ def table() -> Response:
 
 @api.get("/events")
 def events() -> Response:
-    stream = version_events(service(), _web().stopping)
+    stream = version_events(service(), _web().stopping, _web().streams, request.remote_addr or "")
     return Response(
         stream,
         mimetype="text/event-stream",
