@@ -39,6 +39,10 @@ CREATE TABLE IF NOT EXISTS set_aside (
     reason TEXT    NOT NULL,
     at     REAL    NOT NULL
 );
+CREATE TABLE IF NOT EXISTS box_key (
+    id     INTEGER PRIMARY KEY CHECK (id = 1),
+    key    BLOB    NOT NULL
+);
 CREATE TABLE IF NOT EXISTS host (
     id     INTEGER PRIMARY KEY CHECK (id = 1),
     token  TEXT    NOT NULL
@@ -191,6 +195,16 @@ class Store:
         with self._saving():
             cur = self.db.execute("DELETE FROM claims WHERE game = ? AND seat = ?", (game, seat))
         return cur.rowcount > 0
+
+    def box_key(self) -> bytes:
+        """This box's own random key (made once, kept with the log): join codes are
+        derived from it, so they cannot be guessed and survive restarts."""
+        row = self.db.execute("SELECT key FROM box_key WHERE id = 1").fetchone()
+        if row is None:
+            with self._saving():
+                self.db.execute("INSERT OR IGNORE INTO box_key (id, key) VALUES (1, ?)", (os.urandom(32),))
+            row = self.db.execute("SELECT key FROM box_key WHERE id = 1").fetchone()
+        return bytes(row[0])
 
     # The host
 

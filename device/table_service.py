@@ -9,6 +9,9 @@ same moment whatever changed (no timing tells who was dealt what).
 """
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import logging
 import secrets
 import threading
@@ -35,6 +38,10 @@ class Announce(Say):
     behind a long queue) or host pairing opened."""
 
 
+class WrongJoinCode(PermissionError):
+    """The phone's join link is not the current game's (old, or guessed)."""
+
+
 def new_token() -> str:
     """A 256-bit random token for a seat or the host, URL- and cookie-safe."""
     return secrets.token_urlsafe(32)
@@ -52,6 +59,7 @@ class TableService:
         self.version = 0
         self.notices: deque[str] = deque(maxlen=NOTICES)
         self._pairing_until = 0.0
+        self._key = store.box_key()
         self._load()
 
     def _load(self) -> None:
@@ -180,9 +188,21 @@ class TableService:
 
     # Seats and host
 
-    def claim_seat(self, seat: int) -> str:
-        """Give the caller ``seat`` and return its new token (SeatTaken if it is not free)."""
+    def join_code(self) -> str:
+        """The current game's join code, carried by the QR code and the short address
+        on the host's screen: only people who can see that screen can join.  40 bits,
+        derived from the box's key and the game's claim key, so every new game (and every
+        undo that brings back an older one) has a new code that cannot be guessed."""
         with self._lock:
+            mac = hmac.new(self._key, f"join {self.game_seq}".encode(), hashlib.sha256).digest()
+            return base64.b32encode(mac[:5]).decode("ascii")
+
+    def claim_seat(self, seat: int, code: str | None) -> str:
+        """Give the caller ``seat`` and return its new token (SeatTaken if it is not free,
+        WrongJoinCode without the current game's join code)."""
+        with self._lock:
+            if not code or not hmac.compare_digest(code.encode("utf-8", "replace"), self.join_code().encode()):
+                raise WrongJoinCode("this join link is not for the current game: scan the QR code on the host's screen")
             seats = self.table.current.seats
             if not 0 <= seat < len(seats):
                 raise IllegalAction(f"there is no seat {seat}")
@@ -227,4 +247,4 @@ class TableService:
         return bool(token) and self.store.host_matches(token)
 
 
-__all__ = ["Announce", "TableService", "SeatTaken", "new_token"]
+__all__ = ["Announce", "TableService", "SeatTaken", "WrongJoinCode", "new_token"]

@@ -269,7 +269,7 @@ def test_a_seat_reset_is_announced_before_waiting_lines(tmp_path):
     box.narrator.say = lambda text, first=False: said.append((text, first))  # what the daemon asks of it
     try:
         box.service.submit(Action("table.new", {"game": "dice", "seats": ["Ann", "Bob"]}))
-        box.service.claim_seat(1)
+        box.service.claim_seat(1, box.service.join_code())
         box.service.reset_seat(1)
         assert said[-1] == ("Bob's seat was reset. Bob, join again from your phone.", True)
         assert said[:-1] and all(not first for _, first in said[:-1])  # game lines wait their turn

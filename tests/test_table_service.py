@@ -43,7 +43,7 @@ def test_restart_resumes_from_the_log(tmp_path):
     first = TableService(Store(tmp_path / "db"))
     start(first)
     first.submit(Action("roll", {"dice": [6, 1]}))
-    token = first.claim_seat(1)
+    token = first.claim_seat(1, first.join_code())
     first.store.close()
     again = TableService(Store(tmp_path / "db"))
     assert again.public_view()["view"]["last"] == [6, 1]
@@ -68,12 +68,12 @@ def test_nothing_to_undo(service):
 
 def test_seats_tokens_are_random_hashed_and_exclusive(service, store):
     start(service)
-    token = service.claim_seat(0)
+    token = service.claim_seat(0, service.join_code())
     assert len(token) >= 43  # 256 bits, url-safe base64
     with pytest.raises(SeatTaken):
-        service.claim_seat(0)
+        service.claim_seat(0, service.join_code())
     with pytest.raises(IllegalAction):
-        service.claim_seat(7)
+        service.claim_seat(7, service.join_code())
     raw = store.db.execute("SELECT token FROM claims").fetchall()
     assert raw == [(token_hash(token),)]
     assert token not in Path(store.path).read_bytes().decode("latin-1")
@@ -82,18 +82,18 @@ def test_seats_tokens_are_random_hashed_and_exclusive(service, store):
 
 def test_reset_seat_kills_the_old_token_and_says_so(service):
     start(service)
-    token = service.claim_seat(2)
+    token = service.claim_seat(2, service.join_code())
     heard = []
     service.add_listener(heard.extend)
     service.reset_seat(2)
     assert service.seat_of(token) is None
     assert any("Cy's seat was reset" in e.text for e in heard if isinstance(e, Say))
-    assert service.claim_seat(2) != token
+    assert service.claim_seat(2, service.join_code()) != token
 
 
 def test_new_game_needs_new_claims(service):
     start(service)
-    token = service.claim_seat(0)
+    token = service.claim_seat(0, service.join_code())
     start(service, ("Dee", "Eve"))
     assert service.seat_of(token) is None
     assert service.public_view()["claimed"] == [False, False]
@@ -209,12 +209,12 @@ def test_undoing_a_new_game_does_not_bring_back_the_old_games_seat_tokens(tmp_pa
     that held them before the new game (they may have changed hands since)."""
     first = TableService(Store(tmp_path / "db"))
     start(first)
-    old = first.claim_seat(1)
+    old = first.claim_seat(1, first.join_code())
     start(first, ("Di", "Ed"))
     first.undo()
     assert first.table.current.seats == ("Ann", "Bob", "Cy")
     assert first.seat_of(old) is None and first.public_view()["claimed"] == [False, False, False]
-    fresh = first.claim_seat(1)
+    fresh = first.claim_seat(1, first.join_code())
     first.submit(Action("roll", {"dice": [2]}))
     first.undo()  # undoing a roll keeps the seats
     assert first.seat_of(fresh) == 1

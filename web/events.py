@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -36,6 +36,11 @@ class StreamSlots:
         self._open: Counter[str] = Counter()
         self._lock = threading.Lock()
 
+    def held(self) -> int:
+        """Streams open now, in all."""
+        with self._lock:
+            return sum(self._open.values())
+
     @contextmanager
     def hold(self, client: str) -> Iterator[bool]:
         """A slot for ``client`` while the block runs (True), or no slot (False)."""
@@ -59,20 +64,24 @@ def version_events(
     slots: StreamSlots,
     client: str,
     *,
+    gone: Callable[[], bool] = lambda: False,
     heartbeat: float = HEARTBEAT_S,
     lifetime: float = LIFETIME_S,
 ) -> Iterator[str]:
     """The SSE body: the version now, then each new version, with comment heartbeats.
-    Over the caps, the version now and an end: the browser asks again after
-    BUSY_RETRY_MS, and the page polls meanwhile (its stream "failed")."""
+    Over the caps, only a retry time and an end: the page polls (its stream "failed")
+    and the browser asks for a stream again after BUSY_RETRY_MS.  ``gone`` tells that the
+    client has left (waitress's ``client_disconnected``), so a page navigated away frees
+    its slot within WAKE_S instead of at the next heartbeat."""
     with slots.hold(client) as granted:
         if not granted:
-            yield f"retry: {BUSY_RETRY_MS}\n\ndata: {service.version}\n\n"
+            yield f"retry: {BUSY_RETRY_MS}\n\n"
             return
-        yield from _stream(service, stopping, heartbeat, lifetime)
+        yield from _stream(service, stopping, gone, heartbeat, lifetime)
 
 
-def _stream(service: Any, stopping: threading.Event, heartbeat: float, lifetime: float) -> Iterator[str]:
+def _stream(service: Any, stopping: threading.Event, gone: Callable[[], bool], heartbeat: float,
+            lifetime: float) -> Iterator[str]:
     version = service.version
     yield f"retry: {RETRY_MS}\n\ndata: {version}\n\n"
     started = last_sent = time.monotonic()
@@ -82,7 +91,7 @@ def _stream(service: Any, stopping: threading.Event, heartbeat: float, lifetime:
             return
         wait = min(WAKE_S, heartbeat - (now - last_sent), lifetime - (now - started))
         latest = service.wait_for_change(version, timeout=max(wait, 0.0))
-        if stopping.is_set():
+        if stopping.is_set() or gone():
             return
         if latest != version:
             version = latest

@@ -21,6 +21,7 @@ from engine.actions import MAX_DEPTH, nesting_depth
 
 SEAT_COOKIE = "familiar_seat"
 HOST_COOKIE = "familiar_host"
+JOIN_COOKIE = "familiar_join"
 COOKIE_MAX_AGE = 180 * 24 * 3600  # a season of game nights; the game's start resets seats anyway
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 SAME_SITE_FETCH = {"same-origin", "none"}  # "none": typed in the address bar or a bookmark
@@ -48,10 +49,10 @@ def service() -> Any:
     return current_app.extensions["familiar"].service
 
 
-def set_token_cookie(response: Response, name: str, token: str) -> None:
+def set_token_cookie(response: Response, name: str, token: str, max_age: int = COOKIE_MAX_AGE) -> None:
     """Hand a token to this browser only: script cannot read it, other sites cannot send it."""
     response.set_cookie(
-        name, token, max_age=COOKIE_MAX_AGE, path="/", httponly=True, samesite="Strict", secure=request.is_secure
+        name, token, max_age=max_age, path="/", httponly=True, samesite="Strict", secure=request.is_secure
     )
 
 

@@ -34,7 +34,8 @@ CONNECTION_LIMIT = 100  # waitress's default, in all
 
 
 class PerClientChannel(HTTPChannel):
-    """waitress's channel, closed at once when its client already holds MAX_PER_CLIENT.
+    """waitress's channel, closed at once when its client already holds its share
+    (``server.per_client``, set by :class:`WebServer`).
 
     It is closed through waitress's own ``will_close`` (the server loop closes it at its
     next turn), so no socket is closed under the loop's feet."""
@@ -42,14 +43,15 @@ class PerClientChannel(HTTPChannel):
     def __init__(self, server, sock, addr, adj, map=None) -> None:  # noqa: A002 - waitress's names
         held = sum(1 for c in list(server.active_channels.values()) if c.addr[:1] == addr[:1])
         super().__init__(server, sock, addr, adj, map=map)
-        if held >= MAX_PER_CLIENT:
+        if held >= server.per_client:
             self.will_close = True
 
 
 class WebServer:
     """A running (or ready) waitress server for the app; ``stop()`` ends it and its streams."""
 
-    def __init__(self, app: Flask, host: str, port: int, threads: int = THREADS) -> None:
+    def __init__(self, app: Flask, host: str, port: int, threads: int = THREADS,
+                 per_client: int = MAX_PER_CLIENT) -> None:
         self.app = app
         self.server = create_server(
             app,
@@ -60,10 +62,12 @@ class WebServer:
             channel_timeout=CHANNEL_TIMEOUT,
             cleanup_interval=CLEANUP_INTERVAL,
             connection_limit=CONNECTION_LIMIT,
+            channel_request_lookahead=1,  # reads ahead, so a stream learns its client has left
             ident="familiar",
             clear_untrusted_proxy_headers=True,
         )
         self.server.channel_class = PerClientChannel
+        self.server.per_client = per_client
         self.host = host
         self.port: int = self.server.effective_port
         self._thread: threading.Thread | None = None
@@ -104,6 +108,6 @@ class WebServer:
         self.server.task_dispatcher.shutdown(timeout=timeout)
 
 
-def serve(app: Flask, host: str, port: int, *, threads: int = THREADS) -> WebServer:
+def serve(app: Flask, host: str, port: int, *, threads: int = THREADS, per_client: int = MAX_PER_CLIENT) -> WebServer:
     """Start serving ``app`` on ``host:port`` (port 0: any free port) in the background."""
-    return WebServer(app, host, port, threads).start()
+    return WebServer(app, host, port, threads, per_client).start()
