@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import socket
 
 import pytest
 
@@ -353,10 +354,17 @@ def test_json_errors_for_unknown_api_paths_and_methods(table):
     assert json.loads(host.delete("/api/table").data)["error"]
 
 
+HOSTNAME = socket.gethostname().lower().split(".")[0]
+LAN = lan_address()
+
+
 @pytest.mark.parametrize(
     "host,allowed",
-    [("evil.example.com", False), ("192.168.1.4:8080", True), ("familiar.local", True), ("familiar", True),
-     ("[::1]:8080", True), ("familiar.test:8080", True), ("familiar.local.evil.com", False)],
+    [("evil.example.com", False), (f"{LAN}:8080" if LAN else "127.0.0.2:8080", True), (f"{HOSTNAME}.local", True),
+     (HOSTNAME, True), ("[::1]:8080", True), ("familiar.test:8080", True), ("familiar.local.evil.com", False),
+     # single-label names and *.lan are names anyone can give a device on the router's DNS
+     ("printer", False), ("evil.lan", False), ("evil.home.arpa", False), (f"{HOSTNAME}.evil.com", False),
+     ("192.0.2.7:8080", False), ("0.0.0.0:8080", False), ("localhost:8080", True)],
 )
 def test_only_the_box_own_names_are_answered(tmp_path, host, allowed):
     """DNS rebinding: a public domain pointed at the box must not reach it as "same origin"."""
