@@ -39,6 +39,10 @@ from vision.settle import SettleDetector
 
 log = logging.getLogger("familiar")
 CAMERA_RETRY_S = 15.0
+CAMERA_STEADY_S = 30.0
+"""A camera that failed is declared working again only after this long without failing:
+reopening one that fails at a corrupt photo works for a few seconds each time, and the
+warning was said at every trip round the folder."""
 TEACHING_QUIET_S = 30.0
 """After the host captures a die or a deck to teach, still trays are not read for this
 long: the die put in the tray to be taught is not a roll."""
@@ -193,7 +197,8 @@ class Daemon:
                 self._problem("camera", f"{exc} Play on by hand: enter dice on the host page.", "missing")
                 self.stopping.wait(CAMERA_RETRY_S)
                 continue
-            self._solved("camera")
+            if "camera" not in self.problems:
+                self._solved("camera")
             log.info("camera: %s", camera.description)
             try:
                 with camera:
@@ -203,9 +208,12 @@ class Daemon:
                 self.stopping.wait(1.0)
 
     def _watch(self, camera: Any, settle: SettleDetector) -> None:
+        opened = time.monotonic()
         while not self.stopping.is_set():
             frame = camera.read()
             self._latest_frame = frame
+            if "camera" in self.problems and time.monotonic() - opened >= CAMERA_STEADY_S:
+                self._solved("camera")
             settled = settle.feed(frame)
             if settled is None:
                 continue

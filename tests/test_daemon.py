@@ -276,3 +276,51 @@ def test_a_seat_reset_is_announced_before_waiting_lines(tmp_path):
     finally:
         box.close()
         Device.pin_factory = None
+
+
+@pytest.mark.slow
+def test_a_corrupt_photo_is_warned_about_once_not_at_every_reopen(tmp_path):
+    """The replay camera fails at a corrupt photo, is reopened, works, fails again: the
+    warning was said 5 times in 25 s. It is said once, and "working again" waits until
+    the camera has delivered frames for a while without failing."""
+    import shutil
+
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    shutil.copy(DEMO_PHOTOS / ROLL_PHOTO, photos / "a.jpg")
+    (photos / "b.jpg").write_bytes(b"\xff\xd8 not really a photo")
+    box = make_daemon(tmp_path, source=f"replay:{photos}")
+    box.start()
+    try:
+        failures = lambda: [n for n in box.service.notices if n.startswith("Camera problem")]  # noqa: E731
+        wait_for(lambda: box.parts["camera"] == "failing", timeout=30)
+        first = time.monotonic()
+        wait_for(lambda: time.monotonic() - first > 12, timeout=30)  # two more trips round the folder
+        assert len(failures()) == 1, list(box.service.notices)
+        assert not any("Camera is working again" in n for n in box.service.notices)
+        assert box.parts["camera"] == "failing"
+    finally:
+        box.close()
+        Device.pin_factory = None
+
+
+@pytest.mark.slow
+def test_the_camera_warning_clears_once_the_camera_has_worked_steadily(tmp_path, monkeypatch):
+    import shutil
+
+    monkeypatch.setattr(daemon_module, "CAMERA_STEADY_S", 2.0)
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    shutil.copy(DEMO_PHOTOS / ROLL_PHOTO, photos / "a.jpg")
+    (photos / "b.jpg").write_bytes(b"\xff\xd8 not really a photo")
+    box = make_daemon(tmp_path, source=f"replay:{photos}")
+    box.start()
+    try:
+        wait_for(lambda: box.parts["camera"] == "failing", timeout=30)
+        shutil.copy(DEMO_PHOTOS / ROLL_PHOTO, photos / "b.jpg")  # the photo is good again
+        wait_for(lambda: box.parts["camera"] == "ok", timeout=30)
+        assert "camera" not in box.problems
+        assert any("Camera is working again" in n for n in box.service.notices)
+    finally:
+        box.close()
+        Device.pin_factory = None
