@@ -89,6 +89,8 @@ class Daemon:
         self._drawing = threading.Lock()
         self.service.add_listener(self._on_effects)
         self.store.on_health = self._storage_health
+        for text in self.service.replay_problems:
+            self.narrator.say(text)
         self._show_board()
 
     def _taught_dice(self) -> TaughtDice | None:

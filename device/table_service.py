@@ -59,6 +59,8 @@ class TableService:
         self.version = 0
         self.notices: deque[str] = deque(maxlen=NOTICES)
         self._pairing_until = 0.0
+        self.replay_problems: list[str] = []
+        """What the last start or undo had to set aside, for the daemon to say aloud."""
         self._key = store.box_key()
         self._load()
 
@@ -70,6 +72,7 @@ class TableService:
         entry and one bad entry cannot block every later start and undo.  Later entries go
         too because each was accepted in a state that held the bad one.  The host is told
         which entry; the rules' reason goes to the log only, as it may quote a secret."""
+        self.replay_problems = []
         while True:
             entries: list[Entry] = []
             try:
@@ -82,8 +85,10 @@ class TableService:
                 seq, reason = self._failing_seq(entries, exc), f"{type(exc).__name__}: {exc}"
             count = self.store.set_aside(seq, reason)
             log.error("log entry #%d does not replay (%s): %d entries set aside", seq, reason, count)
-            self.notices.append(f"Log entry #{seq} could not be replayed: it and the {count - 1} after it "
-                                f"were set aside; the table is as it was before it.")
+            text = (f"Log entry #{seq} could not be replayed: it and the {count - 1} after it "
+                    f"were set aside; the table is as it was before it.")
+            self.notices.append(text)
+            self.replay_problems.append(text)
         self.game_seq = self._game_seq(entries)
 
     def _failing_seq(self, entries: list[Entry], error: Exception) -> int:

@@ -324,3 +324,22 @@ def test_the_camera_warning_clears_once_the_camera_has_worked_steadily(tmp_path,
     finally:
         box.close()
         Device.pin_factory = None
+
+
+def test_a_log_entry_set_aside_at_start_is_said_aloud(tmp_path):
+    from device.store import Store
+
+    config = demo_config(Config(), tmp_path / "state", port=0)
+    store = Store(config.box.state_dir / "familiar.db")
+    store.append(Action("table.new", {"game": "dice", "seats": ["Ann"]}), 0)
+    with store.db:
+        store.db.execute("INSERT INTO log (action, seed, at) VALUES ('{\"kind\": 1}', 0, 0)")
+    store.close()
+    box = make_daemon(tmp_path, source="usb:/dev/familiar-no-such-camera")
+    try:
+        assert box.service.table.current.seats == ("Ann",)
+        assert box.narrator.wait_idle(60)
+        assert any(line.startswith("Log entry #2 could not be replayed") for line in box.narrator.history)
+    finally:
+        box.close()
+        Device.pin_factory = None
