@@ -17,8 +17,8 @@ import secrets
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import Action, IllegalAction
@@ -71,7 +71,8 @@ class TableService:
         set aside with every entry after it, so the table is as it was just before that
         entry and one bad entry cannot block every later start and undo.  Later entries go
         too because each was accepted in a state that held the bad one.  The host is told
-        which entry; the rules' reason goes to the log only, as it may quote a secret."""
+        which entry; the reason is kept beside it in the store (private, like the seeds)
+        and not logged or shown, as a rule's message may quote a secret."""
         self.replay_problems = []
         while True:
             entries: list[Entry] = []
@@ -84,7 +85,7 @@ class TableService:
             except Exception as exc:  # noqa: BLE001 - IllegalAction, or a game's bug on an old entry
                 seq, reason = self._failing_seq(entries, exc), f"{type(exc).__name__}: {exc}"
             count = self.store.set_aside(seq, reason)
-            log.error("log entry #%d does not replay (%s): %d entries set aside", seq, reason, count)
+            log.error("log entry #%d does not replay: it and %d after it set aside", seq, count - 1)
             text = (f"Log entry #{seq} could not be replayed: it and the {count - 1} after it "
                     f"were set aside; the table is as it was before it.")
             self.notices.append(text)
