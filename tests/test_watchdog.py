@@ -120,6 +120,7 @@ def test_the_camera_thread_outlives_any_exception_and_shows_it(tmp_path: Path, m
         return ReplayCamera(TRAY, fps=20)
 
     monkeypatch.setattr(daemon_module, "CAMERA_RETRY_S", 0.2)
+    monkeypatch.setattr(daemon_module, "CAMERA_STEADY_S", 0.5)  # working again after 0.5 s without a failure
     monkeypatch.setattr(daemon_module, "open_camera", open_camera)
     box = make_daemon(tmp_path)
     box.start()
