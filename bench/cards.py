@@ -41,10 +41,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.cards import MAX_PART_DISTANCE, Catalog, read_cards  # noqa: E402
-from vision.cards_describe import describe_views, part_distances  # noqa: E402
-from vision.cards_detect import find_cards, warp_card  # noqa: E402
-from vision.catalog import grid_order  # noqa: E402
+from vision.cards import Catalog, find_cards, grid_order, read_cards, warp_card  # noqa: E402
+from vision.cards.describe import describe_views, part_distances  # noqa: E402
+from vision.cards.read import MAX_PART_DISTANCE  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "cards.json"
 REPEATS = 3

@@ -211,7 +211,7 @@ def teach_photos(photos: dict[str, tuple[np.ndarray, list[Label]]], per_face: in
     """``per_face`` photos of each face alone on emptied trays, each a new place and light.
     A tray where the box sees more than the one die (a leftover die the labels missed) is
     passed over, as the host would clear it."""
-    from vision.dice_taught import face_patch
+    from vision.dice import face_patch
     from vision.images import ImageError
 
     names = sorted(photos)
@@ -236,7 +236,7 @@ def teach_photos(photos: dict[str, tuple[np.ndarray, list[Label]]], per_face: in
 def teach(photos: dict[str, tuple[np.ndarray, list[Label]]], root: Path, per_face: int, rng: np.random.Generator,
           die: str = "black"):
     """Teach the die ``clue`` under ``root`` from ``per_face`` photos a face; the model."""
-    from vision.dice_taught import TaughtDice, teach_die
+    from vision.dice import TaughtDice, teach_die
 
     for face, frames in teach_photos(photos, per_face, rng, die).items():
         teach_die(root / "clue", face, frames)

@@ -17,8 +17,8 @@ from pathlib import Path
 from device.config import Config, ConfigError, load_config
 from vision import cli as vision_cli  # noqa
 
-REPO = Path(__file__).resolve().parents[1]
-DEMO_PHOTOS = REPO / "tests" / "data" / "tray"
+DEMO_PHOTOS = Path(__file__).resolve().parent / "demo_tray"
+"""The demo's camera: real tray photos shipped as package data (see its README.md)."""
 DEMO_NAMES = ("Harry", "Hermione", "Ron", "Ginny", "Neville", "Luna", "Fred", "George")
 
 
@@ -40,12 +40,13 @@ def _serve(config: Config, first_game: tuple[str, list[str], dict] | None = None
     """Build the daemon (the slow imports live there) and run it until SIGTERM/SIGINT."""
     from device.daemon import Daemon
     from device.outputs import HardwareError
+    from device.store import StorageError
     from engine.actions import Action
 
     os.umask(0o077)  # the log (with its seeds, hence every secret) and WAL files are the box's alone
     try:
         daemon = Daemon(config)
-    except HardwareError as exc:
+    except (HardwareError, StorageError) as exc:
         print(f"familiar: {exc}", file=sys.stderr)
         return 1
     signal.signal(signal.SIGTERM, lambda *_: daemon.stopping.set())

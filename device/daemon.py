@@ -30,17 +30,15 @@ from device.notify import Notifier
 from device.outputs import BLINK_SECONDS, Outputs, make_pin_factory
 from device.readings import ReadingDesk
 from device.store import Store
-from device.table_service import TableService
+from device.table_service import Announce, TableService
 from device.timers import TimerKeeper
 from engine import timers as timing
 from engine.actions import Action, IllegalAction
 from engine.effects import Effect, Say
 from engine.table import UndoNeedsConfirmation
 from vision.camera import CameraError, CameraTuning, open_camera
-from vision.cards import read_cards
-from vision.catalog import Catalog
-from vision.dice import read_dice
-from vision.dice_taught import TaughtDice, forget_die, taught_dice
+from vision.cards import Catalog, read_cards
+from vision.dice import TaughtDice, forget_die, read_dice, taught_dice
 from vision.settle import SettleDetector
 
 log = logging.getLogger("familiar")
@@ -51,7 +49,12 @@ CAMERA_STALL_S = 30.0
 picamera2's 2 s timeout, a reading of a settled frame under a second on a Pi 4. Silence
 for this long means the thread is dead or hangs in a driver call."""
 NARRATOR_STALL_S = 120.0
-"""One line may take espeak-ng's 60 s timeout plus its playing time and aplay's margin."""
+"""One line may take espeak-ng's timeout (device.narrator.SYNTH_TIMEOUT_SECONDS) plus its playing time
+and aplay's margin; a long line of a game plays for about a minute."""
+CAMERA_STEADY_S = 30.0
+"""A camera that failed is declared working again only after this long without failing:
+reopening one that fails at a corrupt photo works for a few seconds each time, and the
+warning was said at every trip round the folder."""
 TIMERS_STALL_S = 30.0
 """The timer thread beats five times a second; a look at the timers waits at most for the
 table's lock (one log append)."""
@@ -77,14 +80,15 @@ class Daemon:
         self.simulated = config.box.simulate
         self.stopping = threading.Event()
         self.problems: dict[str, str] = {}
-        self.parts: dict[str, str] = {"camera": "starting", "speaker": "starting", "gpio": "starting"}
-        config.box.state_dir.mkdir(parents=True, exist_ok=True)
-        self.store = Store(config.box.state_dir / "familiar.db")
+        self.parts: dict[str, str] = {"camera": "starting", "speaker": "starting", "gpio": "starting", "storage": "ok"}
+        self.store = Store(config.box.state_dir / "familiar.db")  # StorageError: the CLI says why
         self.service = TableService(self.store)
         self.outputs = Outputs.from_config(config, make_pin_factory(self.simulated))
         self.pin_factory = self.outputs.pin_factory
         self.parts["gpio"] = "simulated" if self.simulated else "ok"
-        self.narrator = Narrator.from_config(config, on_problem=self._speaker_problem)
+        self.narrator = Narrator.from_config(
+            config, on_problem=self._speaker_problem, on_recovered=self._speaker_recovered
+        )
         if not self.narrator.speaker:
             self.parts["speaker"] = "missing: WAV files only"
         elif self.parts["speaker"] == "starting":
@@ -107,10 +111,14 @@ class Daemon:
         self._remeter = threading.Event()
         self._metered_game = self.service.game_seq
         self._latest_frame = None
+        self._drawing = threading.Lock()
         self.service.add_listener(self._on_effects)
         self.timers = TimerKeeper(
             self.service, say=self.narrator.say, redraw=self._show_board, beat=lambda: self.heartbeats.beat("timers")
         )
+        self.store.on_health = self._storage_health
+        for text in self.service.replay_problems:
+            self.narrator.say(text)
         self._show_board()
 
     def _taught_dice(self) -> TaughtDice | None:
@@ -135,7 +143,7 @@ class Daemon:
     def _on_effects(self, effects: list[Effect]) -> None:
         for effect in effects:
             if isinstance(effect, Say):
-                self.narrator.say(effect.text, then_wait=effect.then_wait)
+                self.narrator.say(effect.text, first=isinstance(effect, Announce), then_wait=effect.then_wait)
         if self.service.game_seq != self._metered_game:  # a new game: the lights may be new too
             self._metered_game = self.service.game_seq
             self.remeter_camera()
@@ -143,14 +151,21 @@ class Daemon:
 
     def _show_board(self) -> None:
         """Set the LEDs from state (not from effects), so undo and restarts restore them;
-        the table's timers drain on tracks of their own."""
-        self.outputs.show({**self.service.table.tracks(), **timing.tracks(self.service.timers(), self.service.clock())})
-        if self.problems or self.desk.pending():
-            self.outputs.status.attention()
-        elif self.service.table.expects():
-            self.outputs.status.waiting()
-        else:
-            self.outputs.status.ready()
+        the table's timers drain on tracks of their own (redrawn by the timer thread too).
+
+        The listeners (web threads) and the camera thread both redraw; gpiozero's blink
+        and pulse threads are not safe to start and stop from two threads at once (one
+        raised "cannot join thread before it is started"), so one redraw at a time."""
+        with self._drawing:
+            self.outputs.show(
+                {**self.service.table.tracks(), **timing.tracks(self.service.timers(), self.service.clock())}
+            )
+            if self.problems or self.desk.pending():
+                self.outputs.status.attention()
+            elif self.service.table.expects():
+                self.outputs.status.waiting()
+            else:
+                self.outputs.status.ready()
 
     def _problem(self, part: str, message: str, state: str) -> None:
         """A part is missing or failing: show it, say it once, keep playing by hand."""
@@ -166,8 +181,20 @@ class Daemon:
         if self.problems.pop(part, None) is not None:
             self.service.note(f"{part.capitalize()} is working again.")
 
+    def _storage_health(self, problem: str | None) -> None:
+        """Each write's outcome: a full or read-only disk is said and shown like any part."""
+        if problem is None:
+            if "storage" in self.problems:
+                self._solved("storage")
+        else:
+            self._problem("storage", problem, "failing")
+
     def _speaker_problem(self, message: str) -> None:
         self._problem("speaker", message, "failing")
+
+    def _speaker_recovered(self) -> None:
+        """A line was said after a failure: the speaker (or the WAV copies) works again."""
+        self._solved("speaker", "ok" if self.narrator.speaker else "missing: WAV files only")
 
     # Buttons
 
@@ -210,7 +237,8 @@ class Daemon:
                 self._problem("camera", f"{_failure(exc)} Play on by hand: enter dice on the host page.", "missing")
                 self._rest(CAMERA_RETRY_S)
                 continue
-            self._solved("camera")
+            if "camera" not in self.problems:
+                self._solved("camera")
             log.info("camera: %s", camera.description)
             try:
                 with camera:
@@ -226,6 +254,7 @@ class Daemon:
             self.heartbeats.beat("camera")
 
     def _watch(self, camera: Any, settle: SettleDetector) -> None:
+        opened = time.monotonic()
         while not self.stopping.is_set():
             if self._remeter.is_set():
                 self._remeter.clear()
@@ -233,6 +262,8 @@ class Daemon:
             frame = camera.read()
             self.heartbeats.beat("camera")
             self._latest_frame = frame
+            if "camera" in self.problems and time.monotonic() - opened >= CAMERA_STEADY_S:
+                self._solved("camera")
             settled = settle.feed(frame)
             if settled is None:
                 continue

@@ -97,7 +97,7 @@ def check_python(config: Config) -> CheckResult:
     versions = f"numpy {numpy.__version__}, OpenCV {cv2.__version__}"
     if importlib.util.find_spec("picamera2") is None:
         return CheckResult("python", "ok", f"{versions}; no picamera2 (USB webcams only)")
-    from vision.camera_picamera2 import import_picamera2
+    from vision.camera.pi import import_picamera2
     try:
         import_picamera2()
     except Exception as error:  # noqa: BLE001 - CameraError, or anything from a broken install

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import logging
 import os
-import queue
 import re
 import subprocess
 import tempfile
@@ -43,11 +42,16 @@ from device.config import AudioConfig, Config
 log = logging.getLogger(__name__)
 
 KEPT_WAVS = 500  # newest WAV copies kept in wav_dir; older ones are deleted
+KEPT_WAV_BYTES = 20 << 20  # and at most this much of them: a line is 50-300 kB
 KEPT_PROBLEMS = 50
+KEPT_HISTORY = 100  # lines said, for the board and the host page (they show the last few)
 KEPT_RECORD = 200  # lines in the record of when each was heard
+MAX_QUEUED = 100  # lines waiting; beyond this the oldest waiting line is dropped
 PLAY_MARGIN_SECONDS = 10  # aplay gets the clip's length plus this before it is given up
+ALSA_NAMES = {"default", "sysdefault", "null", "pulse", "pipewire", "jack"}
 
-SYNTH_TIMEOUT_SECONDS = 60  # espeak-ng needs well under a second for a long line
+SYNTH_TIMEOUT_SECONDS = 10  # espeak-ng needs well under a second for a long line; a hung one
+# must cost one line, not stall every line behind it
 DEFAULT_VOICE = "en"  # espeak-ng's English voice, present in every espeak-ng install
 
 
@@ -133,12 +137,44 @@ def _espeak(text: str, path: Path, voice: str, audio: AudioConfig) -> None:
 def find_sound_card() -> str | None:
     """The first ALSA playback card listed by ``aplay -l`` (e.g. ``card 1: UACDemoV10 ...``),
     or None when there is none or alsa-utils is missing."""
-    try:
-        listing = subprocess.run(["aplay", "-l"], capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    cards = [line for line in listing.stdout.splitlines() if line.startswith("card ")]
+    cards = [line for line in _aplay_listing().splitlines() if line.startswith("card ")]
     return cards[0] if cards else None
+
+
+def _aplay_listing() -> str:
+    try:
+        return subprocess.run(["aplay", "-l"], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+
+
+_CARD_LINE = re.compile(r"^card (\d+): (\S+) \[(.*?)\], device (\d+):", re.MULTILINE)
+
+
+def card_device(name: str, listing: str) -> str | None:
+    """The ALSA device of the first playback card whose short id or long name contains
+    ``name`` (any case) in an ``aplay -l`` listing, e.g. "USB" finds
+    ``card 1: UACDemoV10 [UACDemoV1.0], device 0: USB Audio`` as ``plughw:CARD=UACDemoV10,DEV=0``.
+    The card's id, not its number: numbers change when cards are plugged in another order."""
+    wanted = name.casefold()
+    for _number, card_id, long_name, device in _CARD_LINE.findall(listing):
+        if wanted in card_id.casefold() or wanted in long_name.casefold():
+            return f"plughw:CARD={card_id},DEV={device}"
+    return None
+
+
+def alsa_device(configured: str) -> str:
+    """The ALSA device to play on for ``audio.device``: "" (the default device) and ALSA
+    names (``plughw:1,0``, ``default``, ``null``...) as they are; any other word is a sound
+    card's name, looked up now, so a card plugged in later is found at the next line."""
+    if not configured or ":" in configured or configured in ALSA_NAMES:
+        return configured
+    listing = _aplay_listing()
+    found = card_device(configured, listing)
+    if found is None:
+        cards = ", ".join(f"{i} [{n}]" for _, i, n, _ in _CARD_LINE.findall(listing)) or "none"
+        raise SpeechError(f"no sound card named {configured!r} (cards found: {cards})")
+    return found
 
 
 def play_wav(path: Path, device: str, seconds: float) -> None:
@@ -167,9 +203,11 @@ class Spoken:
 class Narrator:
     """Speaks lines in order on its own thread; keeps the history and the problems.
 
-    A line said with ``then_wait`` is followed by exactly that much quiet, from its end
-    to the next line's start: the next line is synthesised during the quiet, then played
-    when it is over."""
+    A line said with ``first=True`` (a seat reset, host pairing: things the whole table
+    must hear now) goes before every line still waiting.  The queue and the history
+    are bounded, so a long evening cannot grow them without end.  A line said with
+    ``then_wait`` is followed by exactly that much quiet, from its end to the next line's
+    start: the next line is synthesised during the quiet, then played when it is over."""
 
     def __init__(
         self,
@@ -178,45 +216,60 @@ class Narrator:
         speaker: bool,
         wav_dir: Path | None = None,
         on_problem: Callable[[str], None] | None = None,
+        on_recovered: Callable[[], None] | None = None,
     ) -> None:
         self.audio = audio
         self.speaker = speaker
         self.wav_dir = wav_dir
         self._on_problem = on_problem
-        self._history: list[str] = []
-        self._problems: list[str] = []
+        self._on_recovered = on_recovered
+        self._history: deque[str] = deque(maxlen=KEPT_HISTORY)
+        self._warnings: list[str] = []
+        self._failures: list[str] = []
         self._last_queued: str | None = None
+        self._number = 0
         self._lock = threading.Lock()
-        self._idle = threading.Condition(self._lock)
-        self._pending = 0
-        self._closed = False
-        self._queue: queue.Queue[tuple[str, float] | None] = queue.Queue()
+        self._wake = threading.Condition(self._lock)
+        self._first: deque[tuple[str, float]] = deque()
+        self._lines: deque[tuple[str, float]] = deque()
         self._record: deque[Spoken] = deque(maxlen=KEPT_RECORD)
         self._quiet_until = 0.0
+        self._speaking = False
+        self._closed = False
         if wav_dir is not None:
             wav_dir.mkdir(parents=True, exist_ok=True)
         self._thread = threading.Thread(target=self._run, name="narrator", daemon=True)
         self._thread.start()
 
     @classmethod
-    def from_config(cls, config: Config, on_problem: Callable[[str], None] | None = None) -> Narrator:
+    def from_config(
+        cls,
+        config: Config,
+        on_problem: Callable[[str], None] | None = None,
+        on_recovered: Callable[[], None] | None = None,
+    ) -> Narrator:
         """Speaker if a sound card (or an explicit ALSA device) exists; WAV copies when
-        ``audio.wav_dir`` is set, when simulating, or when there is no speaker at all."""
+        ``audio.wav_dir`` is set, when simulating, or when there is no speaker at all.
+        Default copies go to a temporary folder, never the state directory: they would
+        share its disk space with the log, which must always have room."""
         card = find_sound_card()
         speaker = card is not None or bool(config.audio.device)
         wav_dir = config.state_path(config.audio.wav_dir) if config.audio.wav_dir else None
         if wav_dir is None and (config.box.simulate or not speaker):
-            wav_dir = config.state_path("speech")
-        narrator = cls(config.audio, speaker=speaker, wav_dir=wav_dir, on_problem=on_problem)
+            wav_dir = Path(tempfile.mkdtemp(prefix="familiar-speech-"))
+        narrator = cls(config.audio, speaker=speaker, wav_dir=wav_dir, on_problem=on_problem, on_recovered=on_recovered)
         if not speaker:
-            narrator._report(f"no sound card found (aplay -l): narration is only written as WAV files to {wav_dir}")
+            narrator._report(
+                f"no sound card found (aplay -l): narration is only written as WAV files to {wav_dir}", failure=False
+            )
         else:
             log.info("narrating on %s", config.audio.device or card)
         return narrator
 
     @property
     def history(self) -> list[str]:
-        """Lines spoken so far, oldest first (a copy)."""
+        """Lines really said (played, or written as WAV when there is no speaker), oldest
+        first (a copy of the last KEPT_HISTORY)."""
         with self._lock:
             return list(self._history)
 
@@ -228,23 +281,29 @@ class Narrator:
 
     @property
     def problems(self) -> list[str]:
-        """Distinct problems met so far (a copy), for the host's page."""
+        """Distinct problems in force (a copy), for the host's page: set-up warnings, and
+        failures until a line is said again."""
         with self._lock:
-            return list(self._problems)
+            return self._warnings + self._failures
 
-    def say(self, text: str, then_wait: float = 0.0) -> None:
+    def say(self, text: str, first: bool = False, then_wait: float = 0.0) -> None:
         """Queues a line (to be followed by ``then_wait`` seconds of quiet) and returns at
         once; blank text is ignored."""
         text = " ".join(text.split())
         if not text:
             return
-        with self._lock:
+        with self._wake:
             if self._closed:
                 log.warning("narrator closed, not saying: %s", text)
                 return
             self._last_queued = text
-            self._pending += 1
-        self._queue.put((text, then_wait))
+            if first:
+                self._first.append((text, then_wait))
+            else:
+                if len(self._lines) >= MAX_QUEUED:
+                    log.warning("narration is %d lines behind: not saying %r", MAX_QUEUED, self._lines.popleft()[0])
+                self._lines.append((text, then_wait))
+            self._wake.notify_all()
 
     def repeat(self) -> None:
         """Says the last line again (the held undo button); nothing said yet: nothing."""
@@ -253,47 +312,60 @@ class Narrator:
         if last is not None:
             self.say(last)
 
+    def _busy(self) -> bool:
+        return bool(self._first or self._lines or self._speaking)
+
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Blocks until every queued line has been spoken; False on timeout."""
-        with self._idle:
-            return self._idle.wait_for(lambda: self._pending == 0, timeout)
+        with self._wake:
+            return self._wake.wait_for(lambda: not self._busy(), timeout)
 
     def close(self, timeout: float = 30.0) -> None:
         """Finishes the queued lines, then stops the thread."""
-        with self._lock:
+        with self._wake:
             if self._closed:
                 return
             self._closed = True
-        self._queue.put(None)
+            self._wake.notify_all()
         self._thread.join(timeout)
 
+    def _next(self) -> tuple[str, float] | None:
+        """The next line to say (first-in-line ones before the rest); None: closed and done."""
+        with self._wake:
+            self._speaking = False
+            self._wake.notify_all()
+            self._wake.wait_for(lambda: self._first or self._lines or self._closed)
+            if not (self._first or self._lines):
+                return None
+            self._speaking = True
+            return (self._first or self._lines).popleft()
+
     def _run(self) -> None:
-        while (item := self._queue.get()) is not None:
+        while (item := self._next()) is not None:
             text, then_wait = item
             try:
                 self._speak(text)
             except Exception as error:  # noqa: BLE001 - the thread must outlive any failure
                 log.warning("could not narrate %r", text)
                 self._report(str(error))
+            else:
+                self._said(text)
             finally:
                 self._quiet_until = time.monotonic() + then_wait  # kept even if the line failed
-                with self._idle:
-                    self._pending -= 1
-                    self._idle.notify_all()
 
     def _speak(self, text: str) -> None:
         log.info("say: %s", text)
         with self._lock:
-            self._history.append(text)
-            number = len(self._history)
+            self._number += 1
+            number = self._number
         path, temporary = self._wav_path(text, number)
         try:
             for warning in synthesize(text, path, self.audio):
-                self._report(f"text-to-speech: {warning}")
+                self._report(f"text-to-speech: {warning}", failure=False)
             time.sleep(max(0.0, self._quiet_until - time.monotonic()))
             started = time.monotonic()
             if self.speaker:
-                play_wav(path, self.audio.device, measure_wav(path).seconds)
+                play_wav(path, alsa_device(self.audio.device), measure_wav(path).seconds)
             with self._lock:
                 self._record.append(Spoken(text, started, time.monotonic()))
         finally:
@@ -302,6 +374,17 @@ class Narrator:
         if self.wav_dir is not None:
             log.info("wrote %s", path)
             self._prune()
+
+    def _said(self, text: str) -> None:
+        """A line reached the table: it joins the history, and any failure is over."""
+        with self._lock:
+            self._history.append(text)
+            recovered, self._failures = bool(self._failures), []
+        if recovered and self._on_recovered is not None:
+            try:
+                self._on_recovered()
+            except Exception:  # noqa: BLE001
+                log.exception("the narrator's recovery callback failed")
 
     def _wav_path(self, text: str, number: int) -> tuple[Path, bool]:
         """Where to synthesise: a kept file in wav_dir, else a temporary one (True)."""
@@ -314,18 +397,30 @@ class Narrator:
         return self.wav_dir / f"narration-{stamp}-{number:05d}-{slug}.wav", False
 
     def _prune(self) -> None:
-        """Keeps the newest KEPT_WAVS copies, so a long season cannot fill the SD card."""
+        """Keeps the newest KEPT_WAVS copies, at most KEPT_WAV_BYTES of them, so a long
+        season cannot fill the SD card."""
         assert self.wav_dir is not None
-        for old in sorted(self.wav_dir.glob("narration-*.wav"))[:-KEPT_WAVS]:
-            old.unlink(missing_ok=True)
+        total = 0
+        for kept, old in enumerate(sorted(self.wav_dir.glob("narration-*.wav"), reverse=True)):
+            try:
+                total += old.stat().st_size
+                if kept >= KEPT_WAVS or total > KEPT_WAV_BYTES:
+                    old.unlink()
+            except OSError:
+                continue
 
-    def _report(self, problem: str) -> None:
-        """Logs every problem; keeps and announces each distinct one once."""
+    def _report(self, problem: str, failure: bool = True) -> None:
+        """Logs every problem; keeps and announces each distinct one once.  A failure
+        (nothing could be said) lasts until a line is said again; a warning (a voice
+        replaced) lasts."""
         log.warning("%s", problem)
         with self._lock:
-            if problem in self._problems:
+            if problem in self._warnings or problem in self._failures:
                 return
-            self._problems = (self._problems + [problem])[-KEPT_PROBLEMS:]
+            if failure:
+                self._failures = (self._failures + [problem])[-KEPT_PROBLEMS:]
+            else:
+                self._warnings = (self._warnings + [problem])[-KEPT_PROBLEMS:]
         if self._on_problem is not None:
             try:
                 self._on_problem(problem)

@@ -12,10 +12,13 @@ import hashlib
 import hmac
 import os
 import sqlite3
+import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from engine.actions import Action
+from engine.actions import Action, IllegalAction
 from engine.table import Entry
 
 SCHEMA = """
@@ -32,6 +35,15 @@ CREATE TABLE IF NOT EXISTS claims (
     at     REAL    NOT NULL,
     PRIMARY KEY (game, seat)
 );
+CREATE TABLE IF NOT EXISTS set_aside (
+    seq    INTEGER PRIMARY KEY,
+    reason TEXT    NOT NULL,
+    at     REAL    NOT NULL
+);
+CREATE TABLE IF NOT EXISTS box_key (
+    id     INTEGER PRIMARY KEY CHECK (id = 1),
+    key    BLOB    NOT NULL
+);
 CREATE TABLE IF NOT EXISTS host (
     id     INTEGER PRIMARY KEY CHECK (id = 1),
     token  TEXT    NOT NULL
@@ -43,6 +55,43 @@ class SeatTaken(ValueError):
     """Someone else claimed that seat first."""
 
 
+class StorageError(OSError):
+    """The state directory cannot be written (a full disk, a read-only or missing folder).
+    An OSError, so the web side can answer it as "unavailable" without importing device."""
+
+
+def check_state_dir(path: Path) -> None:
+    """Make the state directory if needed and prove it takes a file, so a box that cannot
+    save says why at start instead of failing at the first move."""
+    try:
+        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".familiar-check-"):
+            pass
+    except OSError as exc:
+        raise StorageError(
+            f"the state directory {path} cannot be written ({exc.strerror or exc}): make it writable "
+            f"for the box's user (systemd's StateDirectory= does this) or set box.state_dir"
+        ) from None
+
+
+def _explain(exc: sqlite3.Error, folder: Path) -> str:
+    """What a failed write means for the table, and the fix."""
+    code = (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF
+    if code == sqlite3.SQLITE_FULL:
+        return f"the disk holding {folder} is full: moves cannot be saved. Free some space, then play on"
+    if code == sqlite3.SQLITE_READONLY:
+        return f"{folder} has become read-only: moves cannot be saved. Check the SD card"
+    return f"moves cannot be saved in {folder} ({exc})"
+
+
+class BadEntry(ValueError):
+    """A logged action that no longer parses (written by an older box, or damaged)."""
+
+    def __init__(self, seq: int, reason: str) -> None:
+        super().__init__(reason)
+        self.seq = seq
+
+
 def token_hash(token: str) -> str:
     """What is stored and looked up in place of a token."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
@@ -52,13 +101,33 @@ class Store:
     """One SQLite database in the state directory; safe to share between threads."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        check_state_dir(path.parent)
         self.path = path
-        self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
-        self.db.executescript(SCHEMA)
-        os.chmod(path, 0o600)
+        self.on_health: Callable[[str | None], None] = lambda problem: None
+        """Told each write's outcome: a problem's text, or None once writes work (again)."""
+        try:
+            self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.executescript(SCHEMA)
+            os.chmod(path, 0o600)
+        except (sqlite3.Error, OSError) as exc:
+            raise StorageError(f"the game log {path} cannot be opened ({exc})") from None
+
+    @contextmanager
+    def _saving(self) -> Iterator[None]:
+        """One write transaction; a storage failure becomes a StorageError that changes
+        nothing (the transaction is rolled back) and is reported to ``on_health``."""
+        try:
+            with self.db:
+                yield
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.Error as exc:  # OperationalError: full, read-only, I/O error
+            problem = _explain(exc, self.path.parent)
+            self.on_health(problem)
+            raise StorageError(problem) from None
+        self.on_health(None)
 
     def close(self) -> None:
         self.db.close()
@@ -69,21 +138,41 @@ class Store:
         """Make one action durable, accepted at wall time ``at`` (now if not given: a
         timer's deadline is folded from it); returns it with its sequence number."""
         at = time.time() if at is None else at
-        with self.db:
+        with self._saving():
             cur = self.db.execute("INSERT INTO log (action, seed, at) VALUES (?, ?, ?)", (action.to_json(), seed, at))
         return Entry(seq=int(cur.lastrowid), action=action, seed=seed, at=at)
 
     def entries(self) -> list[Entry]:
-        """The whole log in order, for replay."""
-        rows = self.db.execute("SELECT seq, action, seed, at FROM log ORDER BY seq").fetchall()
-        return [Entry(seq=s, action=Action.from_json(a), seed=d, at=t) for s, a, d, t in rows]
+        """The log in order, for replay, without the entries set aside; BadEntry names the
+        first row that does not parse."""
+        rows = self.db.execute(
+            "SELECT seq, action, seed, at FROM log WHERE seq NOT IN (SELECT seq FROM set_aside) ORDER BY seq"
+        ).fetchall()
+        entries = []
+        for seq, text, seed, at in rows:
+            try:
+                entries.append(Entry(seq=seq, action=Action.from_json(text), seed=seed, at=at))
+            except IllegalAction as exc:
+                raise BadEntry(seq, str(exc)) from None
+        return entries
+
+    def set_aside(self, first: int, reason: str) -> int:
+        """Leave entry ``first`` and every later one out of replay; returns how many.
+        The rows stay in the log (for a person to read, and so that no sequence number
+        is ever handed out twice: seat claims are keyed by them)."""
+        with self._saving():
+            cur = self.db.execute(
+                "INSERT OR IGNORE INTO set_aside (seq, reason, at) SELECT seq, ?, ? FROM log WHERE seq >= ?",
+                (reason, time.time(), first),
+            )
+        return cur.rowcount
 
     # Seat claims: one phone per seat per game
 
     def claim(self, game: int, seat: int, token: str) -> None:
         """Record that the holder of ``token`` sits in ``seat``; SeatTaken if it is not free."""
         try:
-            with self.db:
+            with self._saving():
                 self.db.execute(
                     "INSERT INTO claims (game, seat, token, at) VALUES (?, ?, ?, ?)",
                     (game, seat, token_hash(token), time.time()),
@@ -104,9 +193,19 @@ class Store:
 
     def release(self, game: int, seat: int) -> bool:
         """Free a seat (a lost phone): its old token stops working at once."""
-        with self.db:
+        with self._saving():
             cur = self.db.execute("DELETE FROM claims WHERE game = ? AND seat = ?", (game, seat))
         return cur.rowcount > 0
+
+    def box_key(self) -> bytes:
+        """This box's own random key (made once, kept with the log): join codes are
+        derived from it, so they cannot be guessed and survive restarts."""
+        row = self.db.execute("SELECT key FROM box_key WHERE id = 1").fetchone()
+        if row is None:
+            with self._saving():
+                self.db.execute("INSERT OR IGNORE INTO box_key (id, key) VALUES (1, ?)", (os.urandom(32),))
+            row = self.db.execute("SELECT key FROM box_key WHERE id = 1").fetchone()
+        return bytes(row[0])
 
     # The host
 
@@ -119,5 +218,5 @@ class Store:
 
     def set_host(self, token: str) -> None:
         """Make the holder of ``token`` the host, replacing any earlier host device."""
-        with self.db:
+        with self._saving():
             self.db.execute("INSERT OR REPLACE INTO host (id, token) VALUES (1, ?)", (token_hash(token),))

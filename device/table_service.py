@@ -10,24 +10,40 @@ same moment whatever changed (no timing tells who was dealt what).
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import logging
 import secrets
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from device.store import SeatTaken, Store
+from device.store import BadEntry, SeatTaken, Store
 from engine import timers as timing
 from engine.actions import Action, IllegalAction
 from engine.effects import Effect, Notice, Say
-from engine.table import NEW, UNDO, Entry, GameFault, UndoNeedsConfirmation, replay
+from engine.table import NEW, UNDO, GameFault, ReplayError, UndoNeedsConfirmation, replay
 
+log = logging.getLogger(__name__)
 Listener = Callable[[list[Effect]], None]
 log = logging.getLogger("familiar")
 
 NOTICES = 20
+
+
+@dataclass(frozen=True)
+class Announce(Say):
+    """A line the whole table must hear now, before any line still waiting: a seat reset
+    (else a host could reset a seat, rejoin it and read its secret while the warning waits
+    behind a long queue) or host pairing opened."""
+
+
+class WrongJoinCode(PermissionError):
+    """The phone's join link is not the current game's (old, or guessed)."""
 
 
 def new_token() -> str:
@@ -49,16 +65,44 @@ class TableService:
         self._pairing_until = 0.0
         self.clock: Callable[[], float] = time.time
         """Wall time for the log and the timers (the timer thread reads it too)."""
-        self._load(self.store.entries())
+        self.replay_problems: list[str] = []
+        """What the last start or undo had to set aside, for the daemon to say aloud."""
+        self._key = store.box_key()
+        self._load()
 
-    def _load(self, entries: list[Entry]) -> None:
-        """Replay the log: this is crash recovery."""
-        self.table = replay(entries, self.games)
+    def _load(self) -> None:
+        """Replay the log: this is crash recovery.
+
+        An entry that no longer parses or applies (an older box's, or a damaged one) is
+        set aside with every entry after it, so the table is as it was just before that
+        entry and one bad entry cannot block every later start and undo.  Later entries go
+        too because each was accepted in a state that held the bad one.  The host is told
+        which entry; the reason is kept beside it in the store (private, like the seeds)
+        and not logged or shown, as a rule's message may quote a secret."""
+        self.replay_problems = []
+        while True:
+            try:
+                self.table = replay(self.store.entries(), self.games)
+                break
+            except BadEntry as exc:
+                seq, reason = exc.seq, str(exc)
+            except ReplayError as exc:
+                seq, reason = exc.seq, exc.reason
+            count = self.store.set_aside(seq, reason)
+            log.error("log entry #%d does not replay: it and %d after it set aside", seq, count - 1)
+            text = (
+                f"Log entry #{seq} could not be replayed: it and the {count - 1} after it "
+                f"were set aside; the table is as it was before it."
+            )
+            self.notices.append(text)
+            self.replay_problems.append(text)
 
     @property
     def game_seq(self) -> int:
-        """The log position of the current game's start: seat claims belong to it."""
-        return self.table.game_seq
+        """The key of the current game's seat claims: the log position where it became
+        current, its start or the undo that brought it back.  So undoing a new game gives
+        the old game fresh seats: the phones that held them before do not get them back."""
+        return self.table.current_since
 
     def add_listener(self, listener: Listener) -> None:
         """Call ``listener(effects)`` after each accepted change (in order, one at a time)."""
@@ -95,8 +139,8 @@ class TableService:
             warning = self.table.undo_warning()
             if warning and not confirmed:
                 raise UndoNeedsConfirmation(warning)
-            self.store.append(Action(UNDO), 0)
-            self.table.undo()
+            entry = self.store.append(Action(UNDO), 0)
+            self.table.undo(entry.seq)
             effects: list[Effect] = [Say("Undone.")]
             self._changed_with(effects)
             return effects
@@ -118,7 +162,10 @@ class TableService:
         self.version += 1
         self._changed.notify_all()
         for listener in self._listeners:
-            listener(effects)
+            try:
+                listener(effects)
+            except Exception:  # noqa: BLE001 - the change is made; one output must not hide it from the rest
+                log.exception("a listener failed; the change stands")
 
     def wait_for_change(self, since: int, timeout: float) -> int:
         """Block until the version passes ``since`` (or timeout); returns the version."""
@@ -151,9 +198,21 @@ class TableService:
 
     # Seats and host
 
-    def claim_seat(self, seat: int) -> str:
-        """Give the caller ``seat`` and return its new token (SeatTaken if it is not free)."""
+    def join_code(self) -> str:
+        """The current game's join code, carried by the QR code and the short address
+        on the host's screen: only people who can see that screen can join.  40 bits,
+        derived from the box's key and the game's claim key, so every new game (and every
+        undo that brings back an older one) has a new code that cannot be guessed."""
         with self._lock:
+            mac = hmac.new(self._key, f"join {self.game_seq}".encode(), hashlib.sha256).digest()
+            return base64.b32encode(mac[:5]).decode("ascii")
+
+    def claim_seat(self, seat: int, code: str | None) -> str:
+        """Give the caller ``seat`` and return its new token (SeatTaken if it is not free,
+        WrongJoinCode without the current game's join code)."""
+        with self._lock:
+            if not code or not hmac.compare_digest(code.encode("utf-8", "replace"), self.join_code().encode()):
+                raise WrongJoinCode("this join link is not for the current game: scan the QR code on the host's screen")
             seats = self.table.current.seats
             if not 0 <= seat < len(seats):
                 raise IllegalAction(f"there is no seat {seat}")
@@ -176,13 +235,15 @@ class TableService:
                 raise IllegalAction(f"there is no seat {seat}")
             if not self.store.release(self.game_seq, seat):
                 raise IllegalAction(f"{seats[seat]}'s seat has no phone to reset")
-            self._changed_with([Say(f"{seats[seat]}'s seat was reset. {seats[seat]}, join again from your phone.")])
+            self._changed_with(
+                [Announce(f"{seats[seat]}'s seat was reset. {seats[seat]}, join again from your phone.")]
+            )
 
     def open_host_pairing(self, seconds: float = 60.0) -> None:
         """The box's button was pressed: for a minute, a new device may become host."""
         with self._lock:
             self._pairing_until = time.monotonic() + seconds
-            self._changed_with([Say("Open the host page on the new device now.")])
+            self._changed_with([Announce("Open the host page on the new device now.")])
 
     def claim_host(self) -> str:
         """Make the caller host: free when there is none, else only while pairing is open."""
@@ -198,4 +259,4 @@ class TableService:
         return bool(token) and self.store.host_matches(token)
 
 
-__all__ = ["TableService", "SeatTaken", "UndoNeedsConfirmation", "new_token"]
+__all__ = ["Announce", "TableService", "SeatTaken", "UndoNeedsConfirmation", "WrongJoinCode", "new_token"]

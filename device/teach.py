@@ -16,13 +16,13 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.catalog import Catalog, warp_grid
-from vision.dice_taught import add_face, check_name, face_patch, taught_dice
+from vision.cards import Catalog, warp_grid
+from vision.dice import add_face, check_name, face_patch, taught_dice
 from vision.images import ImageError
 
 NO_FRAME = "the camera has not delivered a picture yet: check it on the board page"
 PREVIEW_SIDE = 160
-"""The stored face patch (``vision.dice_taught.PATCH`` px) is shown enlarged to this,
+"""The stored face patch (``vision.dice.taught.PATCH`` px) is shown enlarged to this,
 sharp-edged, on the host's phone."""
 
 

@@ -13,8 +13,30 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+MAX_DEPTH = 16
+"""Deepest nesting of lists and objects in an action's data.  No move needs more than a
+few levels; a deep one is accepted by ``json`` on one thread and overflows the stack
+when the log is replayed or dumped on another, so it is refused before it is logged."""
+MAX_BYTES = 16 * 1024
+"""Largest action data as logged JSON: a deck's names are a few kB."""
+
+
 class IllegalAction(ValueError):
     """An action the rules do not allow now; the message is for the person who tried."""
+
+
+def nesting_depth(value: Any) -> int:
+    """How deep lists and objects nest in ``value`` (a scalar is 0), without recursion,
+    so that measuring a hostile value cannot itself overflow the stack."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, Mapping) else item if isinstance(item, (list, tuple)) else None
+        if children is None:
+            continue
+        deepest = max(deepest, depth + 1)
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 @dataclass(frozen=True)
@@ -36,10 +58,14 @@ class Action:
             raise IllegalAction("action data must be an object")
         if self.seat is not None and (not isinstance(self.seat, int) or isinstance(self.seat, bool) or self.seat < 0):
             raise IllegalAction("seat must be a non-negative integer")
+        if nesting_depth(self.data) > MAX_DEPTH:
+            raise IllegalAction(f"action data nests deeper than {MAX_DEPTH} levels")
         try:
-            json.dumps(dict(self.data))
+            size = len(json.dumps(dict(self.data)))
         except (TypeError, ValueError) as exc:
             raise IllegalAction(f"action data must be JSON: {exc}") from None
+        if size > MAX_BYTES:
+            raise IllegalAction(f"action data is larger than {MAX_BYTES // 1024} kB")
 
     def to_json(self) -> str:
         """The form stored in the log (stable key order, so logs diff cleanly)."""
@@ -50,7 +76,7 @@ class Action:
         """Parse a stored or submitted action, refusing anything malformed."""
         try:
             raw = json.loads(text)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:
             raise IllegalAction(f"not JSON: {exc}") from None
         return cls.from_dict(raw)
 

@@ -12,7 +12,7 @@ from typing import Any
 from engine.actions import IllegalAction
 
 FACE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
-"""What a taught face may be called: the same rule as ``vision.dice_taught`` names
+"""What a taught face may be called: the same rule as ``vision.dice.taught`` names
 faces by (the engine imports nothing of vision, so it checks its input itself)."""
 
 

@@ -59,6 +59,15 @@ class GameFault(IllegalAction):
         self.trace = trace
 
 
+class ReplayError(Exception):
+    """A logged entry no longer applies (an older box's log, or a damaged one): ``seq``
+    says which, so the box can set it aside rather than fail to start."""
+
+    def __init__(self, seq: int, reason: str) -> None:
+        super().__init__(f"log entry #{seq} does not replay: {reason}")
+        self.seq, self.reason = seq, reason
+
+
 class UndoNeedsConfirmation(IllegalAction):
     """Undo would take back a secret a phone has shown: the host must confirm it."""
 
@@ -123,6 +132,10 @@ class Table:
         """By entry seq: the seats that entry showed a secret to, and which secrets."""
         self.seen: dict[int, dict[int, list[Learned]]] = {}
         """By game (its ``table.new`` seq), by seat: what undo took back from that seat."""
+        self.current_since = 0
+        """Where the current game became current: its ``table.new``, or the undo that
+        brought it back (seat claims are keyed by it, so an undone new game does not hand
+        the old game's seats back to the phones that held them)."""
 
     @property
     def game(self) -> Game[Any] | None:
@@ -206,6 +219,8 @@ class Table:
         """Adopt an outcome of :meth:`attempt` once ``entry`` is durable."""
         self.current = outcome.state
         self.kept.append(entry)
+        if entry.action.kind == NEW:
+            self.current_since = entry.seq
         if outcome.informed:
             self.informed[entry.seq] = outcome.informed
         self._forget_reshown()
@@ -243,8 +258,9 @@ class Table:
             + ". Each phone keeps showing what it saw."
         )
 
-    def undo(self) -> None:
-        """Take back the last effective entry: the table is rebuilt from its game's start.
+    def undo(self, seq: int | None = None) -> None:
+        """Take back the last effective entry (by the undo entry ``seq``): the table is
+        rebuilt from its game's start.
 
         What the entry showed stays with the seats that saw it (:attr:`seen`)."""
         if not self.kept:
@@ -257,7 +273,9 @@ class Table:
             remembered = self.seen.setdefault(game_seq, {}).setdefault(seat, [])
             if shown and shown not in remembered:
                 remembered.append(shown)
+        since = self.current_since
         self._rebuild()
+        self.current_since = (seq or 0) if undone.action.kind == NEW else since
 
     def _rebuild(self) -> None:
         """The current game again from its ``table.new``: undo replays one game, not the log."""
@@ -278,12 +296,15 @@ class Table:
             remembered[:] = [m for m in remembered if any(now.get(k) != v for k, v in m.items())]
 
     def fold(self, entry: Entry) -> None:
-        """Apply one logged entry, undo included (replay)."""
+        """Apply one logged entry, undo included (replay); ReplayError if it no longer applies."""
         if entry.action.kind == UNDO:
             if self.kept:
-                self.undo()
+                self.undo(entry.seq)
             return
-        self.commit(self.attempt(entry.action, entry.seed, entry.at), entry)
+        try:
+            self.commit(self.attempt(entry.action, entry.seed, entry.at), entry)
+        except IllegalAction as exc:
+            raise ReplayError(entry.seq, f"{type(exc).__name__}: {exc}") from exc
 
     # Views: the only way anything leaves the table.
 
@@ -339,8 +360,8 @@ def _guarded(kind: str, run: Any) -> Any:
 
 
 def replay(entries: Sequence[Entry], games: Mapping[str, Game[Any]] | None = None) -> Table:
-    """Rebuild the table from its log.  Raises if a logged action no longer applies,
-    because silently dropping history would be worse than a loud failure.
+    """Rebuild the table from its log.  Raises :class:`ReplayError` if a logged action no
+    longer applies, because silently dropping history would be worse than a loud failure.
 
     Only the current game is folded entry by entry (undos included); the games before it
     are kept as entries, and rebuilt only if an undo of a new game brings one back."""

@@ -19,6 +19,7 @@ ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+PER_CLIENT = 64  # every test browser connects from 127.0.0.1: one real phone's share would not do
 WAIT_MS = 20_000  # generous: the suite runs alongside CPU-heavy vision tests
 
 pytestmark = [
@@ -42,7 +43,7 @@ def browser():
 @pytest.fixture
 def served(tmp_path):
     app, service = make_app(tmp_path)
-    server = serve(app, "127.0.0.1", 0)
+    server = serve(app, "127.0.0.1", 0, per_client=PER_CLIENT)
     yield f"http://127.0.0.1:{server.port}", service
     server.stop()
 
@@ -95,11 +96,12 @@ def watch_console(page) -> None:
     page.on("pageerror", lambda exc: CONSOLE_ERRORS.append(f"{page.url}: {exc}"))
 
 
-def join(browser, base: str, name: str):
+def join(browser, base: str, name: str, code: str):
+    """A phone opens the join link (as from the QR code) and taps its name."""
     context = browser.new_context(**PHONE)
     page = context.new_page()
     watch_console(page)
-    page.goto(base + "/")
+    page.goto(f"{base}/j/{code}")
     page.get_by_role("button", name=name, exact=True).click()
     page.wait_for_url(re.compile(r"/me$"), timeout=WAIT_MS)
     expect(page.locator("#name")).to_have_text(name)
@@ -119,7 +121,7 @@ def test_two_phones_see_only_their_own_secret(browser, served):
     expect(host.page.locator("#title")).to_have_text("Secret words")
     words = service.table.current.state.words
 
-    ann, bob = join(browser, base, "Ann"), join(browser, base, "Bob")
+    ann, bob = join(browser, base, "Ann", service.join_code()), join(browser, base, "Bob", service.join_code())
     assert words[0] not in ann.content()  # nothing secret until tapped
     ann_sees, bob_sees = reveal(ann), reveal(bob)
     assert words[0] in ann_sees and words[1] not in ann_sees and words[2] not in ann_sees
@@ -185,7 +187,7 @@ def test_unmask_loyalties_reach_only_their_own_phones(browser, served):
     service.table.games = {**service.table.games, **_unmask()}
     host = HostWatch(browser, base)
     host.start("unmask", ["Ann", "Bob", "Cy", "Di"])
-    ann, bob = join(browser, base, "Ann"), join(browser, base, "Bob")
+    ann, bob = join(browser, base, "Ann", service.join_code()), join(browser, base, "Bob", service.join_code())
     for name, (first, second) in zip(["Ann", "Bob", "Cy", "Di"], ([1, 1], [1, 2], [2, 2], [2, 3])):  # no ties
         expect(host.page.locator("#prompts")).to_contain_text(f"{name}: roll")  # the live update has redrawn it
         dice = host.page.locator("#prompts .faces").first
@@ -211,3 +213,44 @@ def _unmask() -> dict:
     if "unmask" not in games:
         pytest.skip("engine.games.unmask is not registered yet")
     return {"unmask": games["unmask"]}
+
+
+def qr_link(page) -> str:
+    """What a phone's camera reads from the QR code on the host's screen."""
+    import cv2
+    import numpy as np
+
+    png = page.locator("#join-qr").screenshot()
+    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
+    assert text, "the QR code on the host page could not be read"
+    return text
+
+
+def test_joining_through_the_qr_code_works_and_a_guessed_link_does_not(browser, tmp_path):
+    app, service = make_app(tmp_path)
+    server = serve(app, "127.0.0.1", 0, per_client=PER_CLIENT)
+    base = f"http://127.0.0.1:{server.port}"
+    app.extensions["familiar"].public_url = base  # the address the QR code carries
+    try:
+        host = HostWatch(browser, base)
+        host.start("secrets", ["Ann", "Bob"])
+        expect(host.page.locator("#title")).to_have_text("Secret words")
+        expect(host.page.locator("#join-url")).to_have_text(f"{base}/j/{service.join_code()}")
+        link = qr_link(host.page)  # the new game's code, redrawn by the live update
+        assert link == f"{base}/j/{service.join_code()}"
+
+        guesser = browser.new_context(**PHONE).new_page()
+        guesser.goto(f"{base}/j/AAAAAAAA")
+        guesser.get_by_role("button", name="Ann", exact=True).click()
+        expect(guesser.locator("#message")).to_contain_text("scan the QR code")
+        assert service.public_view()["claimed"] == [False, False]
+
+        phone = browser.new_context(**PHONE).new_page()
+        phone.goto(link)
+        phone.get_by_role("button", name="Ann", exact=True).click()
+        phone.wait_for_url(re.compile(r"/me$"), timeout=WAIT_MS)
+        expect(phone.locator("#name")).to_have_text("Ann")
+        assert service.public_view()["claimed"] == [True, False]
+    finally:
+        server.stop()

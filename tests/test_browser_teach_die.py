@@ -17,7 +17,7 @@ from device.config import Config
 from device.daemon import TEACHING_QUIET_S, Daemon
 from engine.actions import Action
 from tests.test_teach_die import FULL_TRAY, roll_with, shot
-from vision.camera_replay import ReplayCamera
+from vision.camera.replay import ReplayCamera
 
 pytestmark = [
     pytest.mark.browser,

@@ -69,7 +69,8 @@ def test_a_ten_second_timer_counts_down_survives_kill_9_and_ends_with_timer_done
     box, ann = start_box(tmp_path, port), None
     try:
         wait_for(lambda: _answers(host, base + "/host"), timeout=60)
-        ann = join(browser, base, DEMO_NAMES[0])  # the demo started the timed game for one seat
+        code = call(host, base + "/api/host/join")["url"].rstrip("/").rsplit("/", 1)[-1]
+        ann = join(browser, base, DEMO_NAMES[0], code)  # the demo started the timed game for one seat
         shown = ann.locator('[data-timer="round"] .timer-left')
         expect(ann.locator("#timers")).to_be_hidden()
 
@@ -124,7 +125,7 @@ def test_the_host_pauses_and_adds_a_minute_and_every_page_follows(browser, serve
     base, service = served
     host = HostWatch(browser, base)
     host.start(NAME, ["Ann", "Bob"])
-    ann = join(browser, base, "Ann")
+    ann = join(browser, base, "Ann", service.join_code())
     service.submit(Action("start"))
     on_host, on_ann = (p.locator('[data-timer="round"]') for p in (host.page, ann))
     expect(on_ann.locator(".timer-left")).to_have_text(re.compile(r"^0:0[5-9]$"))

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from device.cli import DEMO_PHOTOS
 from vision.camera import (
     Camera,
     CameraError,
@@ -22,7 +23,7 @@ from vision.camera import (
 )
 from vision.settle import SettleDetector
 
-TRAY = Path(__file__).parent / "data" / "tray"
+TRAY = DEMO_PHOTOS
 PHOTOS = sorted(TRAY.glob("*.jpg"))
 CONFIG_HINT = "/etc/familiar/familiar.toml"
 
@@ -172,7 +173,7 @@ def test_picamera2_without_a_ribbon_camera_says_so(monkeypatch: pytest.MonkeyPat
 
 def test_auto_without_any_camera_says_what_to_connect(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "picamera2", None)
-    monkeypatch.setattr("vision.camera_opencv.usb_camera_devices", lambda: [])
+    monkeypatch.setattr("vision.camera.usb.usb_camera_devices", lambda: [])
     with pytest.raises(CameraError, match="no camera found: connect the camera ribbon / a USB webcam"):
         open_camera("auto", 640, 480, 15)
 
@@ -180,7 +181,7 @@ def test_auto_without_any_camera_says_what_to_connect(monkeypatch: pytest.Monkey
 def test_auto_takes_the_first_usb_device_that_delivers(monkeypatch: pytest.MonkeyPatch, video: Path) -> None:
     """A dead node (like a webcam's metadata node) is skipped for the next one that works."""
     monkeypatch.setitem(sys.modules, "picamera2", None)
-    monkeypatch.setattr("vision.camera_opencv.usb_camera_devices", lambda: ["/dev/video99", str(video)])
+    monkeypatch.setattr("vision.camera.usb.usb_camera_devices", lambda: ["/dev/video99", str(video)])
     with open_camera("auto", 640, 640, 10) as camera:
         assert isinstance(camera, OpenCVCamera) and str(video) in camera.description
 

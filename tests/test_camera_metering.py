@@ -10,11 +10,12 @@ from gpiozero import Device
 from device import daemon as daemon_module
 from engine.actions import Action
 from tests.test_daemon import make_daemon, wait_for
+from device.cli import DEMO_PHOTOS
 from vision.camera import ReplayCamera
 from web import create_app
 from web.box import NoHardware
 
-TRAY = Path(__file__).parent / "data" / "tray"
+TRAY = DEMO_PHOTOS
 
 
 class MeteredReplay(ReplayCamera):

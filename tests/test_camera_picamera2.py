@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision.camera import CameraError, open_camera
-from vision.camera_picamera2 import flicker_controls, full_view_mode, import_picamera2
+from vision.camera.pi import flicker_controls, full_view_mode, import_picamera2
 
 
 def mode(size: tuple[int, int], fps: float, crop: tuple[int, int, int, int], bit_depth: int = 10) -> dict:

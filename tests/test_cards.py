@@ -14,9 +14,8 @@ import numpy as np
 import pytest
 
 from bench.cards import load_labels
-from vision.cards import Card, Catalog, CatalogError, find_cards, read_cards, warp_card
-from vision.cards_detect import CARD_SIZE
-from vision.catalog import grid_order
+from vision.cards import Card, Catalog, CatalogError, find_cards, grid_order, read_cards, warp_card
+from vision.cards.detect import CARD_SIZE
 from vision.images import ImageError
 
 DATA = Path(__file__).parent / "data" / "cards"
@@ -235,7 +234,7 @@ def test_an_interrupted_write_keeps_the_old_catalog(deck: Catalog, tmp_path: Pat
     catalog = Catalog(directory)
     crop, _ = one_card_photo()
 
-    import vision.catalog as catalog_module
+    import vision.cards.catalog as catalog_module
 
     real_replace = catalog_module.os.replace
 
@@ -274,7 +273,7 @@ def test_card_data_must_be_json(tmp_path: Path) -> None:
 def test_upside_down_descriptor_is_a_permutation() -> None:
     """Reading trusts describe(card)[ROTATE_180] to stand for the card turned round:
     check it against really describing the turned card, part by part."""
-    from vision.cards_describe import ROTATE_180, describe, part_distances, rotated_180
+    from vision.cards.describe import ROTATE_180, describe, part_distances, rotated_180
 
     frame = photo(TEST[0])
     for quad in find_cards(frame)[:3]:

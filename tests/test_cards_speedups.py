@@ -8,8 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cards_describe import PART_SLICES, PARTS, _every, part_distances
-from vision.cards_detect import order_corners, warp_card
+from vision.cards.describe import PART_SLICES, PARTS, _every, part_distances
+from vision.cards.detect import order_corners, warp_card
 
 DATA = Path(__file__).parent / "data" / "cards"
 

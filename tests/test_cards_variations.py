@@ -21,9 +21,9 @@ from bench.cards import (
     vary,
 )
 from tests.test_cards import LABELS, deck, photo  # noqa: F401 - deck is a shared fixture
-from vision.cards import Catalog, find_cards, plainly_lit, read_cards, warp_card
-from vision.cards_describe import TOLERANCES, describe_lit, describe_parts
-from vision.catalog import grid_order
+from vision.cards import Catalog, find_cards, grid_order, read_cards, warp_card
+from vision.cards.describe import TOLERANCES, describe_lit, describe_parts
+from vision.cards.read import plainly_lit
 
 RED_TEST = "red-2-20170101_124832.jpg"
 GREEN_ENROL = "green-1-20161231_114459.jpg"

@@ -29,7 +29,7 @@ from device.config import Config
 from device.daemon import Daemon
 from engine.actions import Action
 from tests.test_unmask_support import Play
-from vision.dice_taught import TaughtDice
+from vision.dice import TaughtDice
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -203,3 +203,138 @@ def _answers(opener, url: str) -> bool:
         return opener.open(url, timeout=2).status == 200
     except OSError:
         return False
+
+
+def test_outputs_are_redrawn_by_one_thread_at_a_time(tmp_path):
+    """The camera thread redraws the status light while a submit's listener does: gpiozero
+    raised "cannot join thread before it is started" from one of them, after the
+    action was logged, and the phone was told to undo and retry."""
+    import threading
+
+    box = make_daemon(tmp_path, source="usb:/dev/familiar-no-such-camera")
+    failures: list[BaseException] = []
+
+    def redraw(flip: bool) -> None:
+        for i in range(300):
+            try:
+                if (i % 2 == 0) == flip:
+                    box.problems["test"] = "a problem"
+                else:
+                    box.problems.pop("test", None)
+                box._show_board()
+            except Exception as exc:  # noqa: BLE001 - collected for the assertion
+                failures.append(exc)
+
+    try:
+        box.service.submit(Action("table.new", {"game": "dice", "seats": ["Ann"]}))
+        threads = [threading.Thread(target=redraw, args=(flip,)) for flip in (True, False)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert not failures, failures[:3]
+    finally:
+        box.close()
+        Device.pin_factory = None
+
+
+def test_a_speaker_problem_clears_itself_when_a_line_plays_again(tmp_path):
+    """ALSA's null device plays on any machine: it stands for the speaker coming back."""
+    config = demo_config(Config(), tmp_path / "state", port=0)
+    config = dataclasses.replace(config, audio=dataclasses.replace(config.audio, device="hw:familiar_no_such_card"),
+                                 camera=dataclasses.replace(config.camera, source="usb:/dev/familiar-no-such-camera"))
+    box = Daemon(config)
+    try:
+        box.narrator.say("Is anyone there?")
+        wait_for(lambda: box.parts["speaker"] == "failing")
+        assert "speaker" in box.problems
+        box.narrator.audio = dataclasses.replace(config.audio, device="null")
+        box.narrator.say("Now you hear me.")
+        wait_for(lambda: box.parts["speaker"] == "ok")
+        assert "speaker" not in box.problems
+        assert any("Speaker is working again" in n for n in box.service.public_view()["notices"])
+    finally:
+        box.close()
+        Device.pin_factory = None
+
+
+def test_a_seat_reset_is_announced_before_waiting_lines(tmp_path):
+    box = make_daemon(tmp_path, source="usb:/dev/familiar-no-such-camera")
+    said: list[tuple[str, bool]] = []
+    box.narrator.say = lambda text, first=False: said.append((text, first))  # what the daemon asks of it
+    try:
+        box.service.submit(Action("table.new", {"game": "dice", "seats": ["Ann", "Bob"]}))
+        box.service.claim_seat(1, box.service.join_code())
+        box.service.reset_seat(1)
+        assert said[-1] == ("Bob's seat was reset. Bob, join again from your phone.", True)
+        assert said[:-1] and all(not first for _, first in said[:-1])  # game lines wait their turn
+    finally:
+        box.close()
+        Device.pin_factory = None
+
+
+@pytest.mark.slow
+def test_a_corrupt_photo_is_warned_about_once_not_at_every_reopen(tmp_path):
+    """The replay camera fails at a corrupt photo, is reopened, works, fails again: the
+    warning was said 5 times in 25 s. It is said once, and "working again" waits until
+    the camera has delivered frames for a while without failing."""
+    import shutil
+
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    shutil.copy(DEMO_PHOTOS / ROLL_PHOTO, photos / "a.jpg")
+    (photos / "b.jpg").write_bytes(b"\xff\xd8 not really a photo")
+    box = make_daemon(tmp_path, source=f"replay:{photos}")
+    box.start()
+    try:
+        failures = lambda: [n for n in box.service.notices if n.startswith("Camera problem")]  # noqa: E731
+        wait_for(lambda: box.parts["camera"] == "failing", timeout=30)
+        first = time.monotonic()
+        wait_for(lambda: time.monotonic() - first > 12, timeout=30)  # two more trips round the folder
+        assert len(failures()) == 1, list(box.service.notices)
+        assert not any("Camera is working again" in n for n in box.service.notices)
+        assert box.parts["camera"] == "failing"
+    finally:
+        box.close()
+        Device.pin_factory = None
+
+
+@pytest.mark.slow
+def test_the_camera_warning_clears_once_the_camera_has_worked_steadily(tmp_path, monkeypatch):
+    import shutil
+
+    monkeypatch.setattr(daemon_module, "CAMERA_STEADY_S", 2.0)
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    shutil.copy(DEMO_PHOTOS / ROLL_PHOTO, photos / "a.jpg")
+    (photos / "b.jpg").write_bytes(b"\xff\xd8 not really a photo")
+    box = make_daemon(tmp_path, source=f"replay:{photos}")
+    box.start()
+    try:
+        wait_for(lambda: box.parts["camera"] == "failing", timeout=30)
+        shutil.copy(DEMO_PHOTOS / ROLL_PHOTO, photos / "b.jpg")  # the photo is good again
+        wait_for(lambda: box.parts["camera"] == "ok", timeout=30)
+        assert "camera" not in box.problems
+        assert any("Camera is working again" in n for n in box.service.notices)
+    finally:
+        box.close()
+        Device.pin_factory = None
+
+
+def test_a_log_entry_set_aside_at_start_is_said_aloud(tmp_path):
+    from device.store import Store
+
+    config = demo_config(Config(), tmp_path / "state", port=0)
+    store = Store(config.box.state_dir / "familiar.db")
+    store.append(Action("table.new", {"game": "dice", "seats": ["Ann"]}), 0)
+    with store.db:
+        store.db.execute("INSERT INTO log (action, seed, at) VALUES ('{\"kind\": 1}', 0, 0)")
+    store.close()
+    box = make_daemon(tmp_path, source="usb:/dev/familiar-no-such-camera")
+    try:
+        assert box.service.table.current.seats == ("Ann",)
+        assert box.narrator.wait_idle(60)
+        assert any(line.startswith("Log entry #2 could not be replayed") for line in box.narrator.history)
+    finally:
+        box.close()
+        Device.pin_factory = None

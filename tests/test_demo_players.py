@@ -10,7 +10,7 @@ from tests.test_unmask_support import page_action
 
 def test_simulated_players_and_the_host_finish_an_unmask_game(service):
     service.submit(Action("table.new", {"game": "unmask", "seats": ["Ann", "Bob", "Cy", "Dee", "Eve"]}))
-    phone = service.claim_seat(1)
+    phone = service.claim_seat(1, service.join_code())
     players = SimulatedPlayers(service, pause=3600)  # never wakes by itself: the test drives it
     played_as, rng = [], random.Random(4)
     service.add_listener(lambda effects: None)

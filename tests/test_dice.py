@@ -23,17 +23,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import vision.dice
-import vision.dice_faces
-import vision.dice_find
+import vision.dice.faces
+import vision.dice.find
+import vision.dice.read
 from bench.dice import BOX_FRAME, Label, Score
 from bench.dice_variations import VARIANTS, framed
 from device.config import CameraConfig
 from tests.test_dice_support import local_photos
-from vision.dice import DiceReading, Die, candidates, decide, read_dice
-from vision.dice_find import Candidate
-from vision.dice_models import thresholds
-from vision.dice_patch import cut_patch
+from vision.dice.find import Candidate
+from vision.dice.nets import thresholds
+from vision.dice.patch import cut_patch
+from vision.dice.read import DiceReading, Die, candidates, decide, read_dice
 from vision.images import ImageError
 
 PHOTOS = local_photos("dice")
@@ -81,7 +81,7 @@ def test_dice_small_in_a_large_frame_get_a_finer_look(monkeypatch: pytest.Monkey
     the detector's first look, where it misses some: the finer look finds them."""
     big = {n: framed(f, l, 1.0) for n, (f, l) in PHOTOS.items()}
     finer = score(big)
-    monkeypatch.setattr(vision.dice_find, "DIE_IN_DETECTOR", (0.0, 26.0, math.inf))
+    monkeypatch.setattr(vision.dice.find, "DIE_IN_DETECTOR", (0.0, 26.0, math.inf))
     first_only = score(big)
     assert finer.wrong == 0 and finer.missed == 0 and finer.right >= 86, finer.failures  # measured: 87 right
     assert first_only.missed >= 8, first_only.failures  # measured: 73 right, 1 wrong, 10 missed
@@ -121,20 +121,20 @@ def test_sure_non_dice_get_no_more_views(monkeypatch: pytest.MonkeyPatch) -> Non
     """Giving up on candidates the classifier plainly calls no die (GIVE_UP) saves
     face patches and changes no die the reader reports."""
     seen: list[int] = []
-    patches = vision.dice_faces._face_probs
+    patches = vision.dice.faces._face_probs
 
     def counted(frame: np.ndarray, found: list, angles: tuple[float, ...], look: object = None) -> np.ndarray:
         seen.append(len(found) * len(angles))
         return patches(frame, found, angles, look)
 
-    monkeypatch.setattr(vision.dice_faces, "_face_probs", counted)
+    monkeypatch.setattr(vision.dice.faces, "_face_probs", counted)
     t = thresholds()
     used: dict[float, tuple[list, int]] = {}
-    for give_up in (vision.dice_faces.GIVE_UP, 1.0):
+    for give_up in (vision.dice.faces.GIVE_UP, 1.0):
         seen.clear()
         used[give_up] = [[decide(c, p, t, frame.shape) for c, p in candidates(frame, give_up=give_up)]
                          for frame, _ in PHOTOS.values()], sum(seen)
-    (pruned, spared), (every, cost) = used[vision.dice_faces.GIVE_UP], used[1.0]
+    (pruned, spared), (every, cost) = used[vision.dice.faces.GIVE_UP], used[1.0]
     assert [[d for d in photo if d] for photo in pruned] == [[d for d in photo if d] for photo in every]
     assert spared < cost
 
@@ -214,15 +214,15 @@ def test_an_unsure_die_is_read_again_from_a_fresh_centre_only_if_the_looks_agree
         t = thresholds()
         unsure = decide(c, _first_look(face), t, frame.shape)
         assert unsure is not None and unsure.value is None
-        fresh = vision.dice.relocate(frame, [c], t.peak)[0]
-        return vision.dice.second_look(unsure, _first_look(face), fresh, None, t, frame.shape)
+        fresh = vision.dice.read.relocate(frame, [c], t.peak)[0]
+        return vision.dice.read.second_look(unsure, _first_look(face), fresh, None, t, frame.shape)
 
     agree, disagree = look_again(off, lab.face), look_again(off, lab.face % 6 + 1)
     assert agree is not None and agree.value == lab.face
     assert math.hypot(agree.x - lab.x, agree.y - lab.y) < math.hypot(off.x - lab.x, off.y - lab.y) / 2
     assert disagree is not None and disagree.value is None and disagree.x == off.x  # stays as it was
     nothing = Candidate(30.0, 30.0, lab.size, 0.5)  # the tray's corner: no die there
-    assert vision.dice.relocate(frame, [nothing], thresholds().peak) == [None]
+    assert vision.dice.read.relocate(frame, [nothing], thresholds().peak) == [None]
 
 
 def test_an_unsure_die_with_coloured_pips_is_read_in_colourfulness_only_if_the_looks_agree() -> None:
@@ -235,13 +235,13 @@ def test_an_unsure_die_with_coloured_pips_is_read_in_colourfulness_only_if_the_l
     face = cut_patch(frame, lab.x, lab.y, lab.size)[8:24, 8:24].astype(int)
     assert np.mean(face[..., 2] - face[..., 1]) > 20 and np.mean(face) < 80  # dark and red
     t = thresholds()
-    by_colourfulness = vision.dice_faces.classify_faces(frame, [c], look=vision.dice_faces.colourfulness)[0]
-    assert vision.dice_faces.face_share(by_colourfulness) >= t.sure
-    assert vision.dice_faces.likeliest_face(by_colourfulness) == lab.face
+    by_colourfulness = vision.dice.faces.classify_faces(frame, [c], look=vision.dice.faces.colourfulness)[0]
+    assert vision.dice.faces.face_share(by_colourfulness) >= t.sure
+    assert vision.dice.faces.likeliest_face(by_colourfulness) == lab.face
 
     def look_again(face: int) -> Die | None:
         unsure = decide(c, _first_look(face), t, frame.shape)
-        return vision.dice.second_look(unsure, _first_look(face), None, by_colourfulness, t, frame.shape)
+        return vision.dice.read.second_look(unsure, _first_look(face), None, by_colourfulness, t, frame.shape)
 
     agree, disagree = look_again(lab.face), look_again(lab.face % 6 + 1)
     assert agree is not None and agree.value == lab.face and agree.x == c.x
@@ -249,7 +249,7 @@ def test_an_unsure_die_with_coloured_pips_is_read_in_colourfulness_only_if_the_l
     # A weaker peak on the die's edge may be a part of it: it is not seen so.
     part = Candidate(lab.x + 0.3 * lab.size, lab.y, 0.5 * lab.size, 0.2)
     found = [(c, _first_look(lab.face)), (part, _first_look(1))]
-    own, shadowed = vision.dice.looks_by_colourfulness(frame, found, [0, 1])
+    own, shadowed = vision.dice.read.looks_by_colourfulness(frame, found, [0, 1])
     assert np.allclose(own, by_colourfulness, atol=1e-5) and shadowed is None
 
 
@@ -258,4 +258,4 @@ def test_the_detector_input_is_what_opencv_would_make() -> None:
     the blob ``cv2.dnn.blobFromImage`` makes, which the nets were checked with."""
     frame, _ = PHOTOS["IMG_20191208_111328.jpg"]
     for image in (frame, frame[13:301, 7:200]):
-        assert np.array_equal(vision.dice_find._blob(image), cv2.dnn.blobFromImage(image))
+        assert np.array_equal(vision.dice.find._blob(image), cv2.dnn.blobFromImage(image))

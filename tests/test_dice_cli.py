@@ -16,7 +16,7 @@ import pytest
 
 from bench.taught_dice import FACES, camera_finish, empty_tray, paste_die, random_look
 from tests.test_dice_support import local_photos
-from vision import dice_cli
+from vision.dice import cli as dice_cli
 
 DATA = Path(__file__).resolve().parent / "data" / "dice"
 ROOT = Path(__file__).resolve().parents[1]
@@ -113,7 +113,7 @@ def test_unknown_taught_die_is_a_clear_error(tmp_path: Path, capsys: pytest.Capt
     assert status == 2 and "no taught die" in err
 
 
-@pytest.mark.skipif(importlib.util.find_spec("vision.cards_cli") is None, reason="familiar entry point needs vision.cards_cli")
+@pytest.mark.skipif(importlib.util.find_spec("vision.cards.cli") is None, reason="familiar entry point needs vision.cards.cli")
 def test_familiar_entry_point(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-m", "device.cli", "vision", "dice", "--json", str(PHOTO)], cwd=ROOT,
                          capture_output=True, text=True, timeout=60)

@@ -12,13 +12,14 @@ import cv2
 import numpy as np
 
 from bench.dice import Label, load_labels
+from device.cli import DEMO_PHOTOS
 
 TESTS_DATA = Path(__file__).resolve().parent / "data"
 
 
 def local_photos(folder: str) -> dict[str, tuple[np.ndarray, list[Label]]]:
-    """The few copied photos in ``tests/data/<folder>`` with their labels, fixed like
-    the benchmark's, whatever their split."""
-    root = TESTS_DATA / folder
+    """The few copied photos in ``tests/data/<folder>`` (``"tray"``: the demo's photos,
+    ``device/demo_tray``) with their labels, fixed like the benchmark's, whatever their split."""
+    root = DEMO_PHOTOS if folder == "tray" else TESTS_DATA / folder
     labels = {**load_labels(root, "train"), **load_labels(root, "test")}
     return {name: (cv2.imread(str(root / name)), labs) for name, labs in sorted(labels.items())}

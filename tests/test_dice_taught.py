@@ -2,7 +2,7 @@
 
 The die is the rendered Clue-like die of ``bench/taught_dice.py`` (six ivory
 symbols on a dark bevelled body, with shadow, lamp colour, focus, noise and JPEG).  It
-is taught alone on emptied real trays (``tests/data/tray``) and read among the real
+is taught alone on emptied real trays (``device/demo_tray``, the demo's photos) and read among the real
 dice of other real photos (``tests/data/dice``), as at a table.
 """
 from __future__ import annotations
@@ -16,8 +16,8 @@ import pytest
 
 from bench.taught_dice import FACES, Tally, camera_finish, empty_tray, measure, paste_die, random_look, teach
 from tests.test_dice_support import local_photos
-from vision.dice_square import locate_face
-from vision.dice_taught import PATCH, TaughtDice, forget_die, taught_dice, teach_die
+from vision.dice.square import locate_face
+from vision.dice.taught import PATCH, TaughtDice, forget_die, taught_dice, teach_die
 from vision.images import ImageError
 
 TRAYS = local_photos("tray")

@@ -12,12 +12,13 @@ import pytest
 from gpiozero import Device
 
 from device import doctor
+from device.cli import DEMO_PHOTOS
 from device.config import AudioConfig, BoxConfig, CameraConfig, Config, GpioConfig, WebConfig
 from device.doctor import CheckResult, run_doctor
 from device.narrator import measure_wav
 from device.outputs import StatusLight, make_pin_factory
 
-PHOTOS = Path(__file__).resolve().parent / "data" / "tray"
+PHOTOS = DEMO_PHOTOS
 
 
 def simulated(tmp_path: Path, **sections) -> Config:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -121,13 +122,13 @@ def test_blank_lines_are_ignored_and_whitespace_is_folded(quiet: Narrator) -> No
 
 def test_a_broken_speaker_is_reported_once_and_never_stops_narration(tmp_path: Path) -> None:
     problems: list[str] = []
-    narrator = Narrator(AudioConfig(device="no_such_alsa_device"), speaker=True,
+    narrator = Narrator(AudioConfig(device="hw:no_such_card"), speaker=True,
                         wav_dir=tmp_path, on_problem=problems.append)
     for n in range(3):
         narrator.say(f"line {n}")
     narrator.close()
-    assert narrator.history == ["line 0", "line 1", "line 2"]
-    assert len(problems) == 1 and problems[0].startswith("cannot play audio on no_such_alsa_device")
+    assert narrator.history == []  # written, never heard: the board must not list them as said
+    assert len(problems) == 1 and problems[0].startswith("cannot play audio on hw:no_such_card")
     assert narrator.problems == problems
     assert len(spoken_files(narrator)) == 3
 
@@ -143,7 +144,7 @@ def test_an_unwritable_wav_dir_is_a_problem_not_a_crash(tmp_path: Path) -> None:
     narrator.wav_dir = tmp_path
     narrator.say("second")
     narrator.close()
-    assert narrator.history == ["first", "second"]
+    assert narrator.history == ["second"]
     assert len(spoken_files(narrator)) == 1
 
 
@@ -161,7 +162,7 @@ def test_close_finishes_queued_lines_then_ignores_new_ones(quiet: Narrator) -> N
     assert quiet.history == ["before"]
 
 
-def test_from_config_without_a_sound_card_writes_wavs_to_the_state_dir(
+def test_from_config_without_a_sound_card_writes_wavs_outside_the_state_dir(
         tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(narrator_module, "find_sound_card", lambda: None)
     config = dataclasses.replace(Config(), box=BoxConfig(state_dir=tmp_path))
@@ -169,7 +170,7 @@ def test_from_config_without_a_sound_card_writes_wavs_to_the_state_dir(
     narrator.say(SHORT)
     narrator.close()
     assert narrator.speaker is False
-    assert narrator.wav_dir == tmp_path / "speech"
+    assert narrator.wav_dir is not None and tmp_path not in narrator.wav_dir.parents
     assert narrator.problems[0].startswith("no sound card found")
     assert len(spoken_files(narrator)) == 1
 
@@ -191,3 +192,129 @@ def test_old_wavs_are_pruned(tmp_path: Path, monkeypatch) -> None:
         narrator.say(word)
     narrator.close()
     assert [f.name.rsplit("-", 1)[1] for f in spoken_files(narrator)] == ["two.wav", "three.wav"]
+
+
+def fake_espeak(folder: Path, script: str) -> Path:
+    """A stand-in espeak-ng on PATH (a fault injected where the real program runs)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    program = folder / "espeak-ng"
+    program.write_text("#!/bin/sh\n" + script + "\n")
+    program.chmod(0o755)
+    return folder
+
+
+def test_lines_never_said_are_not_in_the_history(tmp_path: Path, monkeypatch) -> None:
+    """espeak-ng missing: /api/board listed lines as spoken that nobody heard."""
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    narrator = Narrator(AudioConfig(), speaker=False, wav_dir=tmp_path / "speech")
+    narrator.say("The dark lord advances.")
+    narrator.close()
+    assert narrator.history == [] and narrator.problems == ["espeak-ng is not installed"]
+
+
+def test_a_hung_espeak_costs_one_line_is_reported_and_clears_itself(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(narrator_module, "SYNTH_TIMEOUT_SECONDS", 1)
+    real_path = os.environ["PATH"]
+    monkeypatch.setenv("PATH", f"{fake_espeak(tmp_path / 'bin', 'exec sleep 60')}:{real_path}")
+    problems: list[str] = []
+    recovered: list[bool] = []
+    narrator = Narrator(AudioConfig(), speaker=False, wav_dir=tmp_path / "speech",
+                        on_problem=problems.append, on_recovered=lambda: recovered.append(True))
+    for n in range(3):
+        narrator.say(f"line {n}")
+    assert narrator.wait_idle(30)  # three lines of at most a second each, not a stall
+    assert problems == ["espeak-ng took over 1 s"] and narrator.history == []
+    monkeypatch.setenv("PATH", real_path)  # the speech engine works again
+    narrator.say("back")
+    narrator.close()
+    assert narrator.history == ["back"] and recovered == [True] and narrator.problems == []
+
+
+def test_a_speaker_problem_clears_when_a_line_plays_again(tmp_path: Path) -> None:
+    """ALSA's null device plays (into nothing) on any machine, sound card or not."""
+    problems: list[str] = []
+    recovered: list[bool] = []
+    narrator = Narrator(AudioConfig(device="hw:no_such_card"), speaker=True,
+                        on_problem=problems.append, on_recovered=lambda: recovered.append(True))
+    narrator.say("one")
+    assert narrator.wait_idle(30) and len(problems) == 1 and narrator.problems == problems
+    narrator.audio = AudioConfig(device="null")  # the speaker is back
+    narrator.say("two")
+    assert narrator.wait_idle(30) and recovered == [True] and narrator.problems == []
+    narrator.audio = AudioConfig(device="hw:no_such_card")  # and gone again: said again
+    narrator.say("three")
+    narrator.close()
+    assert len(problems) == 2 and narrator.history == ["two"]
+
+
+def held_speech(monkeypatch, narrator: Narrator) -> threading.Event:
+    """Says "line 0" and holds speech inside it until the returned gate is opened."""
+    gate, inside = threading.Event(), threading.Event()
+    real = narrator_module.synthesize
+
+    def held(text: str, path: Path, audio: AudioConfig) -> list[str]:
+        inside.set()
+        gate.wait(30)
+        return real(text, path, audio)
+
+    monkeypatch.setattr(narrator_module, "synthesize", held)
+    narrator.say("line 0")
+    assert inside.wait(30)
+    return gate
+
+
+def test_a_first_line_goes_before_every_waiting_line(quiet: Narrator, monkeypatch) -> None:
+    """A seat reset was announced only behind 300 queued lines: it must be heard at once."""
+    gate = held_speech(monkeypatch, quiet)
+    for n in range(1, 4):
+        quiet.say(f"line {n}")
+    quiet.say("Bob's seat was reset.", first=True)
+    gate.set()
+    assert quiet.wait_idle(60)
+    assert quiet.history == ["line 0", "Bob's seat was reset.", "line 1", "line 2", "line 3"]
+
+
+def test_the_queue_and_the_history_are_bounded(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(narrator_module, "MAX_QUEUED", 3)
+    monkeypatch.setattr(narrator_module, "KEPT_HISTORY", 2)
+    narrator = Narrator(AudioConfig(), speaker=False, wav_dir=tmp_path)
+    gate = held_speech(monkeypatch, narrator)
+    for n in range(1, 7):
+        narrator.say(f"line {n}")
+    gate.set()
+    narrator.close()
+    assert [f.name.rsplit("-", 1)[1] for f in spoken_files(narrator)] == ["0.wav", "4.wav", "5.wav", "6.wav"]
+    assert narrator.history == ["line 5", "line 6"]
+
+
+def test_wav_copies_are_capped_in_bytes(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(narrator_module, "KEPT_WAV_BYTES", 1)  # less than one line: only the newest stays
+    narrator = Narrator(AudioConfig(), speaker=False, wav_dir=tmp_path)
+    for word in ("one", "two"):
+        narrator.say(word)
+    narrator.close()
+    assert spoken_files(narrator) == []
+
+
+APLAY_L = """**** List of PLAYBACK Hardware Devices ****
+card 0: Headphones [bcm2835 Headphones], device 0: bcm2835 Headphones [bcm2835 Headphones]
+  Subdevices: 8/8
+card 1: UACDemoV10 [UACDemoV1.0], device 0: USB Audio [USB Audio]
+  Subdevices: 1/1
+"""
+
+
+def test_a_sound_card_is_found_by_its_name() -> None:
+    assert narrator_module.card_device("UACDemo", APLAY_L) == "plughw:CARD=UACDemoV10,DEV=0"
+    assert narrator_module.card_device("headphones", APLAY_L) == "plughw:CARD=Headphones,DEV=0"
+    assert narrator_module.card_device("HDMI", APLAY_L) is None
+    for name in ("", "default", "null", "plughw:1,0", "hw:CARD=x,DEV=0"):
+        assert narrator_module.alsa_device(name) == name  # ALSA's own names pass as they are
+
+
+def test_a_named_card_that_is_not_plugged_in_is_a_problem_naming_it(tmp_path: Path) -> None:
+    problems: list[str] = []
+    narrator = Narrator(AudioConfig(device="NoSuchCard"), speaker=True, on_problem=problems.append)
+    narrator.say("hello")
+    narrator.close()
+    assert len(problems) == 1 and "no sound card named 'NoSuchCard'" in problems[0]

@@ -17,10 +17,11 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.camera_replay import SensorNoise, draw_arm
+from device.cli import DEMO_PHOTOS
+from vision.camera.replay import SensorNoise, draw_arm
 from vision.settle import SettleDetector
 
-TRAY = Path(__file__).parent / "data" / "tray"
+TRAY = DEMO_PHOTOS
 PHOTO = "IMG_20191208_111904.jpg"  # 9 dice of many colours on the white tray
 
 

@@ -43,7 +43,7 @@ def test_restart_resumes_from_the_log(tmp_path):
     first = TableService(Store(tmp_path / "db"))
     start(first)
     first.submit(Action("roll", {"dice": [6, 1]}))
-    token = first.claim_seat(1)
+    token = first.claim_seat(1, first.join_code())
     first.store.close()
     again = TableService(Store(tmp_path / "db"))
     assert again.public_view()["view"]["last"] == [6, 1]
@@ -68,12 +68,12 @@ def test_nothing_to_undo(service):
 
 def test_seats_tokens_are_random_hashed_and_exclusive(service, store):
     start(service)
-    token = service.claim_seat(0)
+    token = service.claim_seat(0, service.join_code())
     assert len(token) >= 43  # 256 bits, url-safe base64
     with pytest.raises(SeatTaken):
-        service.claim_seat(0)
+        service.claim_seat(0, service.join_code())
     with pytest.raises(IllegalAction):
-        service.claim_seat(7)
+        service.claim_seat(7, service.join_code())
     raw = store.db.execute("SELECT token FROM claims").fetchall()
     assert raw == [(token_hash(token),)]
     assert token not in Path(store.path).read_bytes().decode("latin-1")
@@ -82,18 +82,18 @@ def test_seats_tokens_are_random_hashed_and_exclusive(service, store):
 
 def test_reset_seat_kills_the_old_token_and_says_so(service):
     start(service)
-    token = service.claim_seat(2)
+    token = service.claim_seat(2, service.join_code())
     heard = []
     service.add_listener(heard.extend)
     service.reset_seat(2)
     assert service.seat_of(token) is None
     assert any("Cy's seat was reset" in e.text for e in heard if isinstance(e, Say))
-    assert service.claim_seat(2) != token
+    assert service.claim_seat(2, service.join_code()) != token
 
 
 def test_new_game_needs_new_claims(service):
     start(service)
-    token = service.claim_seat(0)
+    token = service.claim_seat(0, service.join_code())
     start(service, ("Dee", "Eve"))
     assert service.seat_of(token) is None
     assert service.public_view()["claimed"] == [False, False]
@@ -149,3 +149,92 @@ def test_kill_9_loses_no_acknowledged_action(tmp_path):
         assert acknowledged >= 30
         assert history_len >= acknowledged
         service.store.close()
+
+
+def test_actions_refuse_deep_or_large_data():
+    deep: object = 1
+    for _ in range(17):
+        deep = [deep]
+    with pytest.raises(IllegalAction, match="deeper"):
+        Action("roll", {"extra": deep})
+    with pytest.raises(IllegalAction, match="larger"):
+        Action("roll", {"pad": "x" * 17_000})
+    Action("roll", {"dice": [[[1]]]})  # a few levels are fine
+
+
+def write_raw(store: Store, action_json: str) -> None:
+    """An entry written by an older box (before today's checks), straight into the log."""
+    with store.db:
+        store.db.execute("INSERT INTO log (action, seed, at) VALUES (?, 0, 0)", (action_json,))
+
+
+def test_an_entry_that_no_longer_parses_is_set_aside_with_what_followed(tmp_path):
+    """One bad entry must not make every later start and undo fail: the table is
+    restored to just before it, the host is told which entry, and play goes on."""
+    first = TableService(Store(tmp_path / "db"))
+    start(first)
+    first.submit(Action("roll", {"dice": [3]}))
+    deep = "[" * 975 + "]" * 975
+    write_raw(first.store, '{"kind": "roll", "data": {"dice": [2], "x": ' + deep + '}, "seat": null}')
+    write_raw(first.store, Action("roll", {"dice": [5]}).to_json())  # accepted after the bad one
+    first.store.close()
+    again = TableService(Store(tmp_path / "db"))
+    assert again.public_view()["view"]["history"] == [[3]]
+    assert any("#3" in n and "set aside" in n for n in again.public_view()["notices"])
+    again.submit(Action("roll", {"dice": [6]}))
+    again.undo()
+    assert again.public_view()["view"]["history"] == [[3]]
+    again.submit(Action("roll", {"dice": [4]}))
+    again.store.close()
+    third = TableService(Store(tmp_path / "db"))  # the next start replays cleanly, losing nothing new
+    assert third.public_view()["view"]["history"] == [[3], [4]]
+    assert not any("set aside" in n for n in third.public_view()["notices"])
+
+
+def test_an_entry_the_rules_now_refuse_is_set_aside(tmp_path):
+    first = TableService(Store(tmp_path / "db"))
+    start(first)
+    first.submit(Action("roll", {"dice": [3]}))
+    write_raw(first.store, Action("roll", {"dice": [9]}).to_json())  # no die shows 9
+    first.store.close()
+    again = TableService(Store(tmp_path / "db"))
+    assert again.public_view()["view"]["history"] == [[3]]
+    assert any("#3" in n for n in again.public_view()["notices"])
+    again.undo()
+    assert again.public_view()["view"]["history"] == []
+
+
+def test_undoing_a_new_game_does_not_bring_back_the_old_games_seat_tokens(tmp_path):
+    """Seats of the game that comes back belong to whoever joins it now, not to the phones
+    that held them before the new game (they may have changed hands since)."""
+    first = TableService(Store(tmp_path / "db"))
+    start(first)
+    old = first.claim_seat(1, first.join_code())
+    start(first, ("Di", "Ed"))
+    first.undo()
+    assert first.table.current.seats == ("Ann", "Bob", "Cy")
+    assert first.seat_of(old) is None and first.public_view()["claimed"] == [False, False, False]
+    fresh = first.claim_seat(1, first.join_code())
+    first.submit(Action("roll", {"dice": [2]}))
+    first.undo()  # undoing a roll keeps the seats
+    assert first.seat_of(fresh) == 1
+    first.store.close()
+    again = TableService(Store(tmp_path / "db"))
+    assert again.seat_of(old) is None and again.seat_of(fresh) == 1
+
+
+def test_a_failing_listener_does_not_stop_the_others_or_the_answer(service, store, caplog):
+    """The action is durable before the listeners run: a failing output is logged, the
+    other listeners still hear of the change, and the caller is told it was accepted."""
+    heard = []
+
+    def broken(effects):
+        raise RuntimeError("cannot join thread before it is started")
+
+    service.add_listener(broken)
+    service.add_listener(heard.append)
+    start(service)
+    effects = service.submit(Action("roll", {"dice": [2, 2]}))
+    assert effects == [Say("2, 2: 4")] and heard[-1] == effects
+    assert len(store.entries()) == 2
+    assert "a listener failed" in caplog.text

@@ -8,8 +8,7 @@ import pytest
 
 from bench.cards import load_labels
 from device.teach import teach_cards
-from vision.cards import read_cards
-from vision.catalog import Catalog
+from vision.cards import Catalog, read_cards
 
 CARDS = Path(__file__).parent / "data" / "cards"
 IMAGES = CARDS / "images"

@@ -91,6 +91,7 @@ def clients(box):
     assert host.get("/host").status_code == 200
     box.service.submit(Action("table.new", {"game": "dice", "seats": ["Ann"]}))
     player = app.test_client()
+    player.get(f"/j/{box.service.join_code()}")
     assert player.post("/api/join", json={"seat": 0}).status_code == 200
     return host, player, app.test_client()
 

@@ -17,13 +17,13 @@ import cv2
 import pytest
 from gpiozero import Device
 
-from device.cli import demo_config
+from device.cli import DEMO_PHOTOS, demo_config
 from device.config import Config
 from device.daemon import Daemon
 from engine.actions import Action
 from tests.test_unmask_support import NAMES, Play
 
-TRAY = Path(__file__).parent / "data" / "tray"
+TRAY = DEMO_PHOTOS
 PHOTO = "IMG_20191209_095545.jpg"
 
 

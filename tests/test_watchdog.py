@@ -22,9 +22,10 @@ from gpiozero import Device
 from device import daemon as daemon_module
 from device.heartbeats import Heartbeats
 from tests.test_daemon import make_daemon, wait_for
+from device.cli import DEMO_PHOTOS
 from vision.camera import Camera, ReplayCamera
 
-TRAY = Path(__file__).parent / "data" / "tray"
+TRAY = DEMO_PHOTOS
 
 
 class GatedCamera(Camera):
@@ -119,6 +120,7 @@ def test_the_camera_thread_outlives_any_exception_and_shows_it(tmp_path: Path, m
         return ReplayCamera(TRAY, fps=20)
 
     monkeypatch.setattr(daemon_module, "CAMERA_RETRY_S", 0.2)
+    monkeypatch.setattr(daemon_module, "CAMERA_STEADY_S", 0.5)  # working again after 0.5 s without a failure
     monkeypatch.setattr(daemon_module, "open_camera", open_camera)
     box = make_daemon(tmp_path)
     box.start()

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import logging
 import re
+import socket
 
 import pytest
 
 from engine.actions import Action
-from web.events import version_events
-from web.join_link import join_url, lan_address, qr_svg
+from web.events import StreamSlots, version_events
+from web.join_link import join_url, lan_address, qr_data_uri
 from web_helpers import make_app
 
 SEATS = ["Ann", "Bob", "Cy"]
@@ -31,8 +32,16 @@ def words(service):
     return service.table.current.state.words
 
 
-def join(app, seat):
+def phone_with_link(app, code=None):
+    """A phone that opened the join link of the QR code (or ``code``, a guess)."""
     phone = app.test_client()
+    code = code or app.extensions["familiar"].service.join_code()
+    assert phone.get(f"/j/{code}").status_code == 303
+    return phone
+
+
+def join(app, seat):
+    phone = phone_with_link(app)
     reply = phone.post("/api/join", json={"seat": seat})
     assert reply.status_code == 200, reply.json
     return phone
@@ -74,7 +83,7 @@ def test_a_taken_seat_cannot_be_taken_and_a_phone_holds_one_seat(table):
     app, service, host = table
     ann = join(app, 0)
     before = service.version
-    third = app.test_client()
+    third = phone_with_link(app)
     taken = third.post("/api/join", json={"seat": 0})
     assert taken.status_code == 409 and "taken" in taken.json["error"]
     assert cookie(third, "familiar_seat") is None
@@ -186,7 +195,7 @@ BAD_POSTS = [
     ("/api/host/reset", '{"seat": true}', "application/json", 400),
     ("/api/host/reset", '{"seat": 99}', "application/json", 409),
     ("/api/join", '{"seat": 1.5}', "application/json", 400),
-    ("/api/join", '{"seat": -1}', "application/json", 404),
+    ("/api/join", '{"seat": -1}', "application/json", 403),  # no join code: refused first
     ("/api/host/act", '{"kind": "next", "data": {"pad": "' + "x" * 70_000 + '"}}', "application/json", 413),
     ("/api/host/teach", '{"catalog": "../etc", "rows": 1, "cols": 1, "names": ["a"]}', "application/json", 400),
     ("/api/host/teach", '{"catalog": "d", "rows": 2, "cols": 2, "names": ["a"]}', "application/json", 400),
@@ -246,12 +255,14 @@ def test_seat_cookie_attributes(tmp_path):
     host = app.test_client()
     host.get("/host")
     host.post("/api/host/act", json={"kind": "table.new", "data": {"game": "secrets", "seats": SEATS}})
-    plain = app.test_client().post("/api/join", json={"seat": 0}).headers["Set-Cookie"]
+    plain = phone_with_link(app).post("/api/join", json={"seat": 0}).headers["Set-Cookie"]
     assert "HttpOnly" in plain and "SameSite=Strict" in plain and "Path=/" in plain and "Secure" not in plain
     assert re.search(r"Max-Age=(\d+)", plain) and int(re.search(r"Max-Age=(\d+)", plain)[1]) >= 30 * 24 * 3600
     token = re.match(r"familiar_seat=([^;]+)", plain)[1]
     assert len(token) >= 22  # at least 128 bits of URL-safe base64
-    secure = app.test_client().post("/api/join", json={"seat": 1}, base_url="https://familiar.test")
+    secure = app.test_client()
+    secure.get(f"/j/{service.join_code()}", base_url="https://familiar.test")
+    secure = secure.post("/api/join", json={"seat": 1}, base_url="https://familiar.test")
     assert "Secure" in secure.headers["Set-Cookie"]
     assert "HttpOnly" in host.get("/host").headers.get("Set-Cookie", "HttpOnly")
 
@@ -267,7 +278,7 @@ def test_event_stream_sends_versions_only(table):
     app, service, host = table
     ann = join(app, 0)
     stopping = app.extensions["familiar"].stopping
-    stream = version_events(service, stopping, heartbeat=0.05)
+    stream = version_events(service, stopping, StreamSlots(), "phone", heartbeat=0.05)
     first = next(stream)
     assert first.startswith("retry: ") and f"data: {service.version}\n\n" in first
     service.submit(Action("vote", {"vote": True}, seat=0))
@@ -291,7 +302,7 @@ def test_event_stream_sends_versions_only(table):
 
 def test_stream_ends_after_its_lifetime(table):
     app, service, host = table
-    stream = version_events(service, app.extensions["familiar"].stopping, heartbeat=10, lifetime=0.2)
+    stream = version_events(service, app.extensions["familiar"].stopping, StreamSlots(), "phone", heartbeat=10, lifetime=0.2)
     assert len(list(stream)) == 1
 
 
@@ -310,15 +321,15 @@ def test_logs_hold_no_tokens_and_no_secrets(table, caplog):
 
 
 def test_join_link_and_qr(tmp_path):
-    assert join_url("http://127.0.0.1:8080/", "http://box.local:8080") == "http://box.local:8080/"
-    assert join_url("http://192.168.1.20:8080/") == "http://192.168.1.20:8080/"
+    assert join_url("http://127.0.0.1:8080/", "http://box.local:8080", "C0DE") == "http://box.local:8080/j/C0DE"
+    assert join_url("http://192.168.1.20:8080/", None, "C0DE") == "http://192.168.1.20:8080/j/C0DE"
     lan = lan_address()
-    assert join_url("http://localhost:8080/") == (f"http://{lan}:8080/" if lan else "http://localhost:8080/")
-    svg = qr_svg("http://192.168.1.20:8080/")
-    assert svg.startswith("<svg") and "<script" not in svg
+    assert join_url("http://localhost:8080/", None, "X") == (f"http://{lan}:8080/j/X" if lan else "http://localhost:8080/j/X")
+    qr = qr_data_uri("http://192.168.1.20:8080/j/C0DE")
+    assert qr.startswith("data:image/svg+xml") and "script" not in qr
     app, service = make_app(tmp_path)
     page = app.test_client().get("/host").get_data(as_text=True)
-    assert page.count("<svg") == 1 and "http://familiar.test:8080/" in page
+    assert page.count('src="data:image/svg+xml') == 1 and f"http://familiar.test:8080/j/{service.join_code()}" in page
 
 
 def test_games_list_for_the_new_game_form(table):
@@ -343,10 +354,17 @@ def test_json_errors_for_unknown_api_paths_and_methods(table):
     assert json.loads(host.delete("/api/table").data)["error"]
 
 
+HOSTNAME = socket.gethostname().lower().split(".")[0]
+LAN = lan_address()
+
+
 @pytest.mark.parametrize(
     "host,allowed",
-    [("evil.example.com", False), ("192.168.1.4:8080", True), ("familiar.local", True), ("familiar", True),
-     ("[::1]:8080", True), ("familiar.test:8080", True), ("familiar.local.evil.com", False)],
+    [("evil.example.com", False), (f"{LAN}:8080" if LAN else "127.0.0.2:8080", True), (f"{HOSTNAME}.local", True),
+     (HOSTNAME, True), ("[::1]:8080", True), ("familiar.test:8080", True), ("familiar.local.evil.com", False),
+     # single-label names and *.lan are names anyone can give a device on the router's DNS
+     ("printer", False), ("evil.lan", False), ("evil.home.arpa", False), (f"{HOSTNAME}.evil.com", False),
+     ("192.0.2.7:8080", False), ("0.0.0.0:8080", False), ("localhost:8080", True)],
 )
 def test_only_the_box_own_names_are_answered(tmp_path, host, allowed):
     """DNS rebinding: a public domain pointed at the box must not reach it as "same origin"."""
@@ -383,3 +401,80 @@ def test_undo_of_a_shown_secret_asks_the_host_and_the_phone_keeps_it(table):
     assert service.table.current.state.peeked is None
     assert {"peeked": "Cy", "peeked_word": peeked} in ann.get("/api/me").json["seen"]
     assert peeked not in host.get("/api/table").get_data(as_text=True)
+
+
+def nested(depth: int) -> object:
+    """A value nested ``depth`` lists deep, built without recursion."""
+    value: object = 1
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("depth", [18, 900])
+def test_deeply_nested_move_is_refused_and_undo_keeps_working(table, depth):
+    """The probe's roll with an extra field nested ~975 lists deep was logged, and every
+    later undo then failed: too deep is a 400 at the edge and never reaches the log."""
+    app, service, host = table
+    ann = join(app, 0)
+    logged = len(service.store.entries())
+    reply = ann.post("/api/me/act", json={"kind": "vote", "data": {"vote": True, "extra": nested(depth)}})
+    assert reply.status_code == 400 and "deeper" in reply.json["error"]
+    assert len(service.store.entries()) == logged
+    assert host.post("/api/host/act", json={"kind": "next", "data": {}}).status_code == 200
+    assert host.post("/api/host/undo", json={}).status_code == 200
+
+
+def test_move_data_over_the_size_cap_is_refused(table):
+    app, service, host = table
+    logged = len(service.store.entries())
+    reply = host.post("/api/host/act", json={"kind": "next", "data": {"pad": "x" * 20_000}})
+    assert reply.status_code == 400 and "larger" in reply.json["error"]
+    assert len(service.store.entries()) == logged
+
+
+def test_a_move_that_is_logged_is_answered_as_accepted_even_if_an_output_fails(table):
+    app, service, host = table
+
+    def broken(effects):
+        raise RuntimeError("cannot join thread before it is started")
+
+    service.add_listener(broken)
+    reply = host.post("/api/host/act", json={"kind": "next", "data": {}})
+    assert reply.status_code == 200 and service.table.current.state.rounds == 1
+
+
+def test_joining_needs_the_current_games_code(table):
+    """One anonymous client claimed all 6 seats in 43 ms: a seat now needs the code that
+    only the host's screen shows (its QR code and short address)."""
+    app, service, host = table
+    link = host.get("/api/host/join").json
+    assert link["url"] == f"http://familiar.test:8080/j/{service.join_code()}" and link["qr"].startswith("data:")
+    assert service.join_code() not in app.test_client().get("/api/table").get_data(as_text=True)
+    assert app.test_client().get("/api/host/join").status_code == 403
+    for phone in (app.test_client(), phone_with_link(app, "AAAAAAAA")):  # no link, a guessed one
+        refused = phone.post("/api/join", json={"seat": 0})
+        assert refused.status_code == 403 and "QR code" in refused.json["error"]
+        assert cookie(phone, "familiar_seat") is None
+    assert host.get("/api/table").json["claimed"] == [False, False, False]
+    old = phone_with_link(app)
+    host.post("/api/host/act", json={"kind": "table.new", "data": {"game": "secrets", "seats": SEATS}})
+    assert host.get("/api/host/join").json["url"] != link["url"]  # a new game, a new code
+    assert old.post("/api/join", json={"seat": 0}).status_code == 403
+    assert join(app, 0).get("/api/me").json["name"] == "Ann"
+
+
+def test_join_attempts_are_rate_limited_per_client(table):
+    app, service, host = table
+    squatter = phone_with_link(app)
+    answers = []
+    for seat in range(30):  # the probe tried 1,000 at 188 a second
+        squatter.delete_cookie("familiar_seat")
+        answers.append(squatter.post("/api/join", json={"seat": seat % 3}).status_code)
+    assert answers.count(429) >= 20
+    limited = squatter.post("/api/join", json={"seat": 0})
+    assert limited.status_code == 429 and "wait" in limited.json["error"]
+    other = app.test_client()  # another phone is not held back
+    other.environ_base["REMOTE_ADDR"] = "192.168.1.77"
+    other.get(f"/j/{service.join_code()}")
+    assert other.post("/api/join", json={"seat": 2}).status_code in (200, 409)

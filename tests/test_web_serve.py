@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import json
 import logging
+import socket
 import time
 
 import pytest
@@ -101,7 +102,8 @@ def test_served_requests_log_no_cookie_and_no_secret(tmp_path, caplog):
     server = serve(app, "127.0.0.1", 0)
     try:
         service.submit(Action("table.new", {"game": "secrets", "seats": ["Ann", "Bob"]}))
-        status, _, set_cookie = post_json(server.port, "/api/join", {"seat": 0})
+        status, _, set_cookie = post_json(server.port, "/api/join", {"seat": 0},
+                                          f"familiar_join={service.join_code()}")
         token = set_cookie.split(";")[0].split("=", 1)[1]
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
         conn.request("GET", "/api/me", headers={"Cookie": f"familiar_seat={token}"})
@@ -114,3 +116,66 @@ def test_served_requests_log_no_cookie_and_no_secret(tmp_path, caplog):
     assert status == 200 and me["view"]["word"] == service.table.current.state.words[0]
     for secret in (token, *service.table.current.state.words):
         assert secret not in caplog.text
+
+
+def connect_from(source: str, port: int) -> socket.socket:
+    """A TCP connection to the box from another loopback address: another client."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+    return sock
+
+
+def stream_from(source: str, port: int) -> tuple[socket.socket, bytes]:
+    sock = connect_from(source, port)
+    sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    head = b""
+    while b"data: " not in head and b"retry: 15000" not in head:  # a live stream, or "come back later"
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        head += chunk
+    return sock, head
+
+
+def test_one_hostile_client_cannot_freeze_the_box(served):
+    """One client opened 32 streams (every worker thread) or ~99 idle sockets (waitress's
+    connection limit): the host must still get answers, and other phones their streams."""
+    server, service = served
+    hostile: list[socket.socket] = []
+    try:
+        held = [stream_from("127.0.0.2", server.port) for _ in range(40)]
+        hostile += [sock for sock, _ in held]
+        live = [head for _, head in held if b"data: " in head]
+        assert len(live) == 4  # the rest were told to come back later, and their threads freed
+        hostile += [connect_from("127.0.0.2", server.port) for _ in range(150)]  # idle, sending nothing
+        for _ in range(3):
+            assert get_json(server.port, "/api/table")["game"] is None
+        phone, head = stream_from("127.0.0.3", server.port)
+        hostile.append(phone)
+        assert b"retry: 3000" in head  # another phone still gets a real stream
+    finally:
+        for sock in hostile:
+            sock.close()
+
+
+@pytest.mark.slow
+def test_idle_sockets_are_closed_soon(served):
+    server, service = served
+    idle = connect_from("127.0.0.2", server.port)
+    idle.settimeout(60)
+    assert idle.recv(1) == b""  # closed by the box within CHANNEL_TIMEOUT + CLEANUP_INTERVAL
+    idle.close()
+
+
+def test_a_stream_whose_page_has_gone_frees_its_slot_soon(served):
+    """A page navigated away closes its socket; its slot must not wait for a heartbeat
+    (a phone going from the join page to its own page would hold two)."""
+    server, service = served
+    slots = server.app.extensions["familiar"].streams
+    for _ in range(3):
+        sock, head = stream_from("127.0.0.4", server.port)
+        assert b"data: " in head
+        sock.close()
+    deadline = time.monotonic() + 10
+    while slots.held() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert slots.held() == 0

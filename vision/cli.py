@@ -55,7 +55,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     """Register ``vision`` and its sub-commands on the ``familiar`` command line."""
     vision = subparsers.add_parser("vision", help="read dice and cards from photos")
     commands = vision.add_subparsers(dest="vision_command", required=True)
-    from vision import cards_cli, dice_cli  # each reader owns its own sub-commands
+    from vision.cards import cli as cards_cli  # each reader owns its own sub-commands
+    from vision.dice import cli as dice_cli
 
     dice_cli.add_parsers(commands)
     cards_cli.add_parsers(commands)

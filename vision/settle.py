@@ -23,6 +23,10 @@ tray is still and unchanged the reference follows slow light changes.
 
 Cost: one comparison per frame (with the anchor); the reference is compared only once
 per still period.
+
+It lives at ``vision/`` top level, beside the readers, not in ``vision/camera/``: it
+reads frames from any source (a camera, a replay, a test's composed scenes) and knows
+nothing of how they were captured, and the camera package needs nothing of it.
 """
 from __future__ import annotations
 
@@ -58,14 +62,13 @@ class SettleDetector:
     - ``occluded_timeout_s``: how long a large change touching the border (an arm) is
       waited out before being accepted as the new scene;
     - ``min_area``: changed work pixels that count as a change (a 12 px die at 640 px
-      covers ~23). Measured on the 640 px test photos (320 px work copy, threshold
-      16): taking away one of their 45 dice changes 33 (a white die on the white
-      tray) to 217 (median) pixels; still frames with up to 25 levels of noise, 0;
+      covers ~23): taking one die away from a tray photo changes more than this, even a
+      white die on the white tray, and still frames with strong sensor noise change none;
     - ``min_level``: the smallest grey-level difference (after brightness
       normalisation, 0-255) counted as changed;
     - ``noise_k``: on a noisy camera the level is raised to this many times the noise
-      learned from still frames (3: every die of the test photos is still seen leaving
-      with sensor noise of 25 levels; at 5 white dice in dim light start to be missed);
+      learned from still frames (with strong sensor noise every die of the test photos is
+      still seen leaving; much higher, white dice in dim light start to be missed);
     - ``arm_width``, ``arm_fraction``: a changed region touching the border, thicker
       than ``arm_width`` of the image width (dice are thinner) and whose thick part
       covers ``arm_fraction`` of the image, is taken for an arm;

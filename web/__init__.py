@@ -11,14 +11,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Flask, Response, current_app, jsonify, request
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from werkzeug.exceptions import HTTPException
 
 from web.api import api
 from web.box import Box, NoHardware
+from web.events import StreamSlots
 from web.pages import pages
 from web.security import ApiError, check_host, check_same_origin_write, secure_headers
 
 MAX_BODY = 64 * 1024  # the largest honest request (a deck's names) is a few kB
+JOIN_LIMIT = "10 per minute"
+"""Join attempts per client address: a phone joins once or twice a game (a taken seat
+tapped, a reset); one client once claimed all 6 seats in 43 ms and tried 188 a second."""
 
 
 @dataclass
@@ -30,6 +36,7 @@ class WebState:
     public_url: str | None
     simulated: bool
     stopping: threading.Event = field(default_factory=threading.Event)
+    streams: StreamSlots = field(default_factory=StreamSlots)
 
 
 def _api_error(exc: ApiError) -> tuple[Response, int] | tuple[str, int]:
@@ -47,6 +54,16 @@ def _http_error(exc: HTTPException) -> Response | HTTPException:
     return response
 
 
+def _unavailable(exc: OSError) -> tuple[Response | str, int]:
+    """A part the request needs is out (the disk is full, the state folder read-only):
+    nothing was changed, and the host can fix it and try again, so 503 with the reason."""
+    current_app.logger.warning("unavailable serving %s %s: %s", request.method, request.path, exc)
+    message = f"The box cannot do that right now: {exc}."
+    if request.path.startswith("/api/"):
+        return jsonify(error=message), 503
+    return message, 503
+
+
 def _crash(exc: Exception) -> tuple[Response | str, int]:
     """A bug must not show a traceback to a phone.  The log gets the traceback, which
     holds code lines and names only: no views, no cookies, no tokens."""
@@ -62,6 +79,13 @@ def _guard_requests() -> None:
         check_same_origin_write()
 
 
+def _limit_joins(app: Flask) -> None:
+    """Flask-Limiter, in memory (one process per box), on the join route only."""
+    limiter = Limiter(get_remote_address, app=app, storage_uri="memory://", headers_enabled=True)
+    limit = limiter.limit(JOIN_LIMIT, error_message="too many tries to join from this phone: wait a minute")
+    app.view_functions["api.join"] = limit(app.view_functions["api.join"])
+
+
 def create_app(service: Any, box: Box | None = None, *, public_url: str | None = None, simulated: bool = False) -> Flask:
     """The Flask app for one table service; ``box`` defaults to :class:`NoHardware`."""
     app = Flask(__name__)
@@ -74,6 +98,8 @@ def create_app(service: Any, box: Box | None = None, *, public_url: str | None =
     app.after_request(secure_headers)
     app.register_error_handler(ApiError, _api_error)
     app.register_error_handler(HTTPException, _http_error)
+    _limit_joins(app)
+    app.register_error_handler(OSError, _unavailable)
     app.register_error_handler(Exception, _crash)
     return app
 

@@ -17,7 +17,9 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from engine.actions import Action, IllegalAction
 from engine.table import UndoNeedsConfirmation
 from web.events import version_events
+from web.join_link import join_link
 from web.security import (
+    JOIN_COOKIE,
     SEAT_COOKIE,
     ApiError,
     current_seat,
@@ -81,7 +83,8 @@ def table() -> Response:
 
 @api.get("/events")
 def events() -> Response:
-    stream = version_events(service(), _web().stopping)
+    stream = version_events(service(), _web().stopping, _web().streams, request.remote_addr or "",
+                            gone=request.environ.get("waitress.client_disconnected", lambda: False))
     return Response(
         stream,
         mimetype="text/event-stream",
@@ -125,12 +128,16 @@ def press() -> Response:
 
 @api.post("/join")
 def join() -> Response:
-    """Take a free seat; the token goes into this browser's cookie and nowhere else."""
+    """Take a free seat with the current game's join code (from the QR code's link); the
+    token goes into this browser's cookie and nowhere else.  Rate-limited per client
+    (see :data:`JOIN_LIMIT`)."""
     seat = _int_field(json_body(), "seat")
     if current_seat() is not None:
         raise ApiError(409, "this phone already has a seat in this game")
     try:
-        token = service().claim_seat(seat)
+        token = service().claim_seat(seat, request.cookies.get(JOIN_COOKIE))
+    except PermissionError as exc:  # no or an old join code
+        raise ApiError(403, str(exc)) from None
     except IllegalAction as exc:  # no such seat; SeatTaken (a plain ValueError) is below
         raise ApiError(404, str(exc)) from None
     except ValueError:
@@ -183,6 +190,13 @@ def games() -> Response:
 def act_as_host() -> Response:
     """The host may enter anything for the table (``table.new`` starts a game)."""
     return _submit(_action(json_body(), None))
+
+
+@api.get("/host/join")
+@host_only
+def host_join_link() -> Response:
+    """The join address and QR code of the current game (a new game has a new one)."""
+    return jsonify(join_link(request.host_url, _web().public_url, service().join_code()))
 
 
 @api.post("/host/undo")

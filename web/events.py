@@ -10,23 +10,78 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
+MAX_STREAMS = 20
+"""Open streams in all, well below the server's worker threads (each stream holds one):
+10-12 phones, the host page, the board and a few dead streams not yet noticed fit, and
+the remaining threads always answer ordinary requests (32 streams froze the box)."""
+MAX_STREAMS_PER_CLIENT = 4
+"""A phone needs one; a reload can leave one more until its heartbeat finds it dead."""
+BUSY_RETRY_MS = 15000
 RETRY_MS = 3000
 HEARTBEAT_S = 15.0
 LIFETIME_S = 300.0
 WAKE_S = 1.0  # how soon a stopping server ends streams; a wait this long costs nothing
 
 
+class StreamSlots:
+    """Counts open streams, in all and per client address, to keep both under a cap."""
+
+    def __init__(self, total: int = MAX_STREAMS, per_client: int = MAX_STREAMS_PER_CLIENT) -> None:
+        self.total, self.per_client = total, per_client
+        self._open: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    def held(self) -> int:
+        """Streams open now, in all."""
+        with self._lock:
+            return sum(self._open.values())
+
+    @contextmanager
+    def hold(self, client: str) -> Iterator[bool]:
+        """A slot for ``client`` while the block runs (True), or no slot (False)."""
+        with self._lock:
+            granted = sum(self._open.values()) < self.total and self._open[client] < self.per_client
+            if granted:
+                self._open[client] += 1
+        try:
+            yield granted
+        finally:
+            if granted:
+                with self._lock:
+                    self._open[client] -= 1
+                    if not self._open[client]:
+                        del self._open[client]
+
+
 def version_events(
     service: Any,
     stopping: threading.Event,
+    slots: StreamSlots,
+    client: str,
     *,
+    gone: Callable[[], bool] = lambda: False,
     heartbeat: float = HEARTBEAT_S,
     lifetime: float = LIFETIME_S,
 ) -> Iterator[str]:
-    """The SSE body: the version now, then each new version, with comment heartbeats."""
+    """The SSE body: the version now, then each new version, with comment heartbeats.
+    Over the caps, only a retry time and an end: the page polls (its stream "failed")
+    and the browser asks for a stream again after BUSY_RETRY_MS.  ``gone`` tells that the
+    client has left (waitress's ``client_disconnected``), so a page navigated away frees
+    its slot within WAKE_S instead of at the next heartbeat."""
+    with slots.hold(client) as granted:
+        if not granted:
+            yield f"retry: {BUSY_RETRY_MS}\n\n"
+            return
+        yield from _stream(service, stopping, gone, heartbeat, lifetime)
+
+
+def _stream(service: Any, stopping: threading.Event, gone: Callable[[], bool], heartbeat: float,
+            lifetime: float) -> Iterator[str]:
     version = service.version
     yield f"retry: {RETRY_MS}\n\ndata: {version}\n\n"
     started = last_sent = time.monotonic()
@@ -36,7 +91,7 @@ def version_events(
             return
         wait = min(WAKE_S, heartbeat - (now - last_sent), lifetime - (now - started))
         latest = service.wait_for_change(version, timeout=max(wait, 0.0))
-        if stopping.is_set():
+        if stopping.is_set() or gone():
             return
         if latest != version:
             version = latest

@@ -1,7 +1,9 @@
 """The one short address (and its QR code) that players' phones open to join.
 
-When the host page is opened on the box itself (``localhost``), that address would
-mean nothing to a phone, so the box's own LAN address is used instead.
+The address carries the current game's join code (``/j/CODE``), so only people who can
+see the host's screen can join.  When the host page is opened on the box itself
+(``localhost``), that address would mean nothing to a phone, so the box's own LAN
+address is used instead.
 """
 from __future__ import annotations
 
@@ -37,9 +39,14 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-def join_url(host_url: str, public_url: str | None = None) -> str:
-    """The join address: the configured public URL, else the address the host used,
-    with a loopback host replaced by the LAN address."""
+def join_url(host_url: str, public_url: str | None, code: str) -> str:
+    """The join address for ``code``: on the configured public URL, else the address the
+    host used, with a loopback host replaced by the LAN address."""
+    return box_url(host_url, public_url) + f"j/{code}"
+
+
+def box_url(host_url: str, public_url: str | None = None) -> str:
+    """The box's address as a phone on the LAN reaches it."""
     if public_url:
         return public_url.rstrip("/") + "/"
     parts = urlsplit(host_url)
@@ -52,6 +59,13 @@ def join_url(host_url: str, public_url: str | None = None) -> str:
     return urlunsplit((parts.scheme, parts.netloc, "/", "", ""))
 
 
-def qr_svg(url: str) -> str:
-    """An inline SVG QR code, dark on light with its quiet zone (phones need both)."""
-    return segno.make(url, error="m").svg_inline(scale=6, dark="#000", light="#fff", border=4, omitsize=True)
+def qr_data_uri(url: str) -> str:
+    """An SVG QR code as a ``data:`` URI for an ``<img>`` (so the page sets it without
+    parsing markup), dark on light with its quiet zone (phones need both)."""
+    return segno.make(url, error="m").svg_data_uri(scale=6, dark="#000", light="#fff", border=4, omitsize=True)
+
+
+def join_link(host_url: str, public_url: str | None, code: str) -> dict[str, str]:
+    """The join address and its QR code, for the host's screen only."""
+    url = join_url(host_url, public_url, code)
+    return {"url": url, "qr": qr_data_uri(url)}

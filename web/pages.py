@@ -3,18 +3,30 @@ fetches its own JSON after loading, so a page restored from history or the
 back-forward cache never shows a secret that is no longer (or never was) its own."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, make_response, render_template, request
+from flask import Blueprint, Response, current_app, make_response, redirect, render_template, request
 
-from web.join_link import join_url, qr_svg
-from web.security import HOST_COOKIE, is_host, service, set_token_cookie, top_level_visit
+from web.join_link import join_link
+from web.security import HOST_COOKIE, JOIN_COOKIE, is_host, service, set_token_cookie, top_level_visit
 
 pages = Blueprint("pages", __name__)
+JOIN_COOKIE_MAX_AGE = 24 * 3600  # one evening: the next game has a new code anyway
 
 
 @pages.get("/")
 def join() -> str:
-    """The QR code's target: pick a free seat."""
+    """Pick a free seat (taking one needs the code that ``/j/CODE`` left in a cookie)."""
     return render_template("join.html")
+
+
+@pages.get("/j/<code>")
+def join_with_code(code: str) -> Response:
+    """The QR code's and the short address's target: keep the join code in this browser
+    (a cookie, so it leaves the address bar, and "join again" after a reset still holds
+    it), then show the seats.  The code is checked when a seat is taken."""
+    response = redirect("/", code=303)
+    set_token_cookie(response, JOIN_COOKIE, code[:16], max_age=JOIN_COOKIE_MAX_AGE)
+    return response
+
 
 
 @pages.get("/me")
@@ -35,8 +47,8 @@ def host() -> Response:
             token = service().claim_host()
         except PermissionError:
             return make_response(render_template("host_locked.html"), 403)
-    url = join_url(request.host_url, current_app.extensions["familiar"].public_url)
-    response = make_response(render_template("host.html", join_url=url, qr=qr_svg(url)))
+    join = join_link(request.host_url, current_app.extensions["familiar"].public_url, service().join_code())
+    response = make_response(render_template("host.html", join=join))
     if token is not None:
         set_token_cookie(response, HOST_COOKIE, token)
     return response

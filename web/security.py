@@ -11,18 +11,22 @@ from __future__ import annotations
 import functools
 import ipaddress
 import json
+import socket
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Response, current_app, request
 
+from engine.actions import MAX_DEPTH, nesting_depth
+
 SEAT_COOKIE = "familiar_seat"
 HOST_COOKIE = "familiar_host"
+JOIN_COOKIE = "familiar_join"
 COOKIE_MAX_AGE = 180 * 24 * 3600  # a season of game nights; the game's start resets seats anyway
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 SAME_SITE_FETCH = {"same-origin", "none"}  # "none": typed in the address bar or a bookmark
-LOCAL_SUFFIXES = (".local", ".lan", ".home", ".internal", ".home.arpa", ".localdomain")
+MAX_BODY_DEPTH = MAX_DEPTH + 2  # a body wraps an action's data in at most two levels
 
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -45,10 +49,10 @@ def service() -> Any:
     return current_app.extensions["familiar"].service
 
 
-def set_token_cookie(response: Response, name: str, token: str) -> None:
+def set_token_cookie(response: Response, name: str, token: str, max_age: int = COOKIE_MAX_AGE) -> None:
     """Hand a token to this browser only: script cannot read it, other sites cannot send it."""
     response.set_cookie(
-        name, token, max_age=COOKIE_MAX_AGE, path="/", httponly=True, samesite="Strict", secure=request.is_secure
+        name, token, max_age=max_age, path="/", httponly=True, samesite="Strict", secure=request.is_secure
     )
 
 
@@ -86,22 +90,46 @@ def seat_only(view: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+def own_names() -> set[str]:
+    """The names this machine answers to: ``localhost``, its host name, and the mDNS
+    name ``<host>.local`` that avahi announces for it."""
+    full = socket.gethostname().lower().rstrip(".")
+    short = full.split(".")[0]
+    return {"localhost", "localhost.localdomain", full, short, f"{short}.local"}
+
+
+def own_address(text: str) -> bool:
+    """Is ``text`` one of this machine's IP addresses?  The kernel knows: only a local
+    address can be bound (so no list of interfaces to keep up to date)."""
+    try:
+        ip = ipaddress.ip_address(text.strip("[]"))
+    except ValueError:
+        return False
+    if ip.is_loopback:
+        return True
+    if ip.is_unspecified or ip.is_multicast:
+        return False  # 0.0.0.0 reaches the box from a browser page, but is nobody's address
+    family = socket.AF_INET6 if ip.version == 6 else socket.AF_INET
+    with socket.socket(family, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.bind((str(ip), 0))
+        except OSError:
+            return False
+    return True
+
+
 def trusted_host(host: str, public_url: str | None) -> bool:
     """Is ``host`` (the Host header, without port) a name this box may be reached by?
 
-    A page on the internet can re-point its own domain at the box's LAN address (DNS
-    rebinding) and then talk to the box as "same origin"; refusing public domain names
-    stops that.  The box answers to IP addresses, local names (``familiar.local``,
-    ``familiar``) and the configured public URL's host.
+    A page on the internet (or a LAN name anyone can register on the router, such as
+    ``anything.lan``) can be pointed at the box's address (DNS rebinding) and then
+    talk to the box as "same origin"; so the box answers only to its own addresses,
+    its own names and the configured public URL's host.
     """
     host = host.rstrip(".").lower()
     if public_url and host == (urlsplit(public_url).hostname or "").lower():
         return True
-    try:
-        ipaddress.ip_address(host.strip("[]"))
-        return True
-    except ValueError:
-        return "." not in host or host.endswith(LOCAL_SUFFIXES)
+    return host in own_names() or own_address(host)
 
 
 def check_host(public_url: str | None) -> None:
@@ -146,6 +174,8 @@ def json_body() -> dict[str, Any]:
         raise ApiError(400, "the body is not valid JSON") from None
     if not isinstance(body, dict):
         raise ApiError(400, "the body must be a JSON object")
+    if nesting_depth(body) > MAX_BODY_DEPTH:
+        raise ApiError(400, f"the body nests deeper than {MAX_BODY_DEPTH} levels")
     return body
 
 

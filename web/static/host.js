@@ -81,9 +81,21 @@
         el("button", { class: "small no", onclick: () => resolve(null, "Discarded.") }, "Discard")));
   }
 
+  // A new game (or an undone one) has a new join code: show its address and QR code.
+  function drawJoin(link) {
+    const url = document.getElementById("join-url");
+    if (url.textContent === link.url) return;
+    url.textContent = link.url;
+    const qr = document.getElementById("join-qr");
+    qr.src = link.qr;
+    qr.alt = `QR code for ${link.url}`;
+  }
+
   async function refresh() {
-    const [table, board, pending] = await Promise.all([api("/api/table"), api("/api/board"), api("/api/host/pending")]);
+    const [table, board, pending, join] = await Promise.all(
+      [api("/api/table"), api("/api/board"), api("/api/host/pending"), api("/api/host/join")]);
     if (pending.status === 403) { window.location.reload(); return; }
+    if (join.ok) drawJoin(join.data);
     if (table.ok) drawTable(table.data);
     if (board.ok) drawBoard(board.data);
     if (pending.ok) {
@@ -186,7 +198,7 @@
   }
 
   // The box reads a die by its face names only once all six faces are taught (see
-  // vision/dice_taught.py FACES_PER_DIE); until then it asks the host to confirm it.
+  // vision/dice/taught.py FACES_PER_DIE); until then it asks the host to confirm it.
   function faceProgress(count) {
     return el("p", { class: "muted face-progress" }, count >= 6 ? "All six faces taught: rolls read this die."
       : `${count} of 6 faces taught: until all six are, rolls with this die ask you to confirm it.`);

@@ -29,8 +29,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.cards_describe import DESCRIPTOR_VERSION, SOFT_VIEWS, describe_views
-from vision.cards_detect import CARD_SIZE, find_cards, warp_card
+from vision.cards.describe import DESCRIPTOR_VERSION, SOFT_VIEWS, describe_views
+from vision.cards.detect import CARD_SIZE, find_cards, warp_card
 from vision.images import check_frame
 
 INDEX = "catalog.json"
@@ -167,7 +167,7 @@ class Catalog:
     def vectors(self) -> tuple[np.ndarray, np.ndarray]:
         """Descriptor matrix and each row's squared length, for nearest-neighbour search:
         ``views`` blocks of one row per card (enrolment order), so row r is card
-        ``r % len(self)`` (see :func:`vision.cards_describe.describe_views`).
+        ``r % len(self)`` (see :func:`vision.cards.describe.describe_views`).
 
         Describing 1000 cards (every view) takes seconds, so descriptors are kept per
         image file (whose name changes whenever the card is re-taught) in memory and in

@@ -60,10 +60,9 @@ SOFT_VIEWS: tuple[float, ...] = (1.2,)
 Fine stripes blur into a lighter solid and thin outlines fade, so a soft photo's fill
 and layout drift from the sharp card's; rather than blur every card (which costs sharp
 photos of fine-striped cards), the deck holds the card sharp and soft and a photo
-matches whichever is nearer.  Chosen on blurred variations of the enrol photos (blur
-sigma 1.5, 2.5, 3.5 px, alone and with tilt, dim and warm light): one view at 1.2 read
-55 -> 79 of 81 at 3.5 px, the others as well as a fixed blur of every card did; 0.8
-read 66, 1.6 lost 3 at 2.5 px, two views (1.0, 2.0) gave nothing more."""
+matches whichever is nearer.  Chosen on blurred variations of the enrol photos (alone
+and with tilt, dim and warm light): one view at 1.2 read them as well as a fixed blur
+of every card did, a weaker or stronger blur worse, two views no better."""
 CONTRAST_BLUR = 2.5
 """Blur (sigma, pixels) before measuring the card's print contrast (see _contrast)."""
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.camera_base import NO_CAMERA_HINT, Camera, CameraError, CameraTuning, as_bgr
+from vision.camera.base import NO_CAMERA_HINT, Camera, CameraError, CameraTuning, as_bgr
 
 INSTALL_HINT = (
     "picamera2 is not installed: on Raspberry Pi OS run `sudo apt install python3-picamera2` "

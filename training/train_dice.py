@@ -1,46 +1,18 @@
 """Train the two small dice networks and export them as ONNX for cv2.dnn.
 
-Reproducible, in a throwaway venv with CPU torch (``pip install torch==2.13.0 numpy
-opencv-python-headless onnx``); the shipped models were made by these runs, in
-this order, all with ``--out D`` (seed 7, one thread each; minutes on the shared
-2-core development machine in brackets):
+Run from the repository root in a throwaway venv with CPU torch (``pip install
+torch==2.13.0 numpy opencv-python-headless onnx``), one thread, seed 7 unless told::
 
-1. the previous release's seven runs, as listed in this file at commit 9c586a7
-   (``git show 9c586a7:vision/models/train_dice.py``): both nets from scratch, then
-   fine-tuned on each other's mistakes (~150 minutes in all);
-2. ``--only none --faces-hard 6000 --mild 0.5 --noise 0.03 --drawn 0.3 --weak 0.1``
-   (the face net trained on, 30: 30% of its patches drawn dice from ``synth_dice``,
-   10% the training dice that step 1's nets read unsure or wrong, cut where the
-   detector puts them; hold-out views: right 964 -> 983 of 1024, wrong 6 -> 4,
-   unsure 36 -> 19).
-   Tried and not kept (the code is gone, the figures are hold-out views): a further
-   3000 steps like step 2 with 15% weak dice (right 983 -> 971); pasting extra
-   training dice touching the real ones, to separate touching dice: a lighter
-   stride-16 detector without dilated convolutions (30% faster) trained so from
-   scratch for 9500 steps missed 26 dice instead of 18, and step 1's detector
-   fine-tuned so for 3000 steps missed 16 but reported 17 non-dice instead of 6.
-   With the label fixes (``load_split``), also not kept (hold-out views, 1028 dice,
-   against the shipped nets' right 996, unsure 19, missed 9, extra 2):
-   ``--only none --faces-hard 3000 --mild 0.5 --noise 0.03 --drawn 0.3 --weak 0.1``
-   right 990, unsure 25; ``--only det --det-init vision/models/dice_detector.onnx
-   --det-finetune 3000 --faces-hard 0`` right 983, missed 14, extra 10;
-3. the shipped detector is then distilled from step 1's: ``python
-   vision/models/distill_dice.py --net plain --steps 4000 --teacher T --out D``
-   with T step 1's detector (seed 11, ~14 minutes; its figures are in that file),
-4. the shipped face net is then step 2's taught by an ensemble of itself and two face
-   nets trained from scratch with seeds 13 and 21 (``distill_dice.py --net faces
-   --face-teachers``, its recipe and figures are in that file),
-then ``.venv/bin/python vision/models/pick_dice_thresholds.py`` (after copying D's
-``*.onnx`` into ``vision/models``).  torch is NOT a runtime dependency: the box runs the
-exported ONNX files with OpenCV alone.  Only the ``train`` split is used; 30 of its
-200 photos are held out to pick the confidence thresholds (written beside the models
-in ``dice_models.json``); the test split is never read here.
+    python -m training.train_dice --out D [options]
 
-Tried after step 3 and not kept: step 2's recipe for 3000 steps from the shipped face
-net (``--faces-hard 3000``; without a kept ``dice_faces.pt`` it starts from the
-exported ``dice_faces.onnx``), on the plain detector's cuts.  On the hold-out in 4
-views and the benchmark's 13 variations (4318 dice), thresholds re-picked: right
-4220 -> 4234, missed 37 -> 26, but wrong 4 -> 6 and extra 7 -> 22.
+then (with ``--out`` elsewhere than ``vision/dice/models``, its default) copy D's
+``*.onnx`` there and run ``python -m training.pick_dice_thresholds`` in the project's
+venv.  The runs that made the shipped nets, in order, and what was tried and not
+kept are in ``docs/experiments/2026-11-dice-reader.md``.  torch is NOT a runtime
+dependency: the box runs the exported ONNX files with OpenCV alone.  Only the ``train`` split is used; 30
+of its 200 photos are held out (``training.HOLDOUT``) to pick the confidence
+thresholds (written beside the models in ``dice_models.json``); the test split is
+never read here.
 
 Two networks, because finding dice and reading faces need different resolutions:
 * ``dice_detector.onnx``: a tiny fully convolutional centre-heatmap net (CenterNet
@@ -48,7 +20,7 @@ Two networks, because finding dice and reading faces need different resolutions:
   is a die centre and the log of the die's box side.  Finding dice as heatmap peaks
   separates touching dice and needs no background model.
 * ``dice_faces.onnx``: a small CNN on a 32x32 patch cut around each found die from the
-  full-resolution frame (``vision.dice_patch``), 7 classes: not-a-die, 1..6.
+  full-resolution frame (``vision.dice.patch``), 7 classes: not-a-die, 1..6.
 
 Training views are made from the real photos with rotations, scale (dice 5-45 px in
 detector input, i.e. 10-90 px in a 640 frame), perspective up to ~45 degree tilt,
@@ -74,9 +46,10 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-from vision.dice_patch import PATCH, cut_patch  # noqa: E402
+from bench.dice import data_dir, load_labels
+from training import HOLDOUT
+from vision.dice.nets import MODELS
+from vision.dice.patch import PATCH, cut_patch
 
 
 @dataclass
@@ -96,9 +69,6 @@ class FaceMix:
 
 DET_IN = 160  # training window of the detector (it is fully convolutional)
 STRIDE = 4
-HOLDOUT = Path(__file__).resolve().parent / "dice_holdout.json"
-"""The 30 training photos held out to pick the thresholds (drawn once, at seed 7): read
-from this record by every script, so no training run, whatever its seed, fits on them."""
 
 
 # ----------------------------------------------------------------------------- data
@@ -108,8 +78,6 @@ def load_split(data: Path) -> dict[str, list[tuple[int, float, float, float]]]:
     label fixes of ``bench/dice_label_fixes.csv`` (runs before step 3 used the labels
     as published: four miscounted faces taught wrong classes and four unlabelled
     dice were mined as "not a die")."""
-    from bench.dice import load_labels
-
     return {name: [(l.face, l.x, l.y, l.size) for l in labs] for name, labs in load_labels(data, "train").items()}
 
 
@@ -236,8 +204,8 @@ def use_models(models: Path) -> ModuleType:
     """The box's dice reader (``vision.dice``, whose names include the detector's
     ``find_dice``, ``classify_faces`` and ``Thresholds``), made to run the exported
     nets in ``models``."""
-    import vision.dice as reader
-    import vision.dice_models as shipped
+    import vision.dice.nets as shipped
+    import vision.dice.read as reader
 
     shipped.MODELS = models
     shipped.nets.cache_clear()
@@ -352,7 +320,7 @@ def damage_patch(patch: np.ndarray, rng: random.Random, mild: float = 0.0) -> np
 def drawn_pool(images: dict, names: list[str], count: int, rng: random.Random) -> list[tuple[np.ndarray, int]]:
     """``count`` drawn die faces (``synth_dice``) on crops of the training photos' tray,
     drawn once: drawing costs ~5 ms a patch, too much to do per step."""
-    from vision.models.synth_dice import draw_face
+    from training.synth_dice import draw_face
 
     pool = []
     for i in range(count):
@@ -552,8 +520,8 @@ def export(net: nn.Module, shape: tuple[int, ...], path: Path) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "dice-tray")
-    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent)
+    ap.add_argument("--data", type=Path, default=data_dir() / "dice-tray")
+    ap.add_argument("--out", type=Path, default=MODELS)
     ap.add_argument("--det-steps", type=int, default=2500)
     ap.add_argument("--face-steps", type=int, default=4000)
     ap.add_argument("--det-finetune", type=int, default=0, help="then fine-tune this many steps at a lower rate")

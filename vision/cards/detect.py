@@ -60,14 +60,14 @@ two edge maps.  The firm map's edges are thickened so a faint stretch of a card'
 outline does not leave a gap for its region to leak through.  The faint map catches a
 pale card on a pale table, whose outline is a step of a few grey levels.
 Its outlines are looser, so it only adds cards the other maps missed (see
-:func:`find_cards_scaled`).  Chosen on light-table variations of the enrol photos
-(70 -> 79 of 81 cards found; with a card dropped across the middle one 47 -> 54),
-no card lost or added on the untouched photos."""
+:func:`find_cards_scaled`).  Chosen on light-table variations of the enrol photos,
+where it finds cards the firm map misses, with no card lost or added on the untouched
+photos."""
 
 def working_frame(frame: np.ndarray) -> tuple[np.ndarray, float]:
     """The frame halved until its long side is at most ``DETECT_SIDE``, and the factor
-    back to full size.  Exact halves with INTER_AREA cost ~1 ms; an arbitrary factor
-    costs ten times that, which is why the scale is a power of two."""
+    back to full size.  Exact halves with INTER_AREA are cheap; an arbitrary factor
+    costs ten times as much, which is why the scale is a power of two."""
     back = 1.0
     while max(frame.shape[:2]) > DETECT_SIDE:
         frame = cv2.resize(frame, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)

@@ -8,7 +8,7 @@ import re
 import cv2
 import numpy as np
 
-from vision.camera_base import NO_CAMERA_HINT, Camera, CameraError, as_bgr
+from vision.camera.base import NO_CAMERA_HINT, Camera, CameraError, as_bgr
 
 WARMUP_FRAMES = 5
 """Frames dropped after opening: webcams deliver dark or half-exposed frames while their

@@ -6,12 +6,12 @@
         print(card.name, card.confidence, card.corners)
 
 A card is named only when it is close to a deck card in *every* respect (silhouette,
-fill, layout, colour, texture: see :mod:`vision.cards_describe`) and clearly closer to
+fill, layout, colour, texture: see :mod:`vision.cards.describe`) and clearly closer to
 it than to any other deck card; otherwise it is reported with ``name=None``, because
 calling an unknown card by its nearest look-alike would corrupt the game.
 
 Each deck card is held sharp and as a soft photo would show it (see
-:data:`vision.cards_describe.SOFT_VIEWS`); a card is matched to whichever is nearer.
+:data:`vision.cards.describe.SOFT_VIEWS`); a card is matched to whichever is nearer.
 Search is one matrix product of the frame's card descriptors with the deck's, so a
 deck of 1000 costs little more than a deck of 80: describing the cards dominates.
 """
@@ -24,7 +24,8 @@ import cv2
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
-from vision.cards_describe import (
+from vision.cards.catalog import Catalog, CatalogError
+from vision.cards.describe import (
     ROTATE_180,
     WARP_SIZE,
     Lighting,
@@ -32,8 +33,7 @@ from vision.cards_describe import (
     fill_of,
     part_distances,
 )
-from vision.cards_detect import find_cards, find_cards_scaled, warp_card, working_frame
-from vision.catalog import Catalog, CatalogError, grid_order
+from vision.cards.detect import find_cards_scaled, warp_card, working_frame
 from vision.images import check_frame
 
 MAX_PART_DISTANCE = 1.6
@@ -44,28 +44,24 @@ shape goes above it in that part."""
 UNEVEN_LIGHT = 0.75
 MAX_CLIPPED = 0.02
 UNEVEN_MAX_PART_DISTANCE = 1.3
-"""A card whose paper is lit this unevenly (darkest / brightest paper level, see
-:func:`vision.cards_describe.tint_map`) is under a lamp's reflection: its fill reads
-wrongly (an empty shape looks striped), so it must match more closely to be named.
-Measured on glare variations of the enrol photos: plainly lit cards stay above ~0.8,
-and the cards glare made the reader name wrongly (worst part 1.47-1.54) were at
-0.58-0.63; tightening only those cards cost 14 of the 486 cards of the six glares
-(387 -> 373 read right), 5 wrong -> 0.  (Measured with the earlier paper level, a
-smoothed maximum; with the closing no plainly lit enrol card falls below 0.75 either,
-and without this rule the tuning glares still gave 0 wrong, but a camera that rolls
-highlights off instead of clipping them would slip past MAX_CLIPPED: it stays.)
-A card more than MAX_CLIPPED washed out to white counts as under a reflection too:
-when the reflection covers the whole card its paper is evenly white, and its stripes are
-gone (enrol photos: at most 0.1% clipped; under the tuning glares up to 92%)."""
+"""A card whose paper is lit unevenly (darkest / brightest paper level under
+UNEVEN_LIGHT, see :func:`vision.cards.describe.tint_map`) is under a lamp's
+reflection: its fill reads wrongly (an empty shape looks striped), so it must match
+more closely to be named.  Plainly lit cards stay well above UNEVEN_LIGHT and the
+cards glare made the reader name wrongly fall below it; tightening only those cards
+costs a few right readings and removed the wrong ones.  A card more than MAX_CLIPPED
+washed out to white counts as under a reflection too: when the reflection covers the
+whole card its paper is evenly white, and its stripes are gone.  Both rules stay: a
+camera that rolls highlights off instead of clipping them would slip past
+MAX_CLIPPED."""
 
 FILL_BLIND_PARTS = ("silhouette", "hues")
 """What a reflection leaves alone: where the marks are and the ink's colour.  Where a
 reflection clips the paper to white (see MAX_CLIPPED), faint print (stripes) can vanish
 but never appear, so a card that reads as less filled than a deck card it matches in
-these parts might be that card: it is refused.  On the six tuning glares of the enrol
-photos the stricter limit alone let one striped squiggle, its stripes washed out, be
-named as the empty one (407 right, 1 wrong); with this rule 362 right, 0 wrong (applied
-to every unevenly lit card instead of clipped ones: 333 right)."""
+these parts might be that card: it is refused (the stricter limit alone let a striped
+card whose stripes had washed out be named as the empty one).  Only clipped cards are
+judged so: applied to every unevenly lit card it refused more right readings."""
 
 MAX_RATIO = 0.85
 """Best distance / second-best distance; above it two deck cards are about equally
@@ -73,8 +69,8 @@ close and the reading is ambiguous, so it is refused."""
 
 
 _BLAS = ThreadpoolController()
-"""The search product is small (a few ms on one core); letting BLAS spread it over busy
-cores made it 10-20x slower on a loaded 2-core machine, so it runs single-threaded."""
+"""The search product is small; letting BLAS spread it over busy cores made it many
+times slower on a loaded 2-core machine, so it runs single-threaded."""
 
 
 @dataclass(frozen=True)
@@ -190,5 +186,3 @@ def read_cards(frame: np.ndarray, catalog: Catalog) -> list[Card]:
         for q, m in zip(quads, matches)
     ]
 
-
-__all__ = ["Card", "Catalog", "CatalogError", "find_cards", "grid_order", "identify", "read_cards", "warp_card"]

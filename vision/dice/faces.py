@@ -1,5 +1,5 @@
 """Reading a die's top face: a small classifier on a 32x32 patch cut around each
-candidate from the full frame, scaled to the die (``vision.dice_patch``), so 12 px and
+candidate from the full frame, scaled to the die (``vision.dice.patch``), so 12 px and
 80 px dice look alike; 7 classes: not a die, 1..6.  A die it is not plainly sure of is
 seen again at other rotations (VIEW_STAGES)."""
 from __future__ import annotations
@@ -9,37 +9,33 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from vision.dice_find import Candidate
-from vision.dice_models import nets
-from vision.dice_patch import cut_patch
+from vision.dice.find import Candidate
+from vision.dice.nets import nets
+from vision.dice.patch import cut_patch
 
 VIEW_STAGES = ((0.0,), (45.0,), (22.5, 67.5))
 """Patch rotations the classifier sees a die at, stage by stage: a die it is not
 plainly sure of (see PLAIN) after one stage gets the next, and the probabilities of
 all its views are averaged.  A view at 45 degrees sees diagonal pips square-on,
 which halved the faces the classifier was unsure of; the third stage, for dice still
-not plain after two views, measured on the held-out training photos in 4 views and
-the benchmark's 13 variations (4318 dice), with ``sure`` re-picked (0.51 -> 0.53):
-right 4185 -> 4198, wrong 9 -> 7, unsure 79 -> 69, about 1 ms more a photo."""
+not plain after two views, reads a few more right and fewer wrong for about a
+millisecond a photo."""
 PLAIN = 0.9
 """Views whose mean face share reaches this, with P(not a die) under NOT_PLAIN, need
-no more views.  Measured on the held-out training photos (1024 dice in four views):
-the same dice read right, wrong and unsure as with two views for every die, at 1.39
-views per die instead of 2; one view for every die misreads 14 instead of 4."""
+no more views: dice then read as with two views for every die, at little more than
+one view a die on average (one view for every die misreads more)."""
 NOT_PLAIN = 0.15
 GIVE_UP = 0.8
 """A candidate whose views so far put P(not a die) above this gets no more views: to
 be kept it would need its remaining views to average under 0.1, and the shipped
-``not_die`` threshold (0.05) drops it long before.  Measured on the held-out training
-photos in 4 views and the benchmark's 13 variations (4318 dice): every reading the
-same as with all views (also at 0.5 and 0.6), 15.4 -> 13.8 face patches a photo;
-with the plain detector (more weak candidates), the same readings, 18.6 -> 13.8.
+``not_die`` threshold (``models/dice_models.json``) is lower still, so it would be
+dropped anyway; this spares the views of weak candidates without changing a reading.
 The bound it replaces (no more views once no remaining views could bring the mean
 under ``not_die``) could not act before the last stage."""
 FACE_BATCH = 16
 """Patches classified per forward pass: cv2.dnn keeps every layer's output for the
-whole batch, so 25 dice in two views in one pass cost ~10 MB more peak memory than
-chunks of 16 (measured), at no measurable speed cost."""
+whole batch, so a roll of many dice in one pass costs megabytes more peak memory than
+chunks of 16, and chunks cost no speed."""
 
 
 def colourfulness(patch: np.ndarray) -> np.ndarray:
@@ -48,25 +44,13 @@ def colourfulness(patch: np.ndarray) -> np.ndarray:
     on a dark face, which the classifier reads like any light-pipped dark die, where
     in colour they are barely lighter than the body around them.
 
-    A die still unsure after its views is also read so (``vision.dice.second_look``),
+    A die still unsure after its views is also read so (``vision.dice.read.second_look``),
     and the reading counts under the relocated look's rule: sure, and the face the
-    first look found likeliest.  Measured on the held-out training photos in 4 views
-    and the benchmark's 15 variations (4832 dice), thresholds re-picked unchanged:
-    right 4768 -> 4771, unsure 43 -> 40, wrong 2, missed 19 and extra 5 unchanged.
-    Tried there too: without the agreement 4774 right but 4 wrong; the mean of both
-    looks, decided as one, the same figures as the agreement (which was kept: it is
-    the relocated look's rule); twice the colourfulness, or its negative, 3-4 wrong;
-    at the relocated centre, 3 wrong.  The idea came from the two dark dice with red
-    pips the reader left unsure on the test split (read through each channel alone
-    and through this one); the rule was chosen on the hold-out only.  A candidate near
-    a stronger one is not read so (``vision.dice.looks_by_colourfulness``): in the
-    unit tests' zoomed test photos an off-centre peak on a yellow die with black pips,
-    unsure in colour, read 1 in colourfulness (a die where none lies).  That guard was
-    added then and changes nothing on the hold-out; on the test split in 4 views and
-    the 15 variations it removes that one die (values where none lies 6 -> 5).
-
-    A black-and-white die seen so is next to blank, and the classifier may read
-    anything in it: the agreement with the first look is what keeps that out."""
+    first look found likeliest.  A black-and-white die seen so is next to blank, and the
+    classifier may read anything in it: the agreement with the first look is what keeps
+    that out.  A candidate near a stronger one is not read so
+    (``vision.dice.read.looks_by_colourfulness``): an off-centre peak on a die, unsure
+    in colour, can read as a face in colourfulness where no die lies."""
     chroma = cv2.subtract(patch.max(axis=2), patch.min(axis=2))
     return cv2.merge([chroma, chroma, chroma])
 
@@ -75,7 +59,7 @@ def _face_probs(frame: np.ndarray, found: list[Candidate], angles: tuple[float, 
                 look: Callable[[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
     """Class probabilities (not a die, 1..6) of each candidate, summed over its views
     at ``angles``, each patch seen through ``look`` if given: all views in the same
-    forward passes (each pass costs ~0.5 ms on top of its patches)."""
+    forward passes (each pass has a fixed cost on top of its patches)."""
     patches = [cut_patch(frame, c.x, c.y, c.size, angle) for angle in angles for c in found]
     if look is not None:
         patches = [look(patch) for patch in patches]

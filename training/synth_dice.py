@@ -18,7 +18,7 @@ import random
 import cv2
 import numpy as np
 
-from vision.dice_patch import MARGIN, PATCH
+from vision.dice.patch import MARGIN, PATCH
 
 CANVAS = 128
 """Drawing size; the patch is this shrunk with area averaging, which anti-aliases pips."""

@@ -2,20 +2,10 @@
 
 The pip detector's box is only roughly centred and sized on a die it was not trained
 on, and a taught face compared at the wrong scale is compared mostly by its outline,
-which every die of that colour shares.  So ``vision.dice_taught`` first finds the
+which every die of that colour shares.  So ``vision.dice.taught`` first finds the
 face: the square, at any angle, whose inside looks most like the die's body colour
-and whose surround looks least like it.
-
-Tried and not kept (taught on 170 training photos, read on the 30 held-out ones with
-``bench.taught_dice``'s rendered dice, 4 black and 6 ivory teachings): judging each
-pixel's likeness to the body against its likeness to the tray (the window border's
-median colour) read the light die with dark symbols right 258 times in 540 instead
-of 174, but the black die 328 times in 360 instead of 349: near the tray's black
-walls the border's colour is the black die's own.  Taking, when reading, the largest
-side whose best square scores at least 0.9 (0.8, 0.7) of the best square's contrast,
-so that the die wins over a part of it bordered by its symbol (held-out photos, one
-black and two ivory teachings, 90 rolls each): black 87 -> 86 (74, 47) right, ivory
-39 -> 40 and 36 -> 32 (20 and 30; 10 and 0), more read as pips.
+and whose surround looks least like it.  (Other ways of judging the square were
+tried and read worse: ``docs/experiments/2026-11-dice-reader.md``.)
 """
 from __future__ import annotations
 
@@ -24,8 +14,8 @@ from collections.abc import Iterable
 import cv2
 import numpy as np
 
-from vision.dice_patch import MARGIN as PATCH_MARGIN
-from vision.dice_patch import cut_patch
+from vision.dice.patch import MARGIN as PATCH_MARGIN
+from vision.dice.patch import cut_patch
 
 WINDOW = 64
 """Side of the window in which the die's square is searched (pixels)."""

@@ -1,7 +1,7 @@
 """Pick the dice reader's decision thresholds on the 30 held-out *train* photos.
 
 Run after ``train_dice.py`` with the project's own venv (no torch needed):
-``.venv/bin/python vision/models/pick_dice_thresholds.py``.  Writes the thresholds
+``.venv/bin/python -m training.pick_dice_thresholds``.  Writes the thresholds
 into ``dice_models.json`` beside the models.  The photos listed in
 ``dice_holdout.json`` were not used to fit the networks, so the choice is honest;
 the test split is never read.
@@ -9,33 +9,23 @@ the test split is never read.
 Rule: a wrong value costs WRONG_COST unsure dice (an unsure die costs a tap on the
 host page; a wrong one silently changes the game), and so does a value reported
 where no die lies.  ``peak`` and ``not_die`` minimise missed plus extra dice, a tie
-going to the lowest of each: with the plain detector ``not_die`` ties from 0.05 to
-0.3 on these views, and on the benchmark's variations of the same photos 0.3
-reported 13 dice where none lies (specks, marks) with a value and 17 unsure (asked
-about every roll), 0.05 one and six.  ``sure`` minimises that cost (see ``_cost``
-and TIE).  Demanding
-zero wrong on the hold-out instead drives ``sure`` to 0.98 and leaves 78 % of dice
-unsure, because a couple of dice are confidently misread.
+going to the lowest of each.  ``sure`` minimises that cost (see ``_cost`` and TIE).
+Demanding zero wrong on the hold-out instead drives ``sure`` so high that most dice
+are left unsure, because a couple of dice are confidently misread.
 
 Each hold-out photo is also read turned a quarter, shrunk to 0.75 and blurred with
-JPEG loss (labels moved along): 256 dice alone leave the wrong count flat over a wide
-range of ``sure`` (one confident misread), so the cheapest end of that range was
-picked and misread a weakly seen die at the table; four views of each photo give the
-rule four times the evidence, from the same held-out photos.  The benchmark's
-variations of each photo (``bench.dice_variations``: other scales and frames, light,
-blur, tilt, a dark table) are read too, the evidence every change to the reader is
-judged by: on the four views alone the ensemble-taught face net's ``peak`` fell to
-0.05, which on the variations found 14 more dice but reported 19 more where none
-lies, 6 of them with a value.
+JPEG loss (labels moved along): the photos alone leave the wrong count flat over a
+wide range of ``sure`` (one confident misread), and four views of each give the rule
+four times the evidence, from the same held-out photos.  The benchmark's variations
+of each photo (``bench.dice_variations``: other scales and frames, light, blur, tilt,
+a dark table) are read too, the evidence every change to the reader is judged by.
 
 Dice are read as ``read_dice`` reads them, with the second look at unsure dice
-(``vision.dice.second_look``), whose result depends on ``sure`` itself: once
+(``vision.dice.read.second_look``), whose result depends on ``sure`` itself: once
 ``peak`` is picked the candidates are found again at it, as the reader finds them,
 each that may be unsure is located afresh and seen in colourfulness once, and every
-``sure`` tried decides on all its looks.  Without the second look, once the variation
-with dice of ~12 px joined the evidence, this script picked ``sure`` 0.61, which read
-as the box reads (4832 dice) cost 88 by ``_cost`` against 77 at 0.54 (right 4748 vs
-4768, wrong 2 and 2, unsure 63 vs 43).
+``sure`` tried decides on all its looks.  What each of these choices changed is in
+``docs/experiments/2026-11-dice-reader.md``.
 """
 from __future__ import annotations
 
@@ -48,11 +38,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-from bench.dice import Label, Score, data_dir, load_labels  # noqa: E402
-from bench.dice_variations import VARIANTS  # noqa: E402
-from vision.dice import (  # noqa: E402
+from bench.dice import Label, Score, data_dir, load_labels
+from bench.dice_variations import VARIANTS
+from training import HOLDOUT
+from vision.dice.nets import MODELS, Thresholds
+from vision.dice.read import (
     candidates,
     decide,
     looks_by_colourfulness,
@@ -60,14 +50,13 @@ from vision.dice import (  # noqa: E402
     second_look,
     wants_second_look,
 )
-from vision.dice_models import MODELS, Thresholds  # noqa: E402
 
 WRONG_COST = 10
 TIE = 1.05
 """Costs within 5 % of the lowest are a tie, and a tie goes to the highest ``sure``
 (unsure over wrong): the cost is flat over a range of ``sure`` on the hold-out, and
 its cheapest end let a weakly seen die (a tilted die leaning on another) through as
-a wrong value in a test photo at 0.62 where the lowest cost sat at 0.61."""
+a wrong value in a test photo."""
 
 
 def _cost(s: Score) -> int:
@@ -98,7 +87,7 @@ def views(frame: np.ndarray, labels: list[Label]) -> list[tuple[np.ndarray, list
 
 def main() -> int:
     tray = data_dir() / "dice-tray"
-    holdout = set(json.loads((MODELS / "dice_holdout.json").read_text()))
+    holdout = set(json.loads(HOLDOUT.read_text()))
     labels = load_labels(tray, "train", holdout)
     cached = [(name, moved, frame.shape, candidates(frame, peak=0.05, give_up=1.0))
               for name, frame, moved in _seen(tray, labels)]

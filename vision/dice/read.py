@@ -1,18 +1,18 @@
 """Reading dice in one frame: find every die, read its top face, say when unsure.
 
-Two small networks trained on real tray photos (see ``vision/models/train_dice.py``)
+Two small networks trained on real tray photos (see ``training/train_dice.py``)
 run with OpenCV's dnn module, so the box needs no deep-learning runtime: the detector
-finds die centres and sizes (``vision.dice_find``), and the face classifier reads a
-patch cut around each (``vision.dice_faces``).  This module decides what the box
+finds die centres and sizes (``vision.dice.find``), and the face classifier reads a
+patch cut around each (``vision.dice.faces``).  This module decides what the box
 reports: a peak that reads its stronger neighbour's face is dropped (ECHO), a die cut
 by the frame's edge is unsure (EDGE), and a die still unsure gets a second look, located
-afresh by the detector closer up (``vision.dice_find.RELOOK_SIDE``) and seen as its
+afresh by the detector closer up (``vision.dice.find.RELOOK_SIDE``) and seen as its
 colourfulness, where red pips on a black die stand out
-(``vision.dice_faces.colourfulness``).
+(``vision.dice.faces.colourfulness``).
 
 A die whose face the classifier is not sure of gets ``value=None`` rather than a
 guess: the host page asks a player to confirm it, which costs one tap, whereas a
-wrong value silently changes the game.  Dice taught with ``vision.dice_taught`` are
+wrong value silently changes the game.  Dice taught with ``vision.dice.taught`` are
 matched first, so symbol dice and pipped dice are read together in one roll.
 """
 from __future__ import annotations
@@ -23,36 +23,32 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from vision.dice_faces import GIVE_UP, classify_faces, colourfulness, face_share, likeliest_face
-from vision.dice_find import Candidate, find_dice, located_afresh
-from vision.dice_models import Thresholds, thresholds
+from vision.dice.faces import GIVE_UP, classify_faces, colourfulness, face_share, likeliest_face
+from vision.dice.find import Candidate, find_dice, located_afresh
+from vision.dice.nets import Thresholds, thresholds
 from vision.images import check_frame
 
 if TYPE_CHECKING:
-    from vision.dice_taught import TaughtDice
+    from vision.dice.taught import TaughtDice
 
 FITS, SURE_FIT = 0.8, 0.9
-"""Correlations with a taught die's faces: pipped dice of the same colour reach ~0.85
-against symbol faces (measured on the test photos with a drawn symbol die), true
-faces 0.8-0.93.  So a taught face wins over an unsure pip reading from FITS, over a
+"""Correlations with a taught die's faces: pipped dice of the same colour reach
+between the two against symbol faces (measured with a drawn symbol die), true faces
+from FITS up.  So a taught face wins over an unsure pip reading from FITS, over a
 sure one only from SURE_FIT; in between the die is reported unsure."""
 
 ECHO = 0.5
 """A weaker peak nearer than this times the larger side to a stronger one, whose
 patch reads the same face, is that die seen off-centre (an echo), not a second die:
-it is dropped.  A touching die reads its own face and stays.  With APART, measured
-against the old rule on the held-out training photos in four views (1028 dice,
-labels fixed as in bench/dice_label_fixes.csv): right 989 -> 996, missed 18 -> 9,
-wrong 4 -> 4, unsure 17 -> 19, extra 2 -> 2.  Without the echo rule a die the
-detector marked off-centre, between it and its neighbour, was read as the
+it is dropped.  A touching die reads its own face and stays.  Without the echo rule a
+die the detector marked off-centre, between it and its neighbour, was read as the
 neighbour's face (a wrong value)."""
 EDGE = 0.2
 """A die whose centre lies within this share of its side from the frame's edge has a
 third or more of its face out of view: it is reported unsure, never with a value
-read from half a face.  Measured on the held-out training photos (4 views and the
-benchmark's 11 variations, 3827 dice): wrong values 24 -> 20, dice reported with a
-value where none is labelled (half-seen dice at the edge) 12 -> 4, right 3676 ->
-3673, unsure 68 -> 75; at 0.3 of the side, right fell to 3666 for no fewer errors."""
+read from half a face.  That costs a few right readings and removes wrong values and
+values where no die is labelled; a wider margin costs more right for no fewer
+errors."""
 
 
 @dataclass(frozen=True)
@@ -141,9 +137,9 @@ def decide(c: Candidate, p: np.ndarray, t: Thresholds, view: tuple[int, ...] | N
 
 def relocate(frame: np.ndarray, found: list[Candidate], peak: float) -> list[tuple[Candidate, np.ndarray] | None]:
     """Each candidate located afresh by the detector closer up (see
-    ``vision.dice_find.RELOOK_SIDE``), with its class probabilities there; None where
-    no die of its size is found.  All are classified together: a forward pass costs
-    ~1.5 ms even for one patch."""
+    ``vision.dice.find.RELOOK_SIDE``), with its class probabilities there; None where
+    no die of its size is found.  All are classified together: a forward pass has a
+    fixed cost even for one patch."""
     again = [located_afresh(frame, c, peak) for c in found]
     probs = iter(classify_faces(frame, [a for a in again if a is not None]))
     return [None if a is None else (a, next(probs)) for a in again]
@@ -208,7 +204,7 @@ def _taught_or_pipped(c: Candidate, pipped: Die | None, symbol: tuple[str | None
 def read_dice(frame: np.ndarray, taught: TaughtDice | None = None) -> DiceReading:
     """Find and read every die in a BGR frame.
 
-    ``taught`` adds symbol dice taught with ``vision.dice_taught.teach_die``; a die
+    ``taught`` adds symbol dice taught with ``vision.dice.taught.teach_die``; a die
     that matches one of them is read as that die's face name.
     """
     frame = check_frame(frame, "frame")

@@ -1,13 +1,14 @@
 """Finding dice in a frame: the detector's heat peaks, each a die centre with its box
 side and how sure the detector is (its heat); faces are read elsewhere
-(``vision.dice_faces``).
+(``vision.dice.faces``).
 
 The detector looks at the frame shrunk to ~320 px (again at a finer scale where the
 dice it found are small there: DIE_IN_DETECTOR) and marks die centres as heatmap
-peaks with the die size (plain 3x3 convolutions only: cv2.dnn runs dilated ones at a
-third of the speed, see ``vision/models/distill_dice.py``); peaks separate touching
-dice (and where one box is stretched over two, a closer look finds the second:
-CLOSER), and nothing assumes a particular table colour (a dark table is measured too).
+peaks with the die size (plain 3x3 convolutions only: cv2.dnn has no fast path for
+dilated ones); peaks separate touching dice (and where one box is stretched over two,
+a closer look finds the second: CLOSER), and nothing assumes a particular table colour
+(the benchmark reads a dark table too).  How each constant below was chosen, with its
+figures, is in ``docs/experiments/2026-11-dice-reader.md``.
 """
 from __future__ import annotations
 
@@ -17,102 +18,64 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.dice_models import nets, thresholds
+from vision.dice.nets import nets, thresholds
 
 DETECTOR_SIDE = 320
 """The frame's longer side is shrunk to this for the detector's first look: a 640 px
-photo halves, which keeps the detector at ~5-7 ms on one core; where that shows the
-dice too small, it looks again at a finer scale (DIE_IN_DETECTOR)."""
+photo halves, which keeps the detector cheap on one core; where that shows the dice
+too small, it looks again at a finer scale (DIE_IN_DETECTOR)."""
 DIE_IN_DETECTOR = (18.0, 26.0, 40.0)
-"""The detector finds dice best at 20-30 px in its input and misses more below: the
-held-out training photos (257 dice) shrunk so that their dice showed at ~27, 20, 16,
-14, 12, 10 and 8 px were missed 0, 2, 5, 11, 25, 28 and 48 dice.  The box's camera
-gives 1280x720 frames, where a 16 mm die (~43 px) shows at ~11 px in the first look.
-So when the median of the dice the first look is sure of (heat from CLOSER_HEAT) shows
-smaller than the first number, or larger than the last (dice over ~80 px, whose pips
-it starts to take for dice), the detector looks again (``_rescaled_look``) at the
-scale that shows that median at the middle number, over the part of the frame around
-the first look's peaks (AROUND), its input at most DETECTOR_MAX_PIXELS and at most
-MAX_ZOOM times the frame.  Measured on the held-out photos inside a 1280x720 frame
-(257 dice each time): with dice of ~39, 33, 23 and 20 px, right 257, 256, 251 and 244,
-never more than 1 wrong; the first look alone read 223 at 39 px, 181 at 27 px and 88
-at 20 px right.  On the held-out photos in 4 views and the benchmark's 14 variations
-(4575 dice): right 4465 -> 4518, missed 62 -> 18, wrong 4 -> 1, unsure 44 -> 38, extra
-5 -> 5 (1 with a value). (lower, middle) swept over (14, 22), (16, 20-26), (17, 26),
-(18, 22-30), (19, 26) and (20, 24) first (with the whole frame, at most 640 px a
-side): from 19 up, photos whose dice the first look already sees at 19-20 px, packed
-with their side faces showing, came back with side faces read as dice (wrong 1 -> 2-4,
-extra with a value 1 -> 3-6). The held-out photos zoomed 1.8, 2.2, 2.6 and 3 (dice
-~70-120 px, the largest beyond the reader's range): right 575 -> 572, unsure 48 -> 54,
-wrong 17 -> 14, extra 109 -> 87 (with a value 52 -> 36). 10 of the 50 test photos (640
-px, dice 30-52 px) get the second look, all of them a finer one."""
+"""(lower, middle, upper) die side, in pixels of the detector's input, for its second
+look.  The detector finds dice best at 20-30 px in its input and misses more the
+smaller they show, and the box's 1280x720 camera frame, shrunk for the first look,
+shows a 16 mm die at ~11 px.  So when the median of the dice the first look is sure
+of (heat from CLOSER_HEAT) shows smaller than the lower bound, or larger than the
+upper one (large dice, whose pips it starts to take for dice), the detector looks
+again (``_rescaled_look``) at the scale that shows that median at the middle number,
+over the part of the frame around the first look's peaks (AROUND), its input at most
+DETECTOR_MAX_PIXELS and at most MAX_ZOOM times the frame.  A higher lower bound also
+re-reads photos whose dice the first look already sees well, and there side faces of
+packed dice came back read as dice."""
 DETECTOR_MAX_PIXELS = 3 * DETECTOR_SIDE ** 2 // 2
 """The input of the detector's second look is at most this many pixels (1.5 times a
-320 px square): cv2.dnn's memory grows with the detector's input, ~14 MB for a 320 px
-square, and the reader's peak stays at 74 MB reading the test photos or the same
-inside 1280x720 frames.  Measured on the held-out photos in 4 views and 14
-variations: at 1, 1.5 and 2 times, right 4510, 4518 and 4512, wrong 2, 1 and 1; over
-the whole frame instead of around the peaks, 2 times gave 4508 right, 2 wrong, and
-640x368 px 4510 and 1, at 80 MB for the test photos (target 80)."""
+320 px square): cv2.dnn's memory grows with the detector's input, and this keeps the
+reader under its 80 MB peak memory target, reading as well as a larger input did."""
 AROUND = 2.0
 """The detector's second look covers the first look's peaks and this many die sides
 around them: the tray, not the whole play area, which lets the same pixels show dice
-larger.
-Measured (as above): right 4518 at 2 sides, 4509 at 3 sides."""
+larger."""
 MAX_ZOOM = 2.0
 """The second look may enlarge the frame up to this: dice of 12-15 px (a small frame,
-or a camera far away) show too small to the detector even at full size.  Measured on
-the held-out photos shrunk to dice of ~18, 15 and 12 px (257 dice each): right 251,
-243 and 233 at most full size; 252, 253 and 249 up to twice it (wrong 0, 1 and 1
-against 0, 1 and 2); the held-out photos in 4 views and 14 variations: 4519 right
-against 4518, nothing else changed; 1.5 times gave the same there."""
+or a camera far away) show too small to the detector even at full size."""
 STRIDE = 4
 APART = 0.3
 """Two heat peaks closer than this times their mean die side are one die.  The 3x3
 local maximum already keeps one peak per die; this merges the double peak a big die
 sometimes gives (two real dice lie about one side apart, centre to centre).  The
 old rule, no peak within half the *larger* side, dropped dice touching a bigger
-neighbour whose box the detector had stretched over both.  With the plain detector,
-swept on the held-out training photos in 4 views and the benchmark's 13 variations
-(4318 dice) at 0.25, 0.3, 0.35, 0.4, 0.5: right 4221, 4220, 4218, 4213, 4190; missed
-36, 37, 38, 45, 70; wrong 4, 4, 5, 5, 5; extra 8, 7, 7, 7, 7.  (The previous
-detector, swept over 0.3-0.6 on the 4 views: missed 8, 9, 13, 23 of 1028.)"""
+neighbour whose box the detector had stretched over both; larger values miss more
+touching dice."""
 CLOSER, CLOSER_ZOOM, CLOSER_HEAT = 1.2, 2.0, 0.3
 """Two touching dice sometimes give the detector one peak with a box stretched over
 both.  A confident die (heat at least CLOSER_HEAT) whose box is CLOSER times the
 median confident die or more is looked at again: the detector runs on its
 surroundings at CLOSER_ZOOM times the scale, and new peaks of a die's size (0.7-1.5
-times the median) are candidates like any other.  Measured on the held-out training
-photos in 4 views and the benchmark's 13 variations (4318 dice): missed 56 -> 45,
-right 4175 -> 4185, wrong 9 -> 9, extra 27 -> 27; without the size rule, pips of the
-zoomed dice came back as 93 extra dice.  0.34 windows a photo on the data set, 77%
-of photos none.  After the detector's finer second look (DIE_IN_DETECTOR) dice show
-at ~52 px here, beyond the detector's training range; capping them at 45 or 40 px
-changed nothing (held-out, 4575 dice: right 4518 and 4517 against 4518)."""
+times the median) are candidates like any other; without that size rule the pips of
+the zoomed dice come back as dice.  Most photos need no such window."""
 RELOOK_SIDE, RELOOK_NEAR = 42.0, 0.3
 """A die still unsure after all its views is located afresh before it is given up: the
 detector runs on its surroundings scaled so that the die is RELOOK_SIDE pixels
-across (in the detector's training range, 5-45 px, at its fine end), and the face
-classifier reads the patch at the strongest new peak of a die's size (see
-``_die_sized``) within RELOOK_NEAR of its side.  The first peak's centre is only as
-fine as the detector's 4 px cells at ~320 px, and a patch a few pixels off-centre or
-a size too large loses a faint pip at some rotations.  The new value is taken only
-if it is sure and is the face the first look found likeliest (two looks agree);
-otherwise the die stays unsure.  Measured on the held-out training photos in 4 views
-and the benchmark's 13 variations (4318 dice): right 4225 -> 4242, unsure 59 -> 42,
-wrong 2 -> 2, missed and extra unchanged (32, 5 of which 1 with a value); with the
-first box's size at the new centre 4231 right, with the mean of both sizes 4242.  At
-30, 36, 40 and 44 px (no size rule, no agreement) 13-22 more right, never a wrong
-value; from 48 px, beyond the training range, wrong values appeared.  Without the
-size rule 4247 right, but a die whose first box was half its size came back as one
-of its pips, read 1 (a test photo of the unit tests, zoomed 1.4).  Without the
-agreement 4244 right here, but the test photos under the 13 variations, read once
-that way, gave 2 more wrong values (11 instead of 9) for 23 more right: the
-agreement was added then, so its figures on the test photos are not independent of
-them.  Not done when taught dice are read: a symbol die the matcher did not
-recognise is unsure to the face classifier too, and a second look made some sure of
-a pip value (the rendered ivory die on the held-out photos: read as pips 7 -> 15 of
-90).  Only the ~1% of dice left unsure pay for it."""
+across (in the detector's training range, 5-45 px, at its fine end: beyond it wrong
+values appear), and the face classifier reads the patch at the strongest new peak of
+a die's size (see ``_die_sized``) within RELOOK_NEAR of its side.  The first peak's
+centre is only as fine as the detector's 4 px cells at ~320 px, and a patch a few
+pixels off-centre or a size too large loses a faint pip at some rotations.  The new
+value is taken only if it is sure and is the face the first look found likeliest
+(two looks agree); otherwise the die stays unsure.  Without the size rule a die whose
+first box was half its size came back as one of its pips; without the agreement
+more dice were read wrong.  Not done when taught dice are read: a symbol die the
+matcher did not recognise is unsure to the face classifier too, and a second look
+made some sure of a pip value.  Only the few dice left unsure pay for it."""
 
 
 @dataclass(frozen=True)
@@ -222,9 +185,8 @@ def _peaks_around(frame: np.ndarray, c: Candidate, zoom: float, peak: float) -> 
 
 def _blob(image: np.ndarray) -> np.ndarray:
     """A BGR image as the detector's (1, 3, h, w) float input, as
-    ``cv2.dnn.blobFromImage`` makes it: that call took 0.5-2 ms for a 320 px frame on
-    this machine's OpenCV 5, a channel split ~0.1 ms; a whole reading 0.1-0.3 ms less
-    (interleaved runs over the test split, one core)."""
+    ``cv2.dnn.blobFromImage`` makes it, by a channel split: cheaper than that call on
+    OpenCV 5 (the tests check both give the same input)."""
     out = np.empty((1, 3, *image.shape[:2]), np.float32)
     for i, channel in enumerate(cv2.split(image)):
         out[0, i] = channel

@@ -31,10 +31,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice import FITS, SURE_FIT
-from vision.dice_patch import MARGIN as PATCH_MARGIN
-from vision.dice_patch import cut_patch
-from vision.dice_square import SECOND_SQUARE, SQUARE_CONTRAST, locate_face
+from vision.dice.patch import MARGIN as PATCH_MARGIN
+from vision.dice.patch import cut_patch
+from vision.dice.read import FITS, SURE_FIT
+from vision.dice.square import SECOND_SQUARE, SQUARE_CONTRAST, locate_face
 from vision.images import ImageError, check_frame
 
 SURE = (SURE_FIT + 1.0) / 2
@@ -74,7 +74,7 @@ matches is reported unsure."""
 
 ACCEPT = 0.88
 """Least correlation with a taught face for a die to be read as the taught die: true
-faces reach 0.93-0.99 once squared up, pipped dice of the same colours at most 0.80
+faces reach more once squared up, pipped dice of the same colours clearly less
 (measured with the drawn symbol die on the tray photos, see bench/taught_dice.py)."""
 
 MAYBE_FROM = 0.84
@@ -234,8 +234,8 @@ def ink_grey(patches: list[np.ndarray]) -> tuple[float, float]:
 
 def _correlations(queries: np.ndarray, templates: np.ndarray) -> np.ndarray:
     """Every query against every template (both normalised): a plain single-threaded loop,
-    because a multi-threaded BLAS on a busy box (camera, web server, narrator) stalls
-    for ~100 ms on a product this small (measured: 111 ms against 5 ms on 2 loaded cores)."""
+    because a multi-threaded BLAS on a busy box (camera, web server, narrator) stalls on
+    a product this small for many times longer than the loop takes."""
     return np.einsum("ik,jk->ij", queries, templates, optimize=False)
 
 
@@ -276,7 +276,7 @@ class TaughtDie:
     def match(self, queries: np.ndarray, face_lab: np.ndarray) -> tuple[str | None, float, float] | None:
         """(face or None when unsure, confidence, fit) if the die is this taught die, else
         None.  ``queries`` are the die's normalised patches at the tried scales and shifts,
-        ``face_lab`` the Lab pixels of its face; ``fit`` is on the scale of ``vision.dice.FITS``,
+        ``face_lab`` the Lab pixels of its face; ``fit`` is on the scale of ``vision.dice.read.FITS``,
         or PIPPED for a pipped die in this die's colours."""
         if float(np.mean(_colour_fits(face_lab, self.colour))) < BODY_SHARE:
             return None
@@ -344,16 +344,14 @@ class TaughtDice:
 NOT_A_DIE = 0.6
 """A detector peak counts as a die when teaching unless the pip classifier gives "not a
 die" at least this probability.  The reader's own threshold is stricter, but a symbol
-die looks to the classifier like no die it learned (0.01-0.41 measured on drawn and
-rendered symbol dice), while the screw holes and specks the previous detector also
-marked in an empty tray scored 0.89-0.97."""
+die looks to the classifier like no die it learned, so it scores well under this,
+while the screw holes and specks an empty tray shows score well above it."""
 
 TEACH_HEAT = 0.25
-"""...and unless the detector's heat at it is under this: the detector shipped with
-this commit also marks specks and screw holes weakly (heat 0.10-0.22 for every one
-the classifier did not rule out in 120 teaching photos on emptied training trays),
-while the die being taught reached 0.32 or more in all but one photo (0.21: that
-photo is refused, and the host takes another)."""
+"""...and unless the detector's heat at it is under this: the detector also marks specks
+and screw holes in an empty tray, weakly (under this), while the die being taught is
+marked above it in nearly every photo (a photo where it is not is refused, and the
+host takes another)."""
 
 MAX_PHOTOS = 12
 """Photos kept per face: more adds matching time and little else (the rotations and
@@ -363,8 +361,8 @@ scales are already tried when reading)."""
 def face_patch(frame: np.ndarray, what: str = "") -> np.ndarray:
     """The one die in view, cut like the pip reader cuts it; raises ImageError unless
     exactly one die is in view, so a stray die or a hand never becomes a face."""
-    from vision.dice import candidates  # the pip reader's detector finds any die
-    from vision.dice_models import thresholds
+    from vision.dice.nets import thresholds
+    from vision.dice.read import candidates  # the pip reader's detector finds any die
 
     frame = check_frame(frame, what or "the photo")
     said = f"{what}: " if what else ""

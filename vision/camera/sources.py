@@ -15,23 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.camera_base import NO_CAMERA_HINT, Camera, CameraError, CameraTuning, ReplayFinished
-from vision.camera_opencv import OpenCVCamera, open_first_usb_camera, usb_camera_devices
-from vision.camera_picamera2 import INSTALL_HINT, Picamera2Camera, csi_cameras, import_picamera2
-from vision.camera_replay import ReplayCamera
-
-__all__ = [
-    "Camera",
-    "CameraError",
-    "CameraTuning",
-    "OpenCVCamera",
-    "Picamera2Camera",
-    "ReplayCamera",
-    "ReplayFinished",
-    "check_camera",
-    "open_camera",
-    "usb_camera_devices",
-]
+from vision.camera.base import NO_CAMERA_HINT, Camera, CameraError, CameraTuning
+from vision.camera.pi import INSTALL_HINT, Picamera2Camera, csi_cameras, import_picamera2
+from vision.camera.replay import ReplayCamera
+from vision.camera.usb import OpenCVCamera, open_first_usb_camera
 
 SOURCE_FORMS = '"auto", "picamera2", "usb:0", "usb:/dev/video2" or "replay:<folder or video>"'
 

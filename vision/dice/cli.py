@@ -52,7 +52,7 @@ def describe(record: dict[str, Any]) -> str:
 def run_dice(args: argparse.Namespace) -> int:
     """Read every image; exit status 1 if any image could not be read."""
     from vision.dice import read_dice
-    from vision.dice_taught import TaughtDice
+    from vision.dice.taught import TaughtDice
 
     taught = None
     if args.die:
@@ -70,7 +70,7 @@ def run_dice(args: argparse.Namespace) -> int:
 
 def run_teach(args: argparse.Namespace) -> int:
     """Teach one face from the given photos; nothing is stored unless all are usable."""
-    from vision.dice_taught import FACES_PER_DIE, teach_die
+    from vision.dice.taught import FACES_PER_DIE, teach_die
 
     directory = (args.state_dir or default_state_dir()) / "dice" / args.die
     try:

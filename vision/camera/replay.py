@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.camera_base import Camera, CameraError, ReplayFinished, as_bgr
+from vision.camera.base import Camera, CameraError, ReplayFinished, as_bgr
 from vision.images import ImageError, load_image
 
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp"})
