@@ -261,7 +261,7 @@ def test_a_speaker_problem_clears_itself_when_a_line_plays_again(tmp_path):
 def test_a_seat_reset_is_announced_before_waiting_lines(tmp_path):
     box = make_daemon(tmp_path, source="usb:/dev/familiar-no-such-camera")
     said: list[tuple[str, bool]] = []
-    box.narrator.say = lambda text, first=False: said.append((text, first))  # what the daemon asks of it
+    box.narrator.say = lambda text, first=False, then_wait=0.0: said.append((text, first))  # what the daemon asks of it
     try:
         box.service.submit(Action("table.new", {"game": "dice", "seats": ["Ann", "Bob"]}))
         box.service.claim_seat(1, box.service.join_code())
