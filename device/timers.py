@@ -8,7 +8,8 @@ undo that cancels a timer simply leaves nothing to look at.
 What it keeps in memory is only what must not happen twice in one run: a warning
 already said, a ``timer_done`` already sent for a deadline.  After an undo of a
 ``timer_done`` the timer is back, run out; it is not sent again (that would make the
-undo useless) until the host adds time or ends it again, which gives it a new deadline.
+undo useless) until the host adds time or ends it again, which gives it a new deadline;
+a restart in that state forgets this and sends it at once.
 """
 
 from __future__ import annotations

@@ -69,6 +69,7 @@ def test_a_ten_second_timer_counts_down_survives_kill_9_and_ends_with_timer_done
     box, ann = start_box(tmp_path, port), None
     try:
         wait_for(lambda: _answers(host, base + "/host"), timeout=60)
+        wait_for(lambda: call(host, base + "/api/table")["game"] == NAME)  # the demo's first table is set
         code = call(host, base + "/api/host/join")["url"].rstrip("/").rsplit("/", 1)[-1]
         ann = join(browser, base, DEMO_NAMES[0], code)  # the demo started the timed game for one seat
         shown = ann.locator('[data-timer="round"] .timer-left')
@@ -106,18 +107,22 @@ def test_a_ten_second_timer_counts_down_survives_kill_9_and_ends_with_timer_done
 def served(tmp_path):
     from device.store import Store
     from device.table_service import TableService
+    from device.timers import TimerKeeper
     from tests.timer_game import games
     from web import create_app
     from web.serve import serve
 
     service = TableService(Store(tmp_path / "table.db"), games=games())
+    keeper = TimerKeeper(service, say=lambda text: None, redraw=lambda: None)
+    keeper.start()
     server = serve(create_app(service, public_url="http://familiar.test:8080"), "127.0.0.1", 0)
     yield f"http://127.0.0.1:{server.port}", service
     server.stop()
+    keeper.close()
     service.store.close()
 
 
-def test_the_host_pauses_and_adds_a_minute_and_every_page_follows(browser, served):
+def test_the_host_pauses_adds_a_minute_and_ends_and_every_page_follows(browser, served):
     from engine.actions import Action
     from tests.test_browser import CONSOLE_ERRORS, HostWatch
 
@@ -125,6 +130,7 @@ def test_the_host_pauses_and_adds_a_minute_and_every_page_follows(browser, serve
     base, service = served
     host = HostWatch(browser, base)
     host.start(NAME, ["Ann", "Bob"])
+    expect(host.page.locator("#title")).to_have_text("Timed rounds")  # the new game's join code exists
     ann = join(browser, base, "Ann", service.join_code())
     service.submit(Action("start"))
     on_host, on_ann = (p.locator('[data-timer="round"]') for p in (host.page, ann))
@@ -140,11 +146,12 @@ def test_the_host_pauses_and_adds_a_minute_and_every_page_follows(browser, serve
     expect(on_ann.locator(".timer-left")).to_have_text(re.compile(r"^1:0[5-9]$"))
     on_host.get_by_role("button", name="Resume").click()
     expect(on_ann).not_to_contain_text("(paused)")
-    assert [e.action.data["do"] for e in service.store.entries() if e.action.kind == TIMER] == [
-        "pause",
-        "add",
-        "resume",
-    ]
+    on_host.get_by_role("button", name="End now").click()  # the timer runs out now: the box sends timer_done
+    expect(ann.locator("#table-view")).to_contain_text("round 1, 1 over")
+    expect(ann.locator("#timers")).to_be_hidden()
+    expect(host.page.locator("#timers")).to_be_hidden()
+    controls = [e.action.data["do"] for e in service.store.entries() if e.action.kind == TIMER]
+    assert controls == ["pause", "add", "resume", "end"] and service.store.entries()[-1].action.kind == TIMER_DONE
     assert [
         e for e in CONSOLE_ERRORS if e.startswith(base) and "status of 403" not in e
     ] == []  # 403: the join page asks for a seat first
