@@ -228,7 +228,7 @@ def test_a_line_then_wait_is_followed_by_exactly_that_quiet(tmp_path, speaker):
 # The board: the real daemon on simulated pins drains the timer's track
 
 
-def test_the_daemon_drains_the_timer_on_an_idle_bar_and_sends_timer_done(tmp_path, monkeypatch):
+def test_the_daemon_drains_the_timer_on_an_idle_bar_sends_timer_done_and_pauses(tmp_path, monkeypatch):
     import dataclasses
 
     from gpiozero import Device
@@ -257,6 +257,13 @@ def test_the_daemon_drains_the_timer_on_an_idle_bar_and_sends_timer_done(tmp_pat
         assert [e.action.kind for e in box.store.entries()][-1] == TIMER_DONE
         board = box.board()["tracks"]
         assert "timer_round" not in board and board["threat"]["idle"] and not any(board["threat"]["lit"])
+
+        box.service.submit(Action("night"))  # the game's pauses reach the narrator as they were declared
+        assert box.narrator.wait_idle(60)
+        heard = {r.text: r for r in box.narrator.record}
+        for line, after in zip(NIGHT, NIGHT[1:], strict=False):
+            gap = heard[after.text].started - heard[line.text].ended
+            assert line.then_wait <= gap < line.then_wait + 0.1, (line, gap)
     finally:
         box.close()
         Device.pin_factory = None
