@@ -21,18 +21,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from device.buttons import Buttons
 from device.config import Config
 from device.heartbeats import Heartbeats
 from device.narrator import Narrator
 from device.notify import Notifier
 from device.outputs import BLINK_SECONDS, Outputs, make_pin_factory
-from device.buttons import Buttons
 from device.readings import ReadingDesk
 from device.store import Store
 from device.table_service import Announce, TableService
 from engine.actions import Action, IllegalAction
-from engine.table import UndoNeedsConfirmation
 from engine.effects import Effect, Say
+from engine.table import UndoNeedsConfirmation
 from vision.camera import CameraError, CameraTuning, open_camera
 from vision.cards import Catalog, read_cards
 from vision.dice import TaughtDice, forget_die, read_dice, taught_dice

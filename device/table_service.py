@@ -21,10 +21,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from device.store import BadEntry, SeatTaken, Store
 from engine.actions import Action, IllegalAction
 from engine.effects import Effect, Notice, Say
-from engine.table import NEW, UNDO, Entry, GameFault, ReplayError, UndoNeedsConfirmation, replay
-from device.store import BadEntry, SeatTaken, Store
+from engine.table import NEW, UNDO, GameFault, ReplayError, UndoNeedsConfirmation, replay
 
 log = logging.getLogger(__name__)
 Listener = Callable[[list[Effect]], None]

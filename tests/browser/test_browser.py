@@ -41,7 +41,7 @@ class HostWatch:
 
     def start(self, game: str, seats: list[str]) -> None:
         page = self.page
-        expect(page.locator("#game-select option[value=%r]" % game)).to_have_count(1)
+        expect(page.locator(f"#game-select option[value={game!r}]")).to_have_count(1)
         page.select_option("#game-select", game)
         page.fill("#seat-names", "\n".join(seats))
         page.click("#new-game button[type=submit]")
@@ -121,7 +121,7 @@ def test_unmask_loyalties_reach_only_their_own_phones(browser, served):
     host = HostWatch(browser, base)
     host.start("unmask", ["Ann", "Bob", "Cy", "Di"])
     ann, bob = join(browser, base, "Ann", service.join_code()), join(browser, base, "Bob", service.join_code())
-    for name, (first, second) in zip(["Ann", "Bob", "Cy", "Di"], ([1, 1], [1, 2], [2, 2], [2, 3])):  # no ties
+    for name, (first, second) in zip(["Ann", "Bob", "Cy", "Di"], ([1, 1], [1, 2], [2, 2], [2, 3]), strict=True):  # no ties
         expect(host.page.locator("#prompts")).to_contain_text(f"{name}: roll")  # the live update has redrawn it
         dice = host.page.locator("#prompts .faces").first
         dice.get_by_role("button", name=f"die showing {first}").click()

@@ -40,7 +40,7 @@ def test_lines_become_real_speech_in_order(quiet: Narrator) -> None:
     files = spoken_files(quiet)
     assert [f.name.split("-")[3] for f in files] == ["00001", "00002"]
     stats = [measure_wav(f) for f in files]
-    for text, stat in zip([SHORT, LONG], stats):
+    for text, stat in zip([SHORT, LONG], stats, strict=True):
         assert stat.sample_rate == 22050
         # 160 words/min is about 0.07 s a character; allow a wide but finite band
         assert 0.03 * len(text) < stat.seconds < 0.2 * len(text) + 1.0, (text, stat)

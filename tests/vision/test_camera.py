@@ -57,7 +57,7 @@ def test_replay_of_a_folder_gives_its_photos_in_name_order_then_finishes() -> No
     with ReplayCamera(TRAY, fps=None, loop=False, simulate_rolls=False) as camera:
         frames = read_all(camera)
     assert len(frames) == len(PHOTOS) == 5
-    for frame, path in zip(frames, PHOTOS):
+    for frame, path in zip(frames, PHOTOS, strict=True):
         assert frame.dtype == np.uint8 and frame.shape == (640, 640, 3)
         assert np.array_equal(frame, photo(path))
 
@@ -67,7 +67,7 @@ def test_replay_of_a_list_keeps_its_order_and_loops() -> None:
     camera = ReplayCamera([str(p) for p in order], fps=None, loop=True, simulate_rolls=False)
     frames = [camera.read() for _ in range(5)]
     expected = [order[i % 2] for i in range(5)]
-    assert all(np.array_equal(f, photo(p)) for f, p in zip(frames, expected))
+    assert all(np.array_equal(f, photo(p)) for f, p in zip(frames, expected, strict=True))
 
 
 def test_simulated_rolls_give_the_settle_detector_one_frame_per_photo() -> None:
@@ -83,7 +83,7 @@ def test_simulated_rolls_give_the_settle_detector_one_frame_per_photo() -> None:
             if result is not None:
                 settled.append(result)
     assert len(settled) == len(PHOTOS)
-    for frame, path in zip(settled, PHOTOS):
+    for frame, path in zip(settled, PHOTOS, strict=True):
         diff = cv2.absdiff(frame, photo(path))
         assert float(diff.mean()) < 3.0  # the photo itself, with sensor noise only
     assert moving_frames >= 4 * 15  # tumbling really looked like motion between the photos

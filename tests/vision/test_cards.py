@@ -22,7 +22,7 @@ from vision.images import ImageError
 def names_in_grid(cards: list[Card]) -> list[str | None]:
     """Readings put in row-major grid order (by the card outlines)."""
     quads = [np.float32(c.corners) for c in cards]
-    by_outline = {q.tobytes(): c.name for q, c in zip(quads, cards)}
+    by_outline = {q.tobytes(): c.name for q, c in zip(quads, cards, strict=True)}
     return [by_outline[q.tobytes()] for q in grid_order(quads, 3, 3)]
 
 
@@ -86,7 +86,7 @@ def test_one_attribute_away_is_still_unknown(tmp_path: Path) -> None:
     frame = photo(img)
     cards = [warp_card(frame, q) for q in grid_order(find_cards(frame), 3, 3)]
     catalog = Catalog(tmp_path / "partial")
-    catalog.add([(n, c, None) for n, c in zip(names, cards) if "striped" not in n])
+    catalog.add([(n, c, None) for n, c in zip(names, cards, strict=True) if "striped" not in n])
     test = next(i for i in TEST if i.startswith("green"))
     expected = [None if "striped" in n else n for n in LABELS[test][1]]
     assert names_in_grid(read_cards(photo(test), catalog)) == expected

@@ -131,7 +131,7 @@ def test_a_hard_shadow_across_an_empty_card_is_not_read_as_ink() -> None:
     edge, which is how three empty diamonds of the cards-set went unread."""
     frame = photo(GREEN_ENROL)
     names = LABELS[GREEN_ENROL][1]
-    for quad, name in zip(grid_order(find_cards(frame), 3, 3), names):
+    for quad, name in zip(grid_order(find_cards(frame), 3, 3), names, strict=True):
         if "empty" not in name:
             continue
         card = warp_card(frame, quad)

@@ -49,7 +49,7 @@ def score(variant: dict[str, tuple[np.ndarray, list[Label]]]) -> Score:
 def assert_values_fit(reading: DiceReading, labels: list[Label]) -> None:
     """Every die found; each value read is one of the labelled faces; at most one unsure."""
     assert len(reading.dice) == len(labels)
-    faces = sorted(l.face for l in labels)
+    faces = sorted(lab.face for lab in labels)
     for value in reading.values:
         faces.remove(value)
     assert len(reading.unsure) <= 1
@@ -65,7 +65,7 @@ def test_real_photos_read_right() -> None:
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_variations_are_read_without_wrong_values(name: str) -> None:
-    variant = {n: VARIANTS[name](f, l) for n, (f, l) in PHOTOS.items()}
+    variant = {n: VARIANTS[name](f, lab) for n, (f, lab) in PHOTOS.items()}
     s = score(variant)
     assert s.wrong <= 2, s.failures  # measured: 0 to 2 (JPEG 25, dice of ~12 px)
     assert s.right >= 0.86 * s.dice, s.failures  # measured: 0.88 (JPEG 25) to 0.99
@@ -79,7 +79,7 @@ def test_variations_are_read_without_wrong_values(name: str) -> None:
 def test_dice_small_in_a_large_frame_get_a_finer_look(monkeypatch: pytest.MonkeyPatch) -> None:
     """In the box's 1280x720 camera frame the photos' dice (30-45 px) show at ~10 px in
     the detector's first look, where it misses some: the finer look finds them."""
-    big = {n: framed(f, l, 1.0) for n, (f, l) in PHOTOS.items()}
+    big = {n: framed(f, lab, 1.0) for n, (f, lab) in PHOTOS.items()}
     finer = score(big)
     monkeypatch.setattr(vision.dice.find, "DIE_IN_DETECTOR", (0.0, 26.0, math.inf))
     first_only = score(big)
@@ -91,7 +91,7 @@ def test_dice_small_in_a_large_frame_get_a_finer_look(monkeypatch: pytest.Monkey
 def test_touching_dice_are_read_apart() -> None:
     """Two real dice cut out and pasted edge to edge are two dice, each read right."""
     frame, labels = PHOTOS["IMG_20191208_111423.jpg"]
-    a, b = sorted(labels, key=lambda l: l.size)[-2:]
+    a, b = sorted(labels, key=lambda lab: lab.size)[-2:]
     canvas = np.full_like(frame, np.median(frame.reshape(-1, 3), axis=0).astype(np.uint8))
     placed = []
     for lab, x in ((a, 300), (b, 300 + (a.size + b.size) / 2 * 0.92)):
@@ -109,8 +109,8 @@ def test_a_small_die_against_a_big_one_is_its_own_die() -> None:
     box over both, and the old duplicate-peak rule (within half the larger side) threw
     the 1 away; now it is read, and the 6 is read once."""
     frame, labels = PHOTOS["IMG_20191208_111328.jpg"]
-    one = next(l for l in labels if l.face == 1 and abs(l.x - 266) < 5)
-    six = next(l for l in labels if l.face == 6 and abs(l.x - 238) < 5)
+    one = next(lab for lab in labels if lab.face == 1 and abs(lab.x - 266) < 5)
+    six = next(lab for lab in labels if lab.face == 6 and abs(lab.x - 238) < 5)
     reading = read_dice(frame)
     near = lambda lab: [d for d in reading.dice if math.hypot(d.x - lab.x, d.y - lab.y) < lab.size / 2]  # noqa: E731
     assert [d.value for d in near(one)] == [1]
@@ -207,7 +207,7 @@ def test_an_unsure_die_is_read_again_from_a_fresh_centre_only_if_the_looks_agree
     """A die whose first box was off-centre and too large is found again closer up and
     read; the value counts only if it is the face the first look found likeliest."""
     frame, labels = PHOTOS["IMG_20191208_111328.jpg"]
-    lab = max(labels, key=lambda l: l.size)
+    lab = max(labels, key=lambda lab: lab.size)
     off = Candidate(lab.x + 0.2 * lab.size, lab.y - 0.1 * lab.size, 1.3 * lab.size, 0.5)
 
     def look_again(c: Candidate, face: int) -> Die | None:
@@ -230,7 +230,7 @@ def test_an_unsure_die_with_coloured_pips_is_read_in_colourfulness_only_if_the_l
     they are bright pips on a dark face, which the classifier reads for sure.  The
     value counts only if the first look found that face likeliest."""
     frame, labels = PHOTOS["IMG_20191208_112933.jpg"]
-    lab = next(l for l in labels if l.face == 4 and l.y > 400)  # the black die with red pips
+    lab = next(lab for lab in labels if lab.face == 4 and lab.y > 400)  # the black die with red pips
     c = Candidate(lab.x, lab.y, lab.size, 0.5)
     face = cut_patch(frame, lab.x, lab.y, lab.size)[8:24, 8:24].astype(int)
     assert np.mean(face[..., 2] - face[..., 1]) > 20 and np.mean(face) < 80  # dark and red

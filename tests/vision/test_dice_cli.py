@@ -59,7 +59,7 @@ def test_json_lines_per_image_with_errors_isolated(tmp_path: Path, capsys: pytes
             assert {"value", "x", "y", "confidence"} <= set(d)
             assert isinstance(d["x"], float) and 0 <= d["confidence"] <= 1
     expected = ("no such file", "not an image", "empty file", "too small", "megapixel limit")
-    for r, words in zip(records[1:-1], expected):
+    for r, words in zip(records[1:-1], expected, strict=True):
         assert set(r) == {"image", "error"} and words in r["error"], r
 
 

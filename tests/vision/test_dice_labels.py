@@ -26,14 +26,14 @@ def tray(tmp_path: Path, fixes: str, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_a_fix_changes_one_face_and_adds_a_die_in_the_photos_split(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = tray(tmp_path, "a.jpg,10,10,30,30,2,3,three pips\na.jpg,80,80,100,100,,6,left unlabelled\n", monkeypatch)
     fixed = load_labels(root, "test")
-    assert sorted(l.face for l in fixed["a.jpg"]) == [3, 5, 6]
-    assert sorted(l.face for l in load_labels(root, "test", fixed=False)["a.jpg"]) == [2, 5]
-    assert [l.face for l in load_labels(root, "train")["b.jpg"]] == [1]
+    assert sorted(lab.face for lab in fixed["a.jpg"]) == [3, 5, 6]
+    assert sorted(lab.face for lab in load_labels(root, "test", fixed=False)["a.jpg"]) == [2, 5]
+    assert [lab.face for lab in load_labels(root, "train")["b.jpg"]] == [1]
 
 
 def test_a_fix_of_a_photo_not_held_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = tray(tmp_path, "z.jpg,10,10,30,30,2,3,another photo\n", monkeypatch)
-    assert sorted(l.face for l in load_labels(root, "test")["a.jpg"]) == [2, 5]
+    assert sorted(lab.face for lab in load_labels(root, "test")["a.jpg"]) == [2, 5]
 
 
 def test_a_stale_fix_is_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -98,7 +98,7 @@ def tumble(scene: Scene, background: np.ndarray, frames: int, seed: int) -> Iter
         t = (k + 1) / frames
         left = (1.0 - t) ** 2
         moving = [
-            (np.rot90(d.crop, k % 4), d.x + dx * left, d.y + dy * left) for d, (dx, dy) in zip(scene.dice, starts)
+            (np.rot90(d.crop, k % 4), d.x + dx * left, d.y + dy * left) for d, (dx, dy) in zip(scene.dice, starts, strict=True)
         ]
         frame = paste(background, moving)
         if t < 1 / 3:
@@ -182,7 +182,7 @@ def test_one_frame_per_roll_through_a_whole_game_turn(scene: Scene, fps: int) ->
 
     assert len(handed) == len(windows), f"handed out {handed}, expected one in each of {windows}"
     settle = detector.settle_frames
-    for index, (start, end) in zip(handed, windows):
+    for index, (start, end) in zip(handed, windows, strict=True):
         assert start + settle - 1 <= index < end, f"frame {index} handed out outside the still window {start}-{end}"
     assert detector.state == "still"
 
