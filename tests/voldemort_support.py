@@ -45,10 +45,18 @@ class Play:
 
     # --- rigging (rule tests only: the state is set as if the deal came out so) --------
 
-    def rig(self, roles: list[str] | None = None, minister: int | None = None, top: list[str] | None = None) -> None:
+    def rig(
+        self, minister: int | None = None, top: list[str] | None = None, dark_arts: int = 0, order: int = 0
+    ) -> None:
+        """The next Minister, the top of the draw pile, policies already on the tracks
+        (taken from the draw pile, so all 17 stay accounted for)."""
         s = self.s
-        if roles is not None:
-            s.roles = list(roles)
+        for kind, count in ((DARK_ARTS, dark_arts), (ORDER, order)):
+            for _ in range(count):
+                s.draw.remove(kind)
+                s.enacted.append(kind)
+        s.dark_arts += dark_arts
+        s.order += order
         if minister is not None:
             s.minister = s.rotation = minister
         if top is not None:
@@ -69,7 +77,8 @@ class Play:
             self.act("vote", by=seat, vote=vote)
 
     def elect(self, headmaster: int | None = None, yes: bool = True) -> int:
-        chosen = self.s.eligible()[0] if headmaster is None else headmaster
+        safe = [x for x in self.s.eligible() if self.s.roles[x] != "voldemort"]
+        chosen = safe[0] if headmaster is None else headmaster
         self.nominate(chosen)
         self.votes(yes)
         return chosen
@@ -83,8 +92,7 @@ class Play:
 
     def pass_policy(self, kind: str, headmaster: int | None = None) -> None:
         """A government elected and enacting ``kind`` (the top three rigged to it)."""
-        available = [k for k in self.s.draw]
-        if available.count(kind) < 3:
+        if self.s.draw.count(kind) < 3:
             self.s.draw = self.s.draw + self.s.discard  # only rigging: keep 17 accounted for
             self.s.discard = []
         self.rig(top=[kind] * 3)
@@ -114,3 +122,13 @@ def random_prompt(table: Table, r: random.Random) -> Expect:
     if votes and r.random() < 0.9:
         return r.choice(votes)
     return r.choice(expects)
+
+
+def seats_with(s: VoldemortState, role: str) -> list[int]:
+    return [x for x, r in enumerate(s.roles) if r == role]
+
+
+def accounted(s: VoldemortState) -> int:
+    """Every policy card somewhere: the piles, a hand, the tracks."""
+    held = sum(len(h) for h in s.hands.values())
+    return len(s.draw) + len(s.discard) + held + s.order + s.dark_arts
