@@ -6,6 +6,7 @@ Not tests themselves.  Everything goes through ``engine.table.Table`` as the box
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from engine.actions import Action
@@ -132,3 +133,12 @@ def accounted(s: VoldemortState) -> int:
     """Every policy card somewhere: the piles, a hand, the tracks."""
     held = sum(len(h) for h in s.hands.values())
     return len(s.draw) + len(s.discard) + held + s.order + s.dark_arts
+
+
+def seeded(players: int, wanted: Callable[[VoldemortState], bool], **options: Any) -> Play:
+    """The first seed whose deal is ``wanted`` (roles are never rigged: ``known`` follows them)."""
+    for seed in range(500):
+        play = Play(players, seed, **options)
+        if wanted(play.s):
+            return play
+    raise AssertionError("no seed deals that")
