@@ -64,6 +64,7 @@ def vote(state: VoldemortState, turn: Turn) -> list[Effect]:
         raise IllegalAction(f"{state.names[voter]} is dead: the dead do not vote")
     if voter in state.votes:
         raise IllegalAction(f"{state.names[voter]} has already voted")
+    # Secret Hitler: votes are cast at once and revealed together.
     state.votes[voter] = turn.args["vote"]
     if len(state.votes) < len(state.living()):
         return []

@@ -139,7 +139,8 @@ def _ask_policy(state: VoldemortState) -> list[Expect]:
 
 
 def can_veto(state: VoldemortState) -> bool:
-    """Secret Hitler: from the fifth Fascist policy, once per session, never in chaos."""
+    """From the fifth Dark Arts policy, once per session, never for a chaos policy."""
+    # Secret Hitler: the veto power, and one request per legislative session.
     return state.dark_arts >= VETO_FROM and not state.veto_asked and not state.chaos
 
 
@@ -156,6 +157,7 @@ def ask_veto(state: VoldemortState, turn: Turn) -> list[Effect]:
 def answer_veto(state: VoldemortState, turn: Turn) -> list[Effect]:
     """Agreed: every policy of the session is discarded and the tracker moves.  Refused:
     the Headmaster must enact one (no second request)."""
+    # Secret Hitler: an agreed veto discards both policies and moves the election tracker.
     if turn.args["choice"] == "refuse":
         state.step = POLICY if state.physical else ENACT
         return [

@@ -53,6 +53,7 @@ def reshuffle_if_low(state: VoldemortState, turn: Turn) -> list[Effect]:
     """Secret Hitler: fewer than three cards left in the draw pile are shuffled together
     with the discard pile (after every legislative session, vetoed ones included, and
     after a chaos policy).  Each shuffle is named, so undo never shuffles differently."""
+    # Secret Hitler: the reshuffle rule (the rulebook never says what happens to the deck).
     if len(state.draw) >= HAND:
         return []
     state.shuffles += 1
@@ -70,6 +71,7 @@ def enact(state: VoldemortState, kind: str, turn: Turn, chaos: bool = False) -> 
     """A policy lands on its track: the tracker resets, a win ends the game at once, the
     deck is topped up, then a spell (never after chaos) or the next round."""
     state.enacted.append(kind)
+    # Secret Hitler: any enacted policy, chaos included, resets the election tracker.
     state.election = 0
     state.chaos = False
     if kind == ORDER:
@@ -109,6 +111,7 @@ def enact(state: VoldemortState, kind: str, turn: Turn, chaos: bool = False) -> 
 def new_round(state: VoldemortState) -> list[Effect]:
     """The Minister title passes on: to Imperio's choice, or clockwise from the last
     regular Minister (so after Imperio it returns to the left of the caster)."""
+    # Secret Hitler: after a Special Election the title returns to the left of the caster.
     if state.chosen is not None:
         state.minister, state.chosen = state.chosen, None
     else:
@@ -142,5 +145,6 @@ def finish(state: VoldemortState, winner: str, reason: str) -> list[Effect]:
     """The game ends at once; every role is revealed."""
     state.step, state.winner, state.reason = OVER, winner, reason
     state.hands = {}
+    # Secret Hitler: the game ends at once, and every role is revealed (the rulebook has no end step).
     roles = [Say(f"{name}: {ROLE_NAMES['en'][role]}.") for name, role in zip(state.names, state.roles, strict=True)]
     return [Say(f"{WIN_SAY[winner]} {reason[0].upper()}{reason[1:]}."), Say("Every role is revealed."), *roles]

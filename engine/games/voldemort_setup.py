@@ -29,7 +29,7 @@ DECKS = ("digital", "physical")
 ORIGINAL = "original"
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "deck": DECKS,
-    # Secret Hitler's 5-6 player rule: Hitler knows his one Fascist.  The rulebook has
+    # Secret Hitler: at 5-6 players Hitler knows his one Fascist.  The rulebook has
     # Voldemort never know his Death Eaters, so it is off unless chosen.
     "voldemort_knows": ("no", "original game's rule (5-6 players)"),
 }

@@ -41,7 +41,8 @@ def crucio(state: VoldemortState, turn: Turn) -> list[Effect]:
         raise IllegalAction(f"{name}'s Party Membership was already shown: choose someone else")
     state.investigated.append(seat)
     results = dict(state.crucio.get(state.minister, {}))
-    results[seat] = PARTY[state.roles[seat]]  # Voldemort's Party Membership card says Death Eater
+    # Secret Hitler: the investigation shows the Party Membership card, and Hitler's says Fascist.
+    results[seat] = PARTY[state.roles[seat]]
     state.crucio = {**state.crucio, state.minister: results}
     minister = state.names[state.minister]
     return [
@@ -54,6 +55,7 @@ def stupor(state: VoldemortState, turn: Turn) -> list[Effect]:
     if state.physical:
         said = f"{minister}, look at the top three policies of the draw pile and put them back in the same order."
     else:
+        # Secret Hitler: Policy Peek shows the top three and leaves them in their order.
         state.peeks = {**state.peeks, state.minister: state.draw[:HAND]}
         said = f"{minister}, your phone shows the top three policies, in order. They stay where they are."
     return [Say(said)] + new_round(state)
@@ -64,6 +66,7 @@ def imperio(state: VoldemortState, turn: Turn) -> list[Effect]:
     rotation then returns to the left of the caster (see ``new_round``)."""
     seat = turn.args["choice"]
     name = _target(state, seat, "Imperio")
+    # Secret Hitler: a Special Election may pick any other player, term-limited or not.
     state.chosen = seat
     return [
         Say(f"{state.names[state.minister]} casts Imperio: {name} will be the next Minister for Magic.")
@@ -73,6 +76,7 @@ def imperio(state: VoldemortState, turn: Turn) -> list[Effect]:
 def avada(state: VoldemortState, turn: Turn) -> list[Effect]:
     seat = turn.args["choice"]
     name = _target(state, seat, "Avada Kedavra")
+    # Secret Hitler: an executed player's role stays secret unless he was Hitler.
     state.dead.append(seat)
     said: list[Effect] = [Say(f"{state.names[state.minister]} casts Avada Kedavra on {name}.")]
     if state.roles[seat] == VOLDEMORT:

@@ -87,6 +87,7 @@ class VoldemortState:
         return len(self.names)
 
     def living(self) -> list[int]:
+        # Secret Hitler: the dead cannot vote, be nominated or hold the Minister's title.
         return [s for s in range(self.players) if s not in self.dead]
 
     def left_of(self, seat: int) -> int:
@@ -100,8 +101,9 @@ class VoldemortState:
     def eligible(self) -> list[int]:
         """Who the Minister may nominate: another living player, not term-limited.
 
-        Secret Hitler: the last *elected* Minister and Headmaster are term-limited, and
+        The last *elected* Minister and Headmaster are term-limited, and
         with five or fewer living players only the last Headmaster is."""
+        # Secret Hitler: the term limits (the rulebook says only "the immediate past").
         limited = {self.last_headmaster}
         if len(self.living()) > FEW_ALIVE:
             limited.add(self.last_minister)
