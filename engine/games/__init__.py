@@ -1,4 +1,5 @@
 """The games the box knows, by the name stored in the action log."""
+
 from __future__ import annotations
 
 from typing import Any
