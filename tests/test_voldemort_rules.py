@@ -3,13 +3,16 @@ the legislative session with either deck, the veto, the tracker and chaos."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
-from voldemort_support import Play, accounted, seats_with
+from voldemort_support import Play, accounted, page_action, random_prompt, seats_with
 
 from engine.actions import IllegalAction
 from engine.games.voldemort_rules import DARK_ARTS, DEATH_EATER, ORDER, VOLDEMORT
+from engine.games.voldemort_state import VoldemortState
 
 ROLE_COUNTS = {5: (3, 1), 6: (4, 1), 7: (4, 2), 8: (5, 2), 9: (5, 3), 10: (6, 3)}
 
@@ -323,3 +326,43 @@ def test_a_veto_that_is_the_third_failure_brings_chaos() -> None:
     play.act("answer", by=play.s.minister, choice="agree")
     assert play.s.order == 1 and play.s.election == 0 and play.s.step == "nominate"
     assert accounted(play.s) == 17
+
+
+def test_a_chaos_policy_with_the_physical_deck_is_the_top_card_entered() -> None:
+    play = Play(5, deck="physical")
+    for _ in range(3):
+        play.fail()
+    assert play.s.step == "policy" and play.s.chaos
+    assert "veto" not in {e.action for e in play.table.expects()}
+    with pytest.raises(IllegalAction, match="only the host"):
+        play.act("policy", by=play.s.minister, choice="Order")
+    play.act("policy", choice="Dark Arts")
+    assert (play.s.dark_arts, len(play.s.draw), play.s.step, play.s.chaos) == (1, 16, "nominate", False)
+    assert accounted(play.s) == 17
+
+
+def played_until(seed: int, wanted: Callable[[VoldemortState], bool]) -> Play | None:
+    """A game answered from its own prompts, stopped as soon as ``wanted`` holds."""
+    play, r = Play(5, seed), random.Random(seed)
+    while not play.table.public_view()["over"]:
+        play.submit(page_action(random_prompt(play.table, r), r))
+        if wanted(play.s):
+            return play
+    return None
+
+
+def test_undo_never_shuffles_or_deals_differently() -> None:
+    """The hand an election deals and the reshuffle after a session come from the game's
+    own randomness: undone and done again (with another seed), they are the same."""
+    play = next(p for seed in range(50) if (p := played_until(seed, lambda s: s.shuffles == 1)))
+    shuffled = list(play.s.draw)
+    play.table.undo()
+    assert play.s.shuffles == 0
+    play.table.apply(play.entries[-1].action, 12345)
+    assert play.s.draw == shuffled
+    play = next(p for seed in range(50) if (p := played_until(seed, lambda s: s.step == "discard")))
+    hand = dict(play.s.hands)
+    assert "policies seen" in (play.table.undo_warning() or "")
+    play.table.undo()
+    play.table.apply(play.entries[-1].action, 777)
+    assert play.s.hands == hand
