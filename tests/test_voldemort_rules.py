@@ -114,6 +114,7 @@ def test_term_limits_bar_the_last_elected_minister_and_headmaster() -> None:
     play.legislate(ORDER, ORDER)
     assert play.s.minister == 1
     assert play.s.eligible() == [2, 4, 5, 6]
+    assert play.table.public_view()["view"]["eligible"] == ["Cat", "Eve", "Fay", "Gus"]
     for limited in (0, 3):
         with pytest.raises(IllegalAction, match="term-limited"):
             play.nominate(limited)

@@ -49,7 +49,7 @@ from engine.games.voldemort_rules import (
     VETO_FROM,
 )
 from engine.games.voldemort_setup import OPTION_CHOICES, new_state
-from engine.games.voldemort_state import DISCARD, ENACT, OVER, VoldemortState
+from engine.games.voldemort_state import DISCARD, ENACT, NOMINATE, OVER, VoldemortState
 from engine.steps import Step, StepGame
 
 
@@ -98,7 +98,7 @@ class Voldemort(StepGame[VoldemortState]):
             "dead_names": list(public.named(public.dead)),
             "spell_track": [SPELL_NAMES[s] if s else None for s in SPELL_TRACK[public.players]],
             "veto_unlocked": public.dark_arts >= VETO_FROM,
-            "eligible": list(public.named(public.eligible())) if public.step != OVER else [],
+            "eligible": list(public.named(public.eligible())) if public.step == NOMINATE else [],
         }
 
     def present(self, public: VoldemortState, seat: int, mine: dict[str, Any]) -> dict[str, Any]:
