@@ -9,42 +9,11 @@ import pytest
 from playwright.sync_api import expect
 
 from engine.actions import Action
-from support.browser import CONSOLE_ERRORS, MARKS, PER_CLIENT, PHONE, WAIT_MS, join, reveal, watch_console
+from support.browser import CONSOLE_ERRORS, MARKS, PER_CLIENT, PHONE, WAIT_MS, HostWatch, join, reveal
 from support.web import make_app
 from web.serve import serve
 
 pytestmark = MARKS
-
-
-class HostWatch:
-    """The host's browser, remembering every response its page received."""
-
-    def __init__(self, browser, base: str) -> None:
-        self.context = browser.new_context(**PHONE)
-        self.page = self.context.new_page()
-        self.responses = []
-        self.page.on("response", lambda response: self.responses.append(response))
-        watch_console(self.page)
-        self.page.goto(base + "/host")
-
-    def downloaded(self) -> str:
-        """Every body the host page received, except the endless event stream (checked in test_web)."""
-        texts = []
-        for response in self.responses:
-            if "event-stream" in (response.headers.get("content-type") or ""):
-                continue
-            try:
-                texts.append(response.body().decode("utf-8", "replace"))
-            except Exception:  # a response still streaming when the page moved on
-                continue
-        return "\n".join(texts)
-
-    def start(self, game: str, seats: list[str]) -> None:
-        page = self.page
-        expect(page.locator(f"#game-select option[value={game!r}]")).to_have_count(1)
-        page.select_option("#game-select", game)
-        page.fill("#seat-names", "\n".join(seats))
-        page.click("#new-game button[type=submit]")
 
 
 def test_two_phones_see_only_their_own_secret(browser, served):

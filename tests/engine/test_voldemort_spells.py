@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from voldemort_support import Play, accounted, seats_with, seeded
 
 from engine.actions import IllegalAction
 from engine.games.voldemort_rules import DARK_ARTS, ORDER, VOLDEMORT
+from support.voldemort import Play, accounted, seats_with, seeded
 
 TRACKS = {
     5: [None, None, "stupor", "avada_kedavra", "avada_kedavra"],

@@ -8,11 +8,11 @@ from collections import Counter
 from collections.abc import Callable
 
 import pytest
-from voldemort_support import Play, accounted, page_action, random_prompt, seats_with
 
 from engine.actions import IllegalAction
 from engine.games.voldemort_rules import DARK_ARTS, DEATH_EATER, ORDER, VOLDEMORT
 from engine.games.voldemort_state import VoldemortState
+from support.voldemort import Play, accounted, page_action, random_prompt, seats_with
 
 ROLE_COUNTS = {5: (3, 1), 6: (4, 1), 7: (4, 2), 8: (5, 2), 9: (5, 3), 10: (6, 3)}
 

@@ -10,38 +10,23 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from test_browser import (  # noqa: F401 (fixtures: the browser, and a fresh console per test)
-    CHROMIUM,
-    CONSOLE_ERRORS,
-    PHONE,
-    WAIT_MS,
-    HostWatch,
-    browser,
-    fresh_console,
-    reveal,
-    watch_console,
-)
 
 from device.store import Store
 from device.table_service import TableService
 from engine.games.voldemort import Voldemort
+from support.browser import CONSOLE_ERRORS, MARKS, PER_CLIENT, PHONE, WAIT_MS, HostWatch, reveal, watch_console
 from web import create_app
 from web.serve import serve
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve"]
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="Debian's chromium is not installed (make test installs it with apt)"
-    ),
-]
+pytestmark = MARKS
 
 
 @pytest.fixture
 def served(tmp_path):
     service = TableService(Store(tmp_path / "table.db"), games={"voldemort": Voldemort()})
     app = create_app(service, None, public_url="http://familiar.test:8080", simulated=False)
-    server = serve(app, "127.0.0.1", 0)
+    server = serve(app, "127.0.0.1", 0, per_client=PER_CLIENT)
     yield f"http://127.0.0.1:{server.port}", service
     server.stop()
 
@@ -49,13 +34,13 @@ def served(tmp_path):
 class Phone:
     """One player's phone, remembering the body of every view it downloaded."""
 
-    def __init__(self, chromium: Any, base: str, name: str) -> None:
+    def __init__(self, chromium: Any, base: str, name: str, code: str) -> None:
         self.context = chromium.new_context(**PHONE)
         self.page = self.context.new_page()
         self.bodies: list[dict[str, Any]] = []
         self.page.on("response", self._keep)
         watch_console(self.page)
-        self.page.goto(base + "/")
+        self.page.goto(f"{base}/j/{code}")  # as from the host's QR code
         self.page.get_by_role("button", name=name, exact=True).click()
         self.page.wait_for_url(re.compile(r"/me$"), timeout=WAIT_MS)
         expect(self.page.locator("#name")).to_have_text(name)
@@ -89,12 +74,12 @@ def host_bodies(host: HostWatch) -> list[dict[str, Any]]:
     return out
 
 
-def test_only_the_government_phones_receive_the_policies(browser, served):  # noqa: F811
+def test_only_the_government_phones_receive_the_policies(browser, served):
     base, service = served
     host = HostWatch(browser, base)
     host.start("voldemort", NAMES)
     expect(host.page.locator("#title")).to_have_text("Secret Voldemort")
-    phones = [Phone(browser, base, name) for name in NAMES]
+    phones = [Phone(browser, base, name, service.join_code()) for name in NAMES]
     state = service.table.current.state
     minister = state.minister
     headmaster = state.eligible()[0]

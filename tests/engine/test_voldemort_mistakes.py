@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from voldemort_support import Play, accounted, page_action, seats_with, seeded
 
 from engine.actions import IllegalAction
 from engine.games.voldemort_rules import DARK_ARTS, DEATH_EATER, ORDER, VOLDEMORT
+from support.voldemort import Play, accounted, page_action, seats_with, seeded
 
 
 def test_the_last_voter_does_not_become_headmaster() -> None:
