@@ -258,7 +258,7 @@ def truth_of(frame: np.ndarray, names: list[str]) -> Truth | None:
     quads = find_cards(frame)
     if len(quads) != len(names):
         return None
-    return list(zip(grid_order(quads, *GRID), names))
+    return list(zip(grid_order(quads, *GRID), names, strict=False))
 
 
 def vary(variation: Variation, frame: np.ndarray, truth: Truth) -> tuple[np.ndarray, Truth]:
@@ -447,7 +447,7 @@ def tune(catalog: Catalog, enrol: list[Labelled], deck: list[str]) -> None:
         partial = Catalog(Path(tmp) / "partial")
         left_out = set(deck[::3])
         for frame, names, _ in enrol:
-            partial.add([(n, c, None) for n, c in zip(names, grid_cards(frame)) if n not in left_out])
+            partial.add([(n, c, None) for n, c in zip(names, grid_cards(frame), strict=False) if n not in left_out])
         for name, variation in (VARIATIONS | TUNE_VARIATIONS).items():
             if len(sys.argv) > 2 and name not in sys.argv[2:]:
                 continue
@@ -511,7 +511,7 @@ def main() -> dict:
         partial = Catalog(Path(tmp) / "partial")
         left_out = set(deck[::3])
         for frame, names, _ in enrol:
-            keep = [(n, c) for n, c in zip(names, grid_cards(frame)) if n not in left_out]
+            keep = [(n, c) for n, c in zip(names, grid_cards(frame), strict=False) if n not in left_out]
             partial.add([(n, c, None) for n, c in keep])
         u_tally, _ = run(partial, test, set(deck) - left_out)
         result["unknown"] = {"left_out": len(left_out), "enrolled": len(partial)} | u_tally.summary()

@@ -119,7 +119,7 @@ class Score:
         free = list(range(len(reported)))
         ok = True
         notes = []
-        for lab in sorted(labels, key=lambda l: l.size):
+        for lab in sorted(labels, key=lambda lab: lab.size):
             best = min(free, key=lambda i: math.hypot(reported[i][1] - lab.x, reported[i][2] - lab.y), default=None)
             if best is None or math.hypot(reported[best][1] - lab.x, reported[best][2] - lab.y) > lab.size / 2:
                 self.missed += 1

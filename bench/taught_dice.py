@@ -157,9 +157,9 @@ def camera_finish(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def random_look(rng: np.random.Generator, labels: list[Label], frame_side: int, others: list[tuple[float, float, float]] = (),
                 die: str = "black") -> Look:
     """A look at a free spot: the real dice (and ``others``) stay clear of the die."""
-    typical = float(np.median([l.size for l in labels])) if labels else 38.0
+    typical = float(np.median([lab.size for lab in labels])) if labels else 38.0
     size = float(typical * rng.uniform(0.85, 1.2))
-    busy = [(l.x, l.y, l.size) for l in labels] + list(others)
+    busy = [(lab.x, lab.y, lab.size) for lab in labels] + list(others)
     for _ in range(400):
         x, y = rng.uniform(70, frame_side - 70, 2)
         if all(math.hypot(x - bx, y - by) > 0.85 * (size + bs) for bx, by, bs in busy):
@@ -172,9 +172,9 @@ def random_look(rng: np.random.Generator, labels: list[Label], frame_side: int, 
 def empty_tray(frame: np.ndarray, labels: list[Label]) -> np.ndarray:
     """The photo's tray with its real dice (and their shadows) painted out."""
     mask = np.zeros(frame.shape[:2], np.uint8)
-    for l in labels:
-        r = int(l.size)
-        cv2.circle(mask, (int(l.x), int(l.y)), r, 255, -1)
+    for lab in labels:
+        r = int(lab.size)
+        cv2.circle(mask, (int(lab.x), int(lab.y)), r, 255, -1)
     return cv2.inpaint(frame, mask, 7, cv2.INPAINT_TELEA)
 
 

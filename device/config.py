@@ -302,7 +302,7 @@ def _section(name: str, cls: type, table: dict[str, Any]) -> Any:
             raise ConfigError(f"{name}.{key}: {MOVED[f'{name}.{key}']}")
         if key not in known:
             raise ConfigError(f"{name}.{key}: unknown key (known: {', '.join(known)})")
-        convert = known[key].metadata.get("convert") or (lambda k, r: _convert(k, hints[key], r))
+        convert = known[key].metadata.get("convert") or (lambda k, r, kind=hints[key]: _convert(k, kind, r))
         value = convert(f"{name}.{key}", raw)
         check = known[key].metadata.get("check")
         if check and (problem := check(value)):

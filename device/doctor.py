@@ -62,7 +62,8 @@ def check_camera(config: Config) -> CheckResult:
     """Opens the configured camera and grabs a frame (via the vision package)."""
     cam = config.camera
     try:
-        from vision.camera import CameraTuning, check_camera as grab_frame
+        from vision.camera import CameraTuning
+        from vision.camera import check_camera as grab_frame
     except ImportError as error:
         return CheckResult("camera", "fail", f"the camera code cannot be loaded: {error}",
                            "reinstall familiar (sudo make install) so the vision package is complete")

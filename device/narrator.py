@@ -50,8 +50,9 @@ MAX_QUEUED = 100  # lines waiting; beyond this the oldest waiting line is droppe
 PLAY_MARGIN_SECONDS = 10  # aplay gets the clip's length plus this before it is given up
 ALSA_NAMES = {"default", "sysdefault", "null", "pulse", "pipewire", "jack"}
 
-SYNTH_TIMEOUT_SECONDS = 10  # espeak-ng needs well under a second for a long line; a hung one
-# must cost one line, not stall every line behind it
+# espeak-ng needs well under a second for a long line; a hung one must cost one line,
+# not stall every line behind it
+SYNTH_TIMEOUT_SECONDS = 10
 DEFAULT_VOICE = "en"  # espeak-ng's English voice, present in every espeak-ng install
 
 

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from gpiozero import Factory, LEDBarGraph, PWMLED
+from gpiozero import PWMLED, Factory, LEDBarGraph
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from device.config import Config

@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-
 MAX_DEPTH = 16
 """Deepest nesting of lists and objects in an action's data.  No move needs more than a
 few levels; a deep one is accepted by ``json`` on one thread and overflows the stack

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from support import ROOT
+
 RUNTIME = ("vision", "device", "web", "engine")
 MAY_IMPORT = {
     "vision": {"vision"},

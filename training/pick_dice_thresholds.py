@@ -77,8 +77,8 @@ def _seen(tray: Path, labels: dict[str, list[Label]]) -> Iterator[tuple[str, np.
 def views(frame: np.ndarray, labels: list[Label]) -> list[tuple[np.ndarray, list[Label]]]:
     """The photo as taken, turned a quarter, shrunk to 0.75, and blurred with JPEG loss."""
     h = frame.shape[0]
-    turned = [Label(l.face, h - 1 - l.y, l.x, l.size) for l in labels]
-    small = [Label(l.face, l.x * 0.75, l.y * 0.75, l.size * 0.75) for l in labels]
+    turned = [Label(lab.face, h - 1 - lab.y, lab.x, lab.size) for lab in labels]
+    small = [Label(lab.face, lab.x * 0.75, lab.y * 0.75, lab.size * 0.75) for lab in labels]
     ok, jpeg = cv2.imencode(".jpg", cv2.GaussianBlur(frame, (0, 0), 1.0), [cv2.IMWRITE_JPEG_QUALITY, 40])
     return [(frame, labels), (cv2.rotate(frame, cv2.ROTATE_90_CLOCKWISE), turned),
             (cv2.resize(frame, None, fx=0.75, fy=0.75, interpolation=cv2.INTER_AREA), small),
@@ -96,8 +96,8 @@ def main() -> int:
 
     def run(t: Thresholds) -> Score:
         s = Score()
-        for (name, moved, shape, seen), again in zip(cached, fresh):
-            dice = [second_look(decide(c, p, t, shape), p, *a, t, shape) for (c, p), a in zip(seen, again)]
+        for (name, moved, shape, seen), again in zip(cached, fresh, strict=False):
+            dice = [second_look(decide(c, p, t, shape), p, *a, t, shape) for (c, p), a in zip(seen, again, strict=False)]
             s.add(name, moved, [(d.value, d.x, d.y) for d in dice if d is not None])
         return s
 
@@ -113,8 +113,8 @@ def main() -> int:
         seen = candidates(frame, peak=peak, give_up=1.0)  # as the reader finds them at this peak
         wanted = [i for i, (c, p) in enumerate(seen) if wants_second_look(c, decide(c, p, unsure, frame.shape), frame.shape)]
         cached[k], fresh[k] = (name, moved, frame.shape, seen), [nothing] * len(seen)
-        looks = zip(relocate(frame, [seen[i][0] for i in wanted], peak), looks_by_colourfulness(frame, seen, wanted))
-        for i, look in zip(wanted, looks):
+        looks = zip(relocate(frame, [seen[i][0] for i in wanted], peak), looks_by_colourfulness(frame, seen, wanted), strict=False)
+        for i, look in zip(wanted, looks, strict=False):
             fresh[k][i] = look
     costs = []
     for candidate in np.arange(0.5, 0.995, 0.01):

@@ -78,7 +78,7 @@ def load_split(data: Path) -> dict[str, list[tuple[int, float, float, float]]]:
     label fixes of ``bench/dice_label_fixes.csv`` (runs before step 3 used the labels
     as published: four miscounted faces taught wrong classes and four unlabelled
     dice were mined as "not a die")."""
-    return {name: [(l.face, l.x, l.y, l.size) for l in labs] for name, labs in load_labels(data, "train").items()}
+    return {name: [(lab.face, lab.x, lab.y, lab.size) for lab in labs] for name, labs in load_labels(data, "train").items()}
 
 
 def fit_names(labels: dict) -> list[str]:
@@ -239,7 +239,7 @@ def mine_dice(images: dict, names: list[str], models: Path) -> list[tuple[str, i
         found = reader.find_dice(img, peak=0.05)
         probs = reader.classify_faces(img, found, give_up=1.0)
         for face, dx, dy, ds in dice:
-            near = [(math.hypot(c.x - dx, c.y - dy), c, p) for c, p in zip(found, probs)]
+            near = [(math.hypot(c.x - dx, c.y - dy), c, p) for c, p in zip(found, probs, strict=False)]
             near = [m for m in near if m[0] < 0.5 * ds]
             if not near:
                 continue
@@ -333,7 +333,7 @@ def drawn_pool(images: dict, names: list[str], count: int, rng: random.Random) -
     return pool
 
 
-def training_patch(images: dict, names: list[str], rng: random.Random, mix: "FaceMix") -> tuple[np.ndarray, int]:
+def training_patch(images: dict, names: list[str], rng: random.Random, mix: FaceMix) -> tuple[np.ndarray, int]:
     """One face-net training example: drawn, a weakly read die as the detector cuts
     it, or a real die / not-a-die patch (``face_sample``), in the shares of ``mix``."""
     r = rng.random()
@@ -439,7 +439,7 @@ def load_fused_onnx(net: nn.Module, path: Path) -> nn.Module:
     convs = [m for m in net.modules() if isinstance(m, nn.Conv2d) and m is not last]
     bns = [m for m in net.modules() if isinstance(m, nn.BatchNorm2d)]
     pairs = [(weights[i], weights[i + 1]) for i in range(2, len(weights), 2)]
-    for conv, bn, (w, b) in zip(convs, bns, pairs):
+    for conv, bn, (w, b) in zip(convs, bns, pairs, strict=False):
         conv.weight.data = torch.from_numpy(w.copy())
         bn.running_mean.zero_()
         bn.running_var.fill_(1.0 - bn.eps)

@@ -82,7 +82,7 @@ class WebServer:
         self.app.extensions["familiar"].stopping.clear()
         self.server.run()
 
-    def start(self) -> "WebServer":
+    def start(self) -> WebServer:
         """Serve in a background thread."""
         self._thread = threading.Thread(target=self.run, name="familiar-web", daemon=True)
         self._thread.start()

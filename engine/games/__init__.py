@@ -1,4 +1,5 @@
 """The games the box knows, by the name stored in the action log."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -6,9 +7,10 @@ from typing import Any
 from engine.game import Game
 from engine.games.dice_reader import DiceReader
 from engine.games.unmask import Unmask
+from engine.games.voldemort import Voldemort
 
 
 def registry() -> dict[str, Game[Any]]:
     """Every game by its log name; adding a game is one entry here."""
-    games: list[Game[Any]] = [DiceReader(), Unmask()]
+    games: list[Game[Any]] = [DiceReader(), Unmask(), Voldemort()]
     return {game.name: game for game in games}

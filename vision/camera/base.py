@@ -57,7 +57,7 @@ class Camera(abc.ABC):
     def close(self) -> None:
         """Release the device; safe to call twice."""
 
-    def remeter(self) -> None:
+    def remeter(self) -> None:  # noqa: B027 - a no-op unless the source meters exposure itself
         """Measure exposure and white balance afresh and lock them again (a new game, or
         the host changed the lights). Sources without automatic exposure do nothing."""
 

@@ -101,7 +101,7 @@ def grid_order(quads: list[np.ndarray], rows: int, cols: int) -> list[np.ndarray
         raise CatalogError(f"found {len(quads)} cards in the photo, expected {rows}x{cols} = {rows * cols}")
     by_y = sorted(quads, key=lambda q: float(q[:, 1].mean()))
     grid = [sorted(by_y[r * cols : (r + 1) * cols], key=lambda q: float(q[:, 0].mean())) for r in range(rows)]
-    for upper, lower in zip(grid, grid[1:]):
+    for upper, lower in zip(grid, grid[1:], strict=False):
         if max(float(q[:, 1].mean()) for q in upper) > min(float(q[:, 1].min()) for q in lower):
             raise CatalogError(f"the cards do not lie in {rows} clear rows; straighten the grid and retake the photo")
     return [q for row in grid for q in row]
@@ -191,7 +191,7 @@ class Catalog:
             with np.load(self.directory / CACHE, allow_pickle=False) as saved:
                 if str(saved["version"]) != DESCRIPTOR_VERSION:
                     return {}
-                return {str(name): row for name, row in zip(saved["images"], saved["vectors"])}
+                return {str(name): row for name, row in zip(saved["images"], saved["vectors"], strict=False)}
         except (OSError, KeyError, ValueError):
             return {}
 
@@ -213,9 +213,9 @@ class Catalog:
         if len(set(names)) != len(names):
             dupes = sorted({n for n in names if names.count(n) > 1})
             raise CatalogError(f"duplicate card names: {', '.join(dupes)}")
-        datas = [_check_data(data, name) for name, (_, _, data) in zip(names, cards)]
+        datas = [_check_data(data, name) for name, (_, _, data) in zip(names, cards, strict=False)]
         encoded = []
-        for name, (_, image, _) in zip(names, cards):
+        for name, (_, image, _) in zip(names, cards, strict=False):
             image = check_frame(image, f"card {name!r}")
             ok, png = cv2.imencode(".png", cv2.resize(image, CARD_SIZE, interpolation=cv2.INTER_AREA))
             if not ok:
@@ -223,7 +223,7 @@ class Catalog:
             encoded.append(png.tobytes())
         new_files = []
         entries = {e.name: e for e in self._entries}
-        for name, png, data in zip(names, encoded, datas):
+        for name, png, data in zip(names, encoded, datas, strict=False):
             rel = f"{IMAGES}/{_slug(name)}-{hashlib.sha1(png).hexdigest()[:8]}.png"
             _atomic_write(self.directory / rel, png)
             new_files.append(rel)
@@ -258,7 +258,7 @@ class Catalog:
             dupes = sorted({n for n in checked if checked.count(n) > 1})
             raise CatalogError(f"duplicate card names: {', '.join(dupes)}")
         cards = warp_grid(frame, rows, cols)
-        self.add([(n, c, d) for n, c, d in zip(checked, cards, data or [None] * len(cards))])
+        self.add([(n, c, d) for n, c, d in zip(checked, cards, data or [None] * len(cards), strict=False)])
         return cards
 
     def remove(self, name: str) -> None:

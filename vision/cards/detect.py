@@ -167,7 +167,7 @@ def _fit_sides(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
         return quad
     lines = [cv2.fitLine(points[near[i]], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel() for i in range(4)]
     corners = []
-    for (ux, uy, px, py), (vx, vy, qx, qy) in zip(lines[-1:] + lines[:-1], lines):
+    for (ux, uy, px, py), (vx, vy, qx, qy) in zip(lines[-1:] + lines[:-1], lines, strict=False):
         det = vx * uy - ux * vy
         if abs(det) < 1e-6:
             return quad
@@ -285,7 +285,7 @@ def _candidates(region: np.ndarray, frame_area: float, inset: float) -> list[Can
     shortest = 4.0 * math.sqrt(MIN_AREA_FRACTION * frame_area)  # contours list every boundary pixel
     found = (
         _candidate(contour, frame_area, -inset if parent >= 0 else inset)
-        for contour, parent in zip(contours, hierarchy[0][:, 3].tolist())
+        for contour, parent in zip(contours, hierarchy[0][:, 3].tolist(), strict=False)
         if len(contour) >= shortest
     )
     return [c for c in found if c is not None]

@@ -183,6 +183,6 @@ def read_cards(frame: np.ndarray, catalog: Catalog) -> list[Card]:
     names = catalog.names
     return [
         Card(None if m.row is None else names[m.row], _corners(q, m.flipped), m.confidence)
-        for q, m in zip(quads, matches)
+        for q, m in zip(quads, matches, strict=False)
     ]
 

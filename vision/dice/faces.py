@@ -4,7 +4,7 @@ candidate from the full frame, scaled to the die (``vision.dice.patch``), so 12 
 seen again at other rotations (VIEW_STAGES)."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import cv2
 import numpy as np

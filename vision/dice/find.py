@@ -139,7 +139,7 @@ def _peaks(image: np.ndarray, zoom: float, peak: float, x0: int = 0, y0: int = 0
     local_max = cv2.dilate(heat, np.ones((3, 3), np.uint8))
     ys, xs = np.nonzero((heat >= local_max) & (heat >= peak))
     peaks = []
-    for iy, ix in zip(ys.tolist(), xs.tolist()):
+    for iy, ix in zip(ys.tolist(), xs.tolist(), strict=False):
         gx, gy = _refine(heat, ix, iy)
         size = math.exp(float(out[1, iy, ix])) * (sx + sy) / 2
         peaks.append(Candidate(x0 + (gx + 0.5) * STRIDE * sx, y0 + (gy + 0.5) * STRIDE * sy, size, float(heat[iy, ix])))

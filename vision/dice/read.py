@@ -98,7 +98,7 @@ def candidates(frame: np.ndarray, peak: float | None = None, give_up: float = GI
     found = find_dice(frame, peak)
     probs = classify_faces(frame, found, give_up)
     kept: list[tuple[Candidate, np.ndarray]] = []
-    for c, p in zip(found, probs):
+    for c, p in zip(found, probs, strict=False):
         if not any(_echo(c, p, o, q) for o, q in kept):
             kept.append((c, p))
     return kept
@@ -214,10 +214,10 @@ def read_dice(frame: np.ndarray, taught: TaughtDice | None = None) -> DiceReadin
     if taught is None or not taught.dice:
         again = [i for i, (c, _) in enumerate(found) if wants_second_look(c, pipped[i], frame.shape)]
         fresh = relocate(frame, [found[i][0] for i in again], t.peak)
-        for i, f, q in zip(again, fresh, looks_by_colourfulness(frame, found, again)):
+        for i, f, q in zip(again, fresh, looks_by_colourfulness(frame, found, again), strict=False):
             pipped[i] = second_look(pipped[i], found[i][1], f, q, t, frame.shape)
     dice: list[Die] = []
-    for (c, _), die in zip(found, pipped):
+    for (c, _), die in zip(found, pipped, strict=False):
         symbol = taught.read(frame, c.x, c.y, c.size) if taught is not None and c.heat >= t.peak else None
         if symbol is not None:
             die = _taught_or_pipped(c, die, symbol)

@@ -128,12 +128,12 @@ def _best_square(sums: np.ndarray, sides: np.ndarray, reach: float) -> tuple[flo
     top = centres[None, :, None] - s // 2   # (sides, rows, 1)
     left = centres[None, None, :] - s // 2  # (sides, 1, cols)
 
-    def boxes(t: np.ndarray, l: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        inside = (t >= 0) & (l >= 0) & (t + n <= WINDOW) & (l + n <= WINDOW)
+    def boxes(t: np.ndarray, lf: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        inside = (t >= 0) & (lf >= 0) & (t + n <= WINDOW) & (lf + n <= WINDOW)
         # Squares reaching out of the window are scored -1 below; their corners are
         # clipped only so that indexing stays inside ``sums``.
-        t0, l0 = np.clip(t, 0, WINDOW), np.clip(l, 0, WINDOW)
-        t1, l1 = np.clip(t + n, 0, WINDOW), np.clip(l + n, 0, WINDOW)
+        t0, l0 = np.clip(t, 0, WINDOW), np.clip(lf, 0, WINDOW)
+        t1, l1 = np.clip(t + n, 0, WINDOW), np.clip(lf + n, 0, WINDOW)
         return sums[t1, l1] - sums[t0, l1] - sums[t1, l0] + sums[t0, l0], inside
 
     inner, _ = boxes(top, left, s)

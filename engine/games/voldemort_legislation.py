@@ -1,0 +1,262 @@
+"""Secret Voldemort, Phase 2: the legislative session, and the veto.
+
+With the digital deck the Minister's phone shows the top three policies, he discards
+one; the Headmaster's phone shows the other two, she enacts one.  Only the holder's
+phone ever receives a hand (a secret prompt, and ``hands`` in its own view); the
+discards are never revealed.  With the physical deck the table plays the cards and
+the enacted one is entered: read by the camera in the reveal area (a taught card) or
+tapped by the host.  The spoken lines are the same whatever the cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.actions import IllegalAction
+from engine.args import Choice, Items, Opt
+from engine.effects import Effect, Expect, Say
+from engine.game import Turn
+from engine.games.voldemort_policies import enact, failed, reshuffle_if_low
+from engine.games.voldemort_rules import HAND, POLICY_NAMES, UNSEEN, VETO_FROM
+from engine.games.voldemort_state import DISCARD, ENACT, POLICY, VETO, VoldemortState
+from engine.steps import Move, Step
+
+KINDS = {label: kind for kind, label in POLICY_NAMES.items()}
+LABELS = tuple(KINDS)
+ANSWERS = ("agree", "refuse")
+
+
+def begin_session(state: VoldemortState) -> list[Effect]:
+    """The elected government legislates: three cards to the Minister's phone, or the
+    table's own deck."""
+    minister, headmaster = state.names[state.minister], state.names[state.sitting()]
+    if state.physical:
+        state.step = POLICY
+        return [
+            Say(
+                f"{minister}, draw the top three policies, discard one face down and pass two to {headmaster}. "
+                f"{headmaster}, discard one face down and put the other in the reveal area."
+            )
+        ]
+    state.hold(state.minister, state.draw[:HAND])
+    del state.draw[:HAND]
+    state.step = DISCARD
+    return [Say(f"{minister}, your phone shows three policies: discard one.")]
+
+
+def _kind(raw: str) -> str:
+    return KINDS[raw]
+
+
+def _hand(state: VoldemortState, seat: int) -> list[str]:
+    return state.hands.get(seat, [])
+
+
+def minister_discards(state: VoldemortState, turn: Turn) -> list[Effect]:
+    hand, kind = list(_hand(state, state.minister)), _kind(turn.args["choice"])
+    if kind not in hand:
+        raise IllegalAction(f"you hold no {POLICY_NAMES[kind]} policy")
+    hand.remove(kind)
+    state.discard.append(kind)
+    state.hold(state.sitting(), hand)
+    state.step = ENACT
+    return [
+        Say(
+            f"{state.names[state.minister]} passes two policies to {state.names[state.sitting()]}. "
+            f"{state.names[state.sitting()]}, your phone shows them: enact one."
+        )
+    ]
+
+
+def headmaster_enacts(state: VoldemortState, turn: Turn) -> list[Effect]:
+    hand, kind = list(_hand(state, state.sitting())), _kind(turn.args["choice"])
+    if kind not in hand:
+        raise IllegalAction(f"you hold no {POLICY_NAMES[kind]} policy")
+    hand.remove(kind)
+    state.discard += hand
+    state.hands = {}
+    return enact(state, kind, turn)
+
+
+def _ask_hand(action: str, what: str, seat_of: str) -> Callable[[VoldemortState], list[Expect]]:
+    def ask(state: VoldemortState) -> list[Expect]:
+        seat = state.minister if seat_of == "minister" else state.sitting()
+        hand = _hand(state, seat)
+        if not hand:
+            return []
+        shown = ", ".join(POLICY_NAMES[k] for k in hand)
+        options = tuple(label for label in LABELS if KINDS[label] in hand)
+        return [
+            Expect(
+                "choice", action, f"Your policies: {shown}. {what}", seat=seat, count=1, options=options, secret=True
+            )
+        ]
+
+    return ask
+
+
+# --- The physical deck ------------------------------------------------------------------
+
+
+def policy_kind(item: Any) -> str:
+    """A revealed policy card: a taught card ``{"card": name, "policy"?: kind}``, or its
+    name typed in ("Order", "Dark Arts policy")."""
+    if isinstance(item, dict):
+        item = item.get("policy") or item.get("card")
+    name = " ".join(str(item).replace("_", " ").split()).casefold() if isinstance(item, str) else ""
+    name = name.removesuffix(" policy")
+    for label, kind in KINDS.items():
+        if name in (label.casefold(), kind.replace("_", " ")):
+            return kind
+    raise IllegalAction("a policy card is Order or Dark Arts")
+
+
+def policy_entered(state: VoldemortState, turn: Turn) -> list[Effect]:
+    """The physical deck: the policy in the reveal area (or, in chaos, the top card)."""
+    choice, cards = turn.args["choice"], turn.args["cards"] or []
+    read = [_kind(choice)] if choice is not None else []
+    if len(read + cards) != 1:
+        raise IllegalAction("enter one policy: Order or Dark Arts")
+    kind = (read + cards)[0]
+    if state.chaos:
+        state.draw.pop(0)
+        return enact(state, kind, turn, chaos=True)
+    del state.draw[:HAND]
+    state.discard += [UNSEEN] * (HAND - 1)
+    return enact(state, kind, turn)
+
+
+def _ask_policy(state: VoldemortState) -> list[Expect]:
+    what = "the top policy of the draw pile" if state.chaos else "the policy the Headmaster enacts"
+    return [
+        Expect("cards", "policy", f"Reveal {what} in the reveal area", count=1),
+        Expect("choice", "policy", f"Or enter {what}", count=1, options=LABELS),
+    ]
+
+
+# --- The veto ---------------------------------------------------------------------------
+
+
+def can_veto(state: VoldemortState) -> bool:
+    """From the fifth Dark Arts policy, once per session, never for a chaos policy."""
+    # Secret Hitler: the veto power, and one request per legislative session.
+    return state.dark_arts >= VETO_FROM and not state.veto_asked and not state.chaos
+
+
+def ask_veto(state: VoldemortState, turn: Turn) -> list[Effect]:
+    if not can_veto(state):
+        raise IllegalAction("a veto needs five Dark Arts policies, and is asked once per session")
+    state.veto_asked = True
+    state.step = VETO
+    return [
+        Say(f"{state.names[state.sitting()]} wishes to veto this agenda. {state.names[state.minister]}, do you agree?")
+    ]
+
+
+def answer_veto(state: VoldemortState, turn: Turn) -> list[Effect]:
+    """Agreed: every policy of the session is discarded and the tracker moves.  Refused:
+    the Headmaster must enact one (no second request)."""
+    # Secret Hitler: an agreed veto discards both policies and moves the election tracker.
+    if turn.args["choice"] == "refuse":
+        state.step = POLICY if state.physical else ENACT
+        return [
+            Say(f"{state.names[state.minister]} refuses the veto: {state.names[state.sitting()]} must enact a policy.")
+        ]
+    if state.physical:
+        del state.draw[:HAND]
+        state.discard += [UNSEEN] * HAND
+    else:
+        state.discard += _hand(state, state.sitting())
+        state.hands = {}
+    effects: list[Effect] = [
+        Say(f"{state.names[state.minister]} agrees: the agenda is vetoed and its policies discarded.")
+    ]
+    return effects + reshuffle_if_low(state, turn) + failed(state, turn)
+
+
+def _ask_veto(state: VoldemortState) -> list[Expect]:
+    if not can_veto(state):
+        return []
+    who = state.sitting()
+    return [Expect("confirm", "veto", f"{state.names[who]}: ask the Minister to veto this agenda", seat=who)]
+
+
+def _ask_answer(state: VoldemortState) -> list[Expect]:
+    who = state.minister
+    return [Expect("choice", "answer", f"{state.names[who]}: agree to the veto?", seat=who, count=1, options=ANSWERS)]
+
+
+def _headmaster(state: VoldemortState) -> list[int | None]:
+    return [state.headmaster]
+
+
+def _minister(state: VoldemortState) -> list[int | None]:
+    return [state.minister]
+
+
+_VETO = Move[VoldemortState]("veto", ask_veto, by=_headmaster, role="Headmaster", ask=_ask_veto)
+
+DISCARD_STEP = Step[VoldemortState](
+    DISCARD,
+    "the Minister is discarding a policy",
+    (
+        Move(
+            "discard",
+            minister_discards,
+            args={"choice": Choice(LABELS)},
+            by=_minister,
+            host=False,
+            role="Minister for Magic",
+            ask=_ask_hand("discard", "Discard one.", "minister"),
+        ),
+    ),
+)
+
+ENACT_STEP = Step[VoldemortState](
+    ENACT,
+    "the Headmaster is enacting a policy",
+    (
+        Move(
+            "enact",
+            headmaster_enacts,
+            args={"choice": Choice(LABELS)},
+            by=_headmaster,
+            host=False,
+            role="Headmaster",
+            ask=_ask_hand("enact", "Enact one.", "headmaster"),
+        ),
+        _VETO,
+    ),
+)
+
+POLICY_STEP = Step[VoldemortState](
+    POLICY,
+    "the table is revealing a policy",
+    (
+        Move(
+            "policy",
+            policy_entered,
+            args={"choice": Opt(Choice(LABELS)), "cards": Opt(Items(policy_kind, 1))},
+            by=_headmaster,
+            role="Headmaster",
+            ask=_ask_policy,
+        ),
+        _VETO,
+    ),
+)
+
+VETO_STEP = Step[VoldemortState](
+    VETO,
+    "the Minister is answering a veto request",
+    (
+        Move(
+            "answer",
+            answer_veto,
+            args={"choice": Choice(ANSWERS)},
+            by=_minister,
+            role="Minister for Magic",
+            ask=_ask_answer,
+        ),
+    ),
+)

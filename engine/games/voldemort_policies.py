@@ -1,0 +1,150 @@
+"""Secret Voldemort: what happens once a policy is enacted, and how a round passes on.
+
+Shared by the election (a chaos policy), the legislative session and the spells, so
+there is one way to enact a policy, to pass the Minister title on and to reshuffle.
+"""
+
+from __future__ import annotations
+
+from engine.effects import Effect, Say
+from engine.game import Turn
+from engine.games.voldemort_rules import (
+    AVADA,
+    CHAOS,
+    CRUCIO,
+    DARK_ARTS,
+    DARK_ARTS_TO_WIN,
+    HAND,
+    IMPERIO,
+    ORDER,
+    ORDER_TO_WIN,
+    POLICY_NAMES,
+    ROLE_NAMES,
+    STUPOR,
+    UNSEEN,
+    VETO_FROM,
+    VOLDEMORT_DANGER,
+    spell_for,
+)
+from engine.games.voldemort_state import (
+    AVADA_STEP,
+    CRUCIO_STEP,
+    DEATH_EATERS_WIN,
+    IMPERIO_STEP,
+    NOMINATE,
+    ORDER_WINS,
+    OVER,
+    POLICY,
+    STUPOR_STEP,
+    VoldemortState,
+)
+
+SPELL_STEPS = {CRUCIO: CRUCIO_STEP, STUPOR: STUPOR_STEP, IMPERIO: IMPERIO_STEP, AVADA: AVADA_STEP}
+SPELL_SAY = {
+    CRUCIO: "{m}, cast Crucio: choose a player whose Party Membership your phone will show you.",
+    STUPOR: "{m}, cast Stupor: look at the top three policies, and tell the table what you like.",
+    IMPERIO: "{m}, cast Imperio: choose the next Minister for Magic.",
+    AVADA: "{m}, cast Avada Kedavra: choose a player to kill.",
+}
+WIN_SAY = {ORDER_WINS: "The Order of the Phoenix wins!", DEATH_EATERS_WIN: "The Death Eaters win!"}
+
+
+def reshuffle_if_low(state: VoldemortState, turn: Turn) -> list[Effect]:
+    """Secret Hitler: fewer than three cards left in the draw pile are shuffled together
+    with the discard pile (after every legislative session, vetoed ones included, and
+    after a chaos policy).  Each shuffle is named, so undo never shuffles differently."""
+    # Secret Hitler: the reshuffle rule (the rulebook never says what happens to the deck).
+    if len(state.draw) >= HAND:
+        return []
+    state.shuffles += 1
+    pile = state.draw + state.discard
+    state.discard = []
+    if state.physical:
+        state.draw = [UNSEEN] * len(pile)
+        return [Say("Fewer than three policies are left: shuffle the discard pile into the draw pile.")]
+    turn.random("deck", state.shuffles).shuffle(pile)
+    state.draw = pile
+    return [Say("Fewer than three policies were left: the box shuffles the discard pile into the draw pile.")]
+
+
+def enact(state: VoldemortState, kind: str, turn: Turn, chaos: bool = False) -> list[Effect]:
+    """A policy lands on its track: the tracker resets, a win ends the game at once, the
+    deck is topped up, then a spell (never after chaos) or the next round."""
+    state.enacted.append(kind)
+    # Secret Hitler: any enacted policy, chaos included, resets the election tracker.
+    state.election = 0
+    state.chaos = False
+    if kind == ORDER:
+        state.order += 1
+    else:
+        state.dark_arts += 1
+    how = "The nation is in chaos: the top policy is enacted" if chaos else "The Headmaster enacts"
+    effects: list[Effect] = [
+        Say(
+            f"{how}: a {POLICY_NAMES[kind]} policy. "
+            f"Order {state.order} of {ORDER_TO_WIN}, Dark Arts {state.dark_arts} of {DARK_ARTS_TO_WIN}."
+        )
+    ]
+    if state.order >= ORDER_TO_WIN:
+        return effects + finish(state, ORDER_WINS, "five Order policies are enacted")
+    if state.dark_arts >= DARK_ARTS_TO_WIN:
+        return effects + finish(state, DEATH_EATERS_WIN, "six Dark Arts policies are enacted")
+    if kind == DARK_ARTS and state.dark_arts == VOLDEMORT_DANGER:
+        effects.append(
+            Say("Three Dark Arts policies: from now on, if Lord Voldemort is elected Headmaster, the Death Eaters win.")
+        )
+    if kind == DARK_ARTS and state.dark_arts == VETO_FROM:
+        effects.append(Say("Five Dark Arts policies: the government may now veto its policies."))
+    effects += reshuffle_if_low(state, turn)
+    if chaos:
+        # Secret Hitler: a chaos policy's power is ignored and the term limits are forgotten.
+        state.last_minister = state.last_headmaster = None
+        return effects + [Say("Its spell, if any, is ignored, and the term limits are cleared.")] + new_round(state)
+    spell = spell_for(state.players, state.dark_arts) if kind == DARK_ARTS else None
+    if spell is None:
+        return effects + new_round(state)
+    state.step = SPELL_STEPS[spell]
+    state.headmaster = None
+    return effects + [Say(SPELL_SAY[spell].format(m=state.names[state.minister]))]
+
+
+def new_round(state: VoldemortState) -> list[Effect]:
+    """The Minister title passes on: to Imperio's choice, or clockwise from the last
+    regular Minister (so after Imperio it returns to the left of the caster)."""
+    # Secret Hitler: after a Special Election the title returns to the left of the caster.
+    if state.chosen is not None:
+        state.minister, state.chosen = state.chosen, None
+    else:
+        state.rotation = state.minister = state.left_of(state.rotation)
+    state.step = NOMINATE
+    state.nominee = state.headmaster = None
+    state.veto_asked = False
+    state.votes = {}
+    return [Say(f"{state.names[state.minister]} is the Minister for Magic: nominate a Headmaster.")]
+
+
+def failed(state: VoldemortState, turn: Turn) -> list[Effect]:
+    """A failed election (or a veto) moves the tracker; the third in a row brings chaos."""
+    state.election += 1
+    effects: list[Effect] = [Say(f"The election tracker moves to {state.election} of {CHAOS}.")]
+    if state.election < CHAOS:
+        return effects + new_round(state)
+    state.election = 0
+    if state.physical:
+        state.chaos = True
+        state.step = POLICY
+        state.nominee = state.headmaster = None
+        return effects + [
+            Say("Three failed governments: the nation is in chaos. Reveal the top policy of the draw pile.")
+        ]
+    top = state.draw.pop(0)
+    return effects + enact(state, top, turn, chaos=True)
+
+
+def finish(state: VoldemortState, winner: str, reason: str) -> list[Effect]:
+    """The game ends at once; every role is revealed."""
+    state.step, state.winner, state.reason = OVER, winner, reason
+    state.hands = {}
+    # Secret Hitler: the game ends at once, and every role is revealed (the rulebook has no end step).
+    roles = [Say(f"{name}: {ROLE_NAMES['en'][role]}.") for name, role in zip(state.names, state.roles, strict=True)]
+    return [Say(f"{WIN_SAY[winner]} {reason[0].upper()}{reason[1:]}."), Say("Every role is revealed."), *roles]

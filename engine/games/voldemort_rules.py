@@ -1,0 +1,84 @@
+"""Secret Voldemort: the fixed tables of the game, as pure data and pure functions.
+
+The rulebook (Secret Hitler re-themed) gives the roles, the phases and the win
+conditions; it is silent on the numbers, so those are the official Secret Hitler
+rules', each marked ``# Secret Hitler:``.
+"""
+
+from __future__ import annotations
+
+ORDER = "order"
+DEATH_EATER = "death_eater"
+VOLDEMORT = "voldemort"
+
+# Party Membership cards: Voldemort's says Death Eater.
+PARTY = {ORDER: ORDER, DEATH_EATER: DEATH_EATER, VOLDEMORT: DEATH_EATER}
+
+# Role and party names in both of the rulebook's versions.
+ROLE_NAMES = {
+    "en": {ORDER: "Order of the Phoenix", DEATH_EATER: "Death Eater", VOLDEMORT: "Lord Voldemort"},
+    "de": {ORDER: "Auror", DEATH_EATER: "Death Eater", VOLDEMORT: "Lord Voldemort"},
+}
+PARTY_NAMES = {
+    "en": {ORDER: "Order of the Phoenix", DEATH_EATER: "Death Eater"},
+    "de": {ORDER: "Order of the Phoenix", DEATH_EATER: "Dark Forces"},
+}
+
+# Secret Hitler: the role distribution, players -> (Order, Death Eaters), plus Voldemort.
+ROLES: dict[int, tuple[int, int]] = {5: (3, 1), 6: (4, 1), 7: (4, 2), 8: (5, 2), 9: (5, 3), 10: (6, 3)}
+
+# Policies.  The kinds are also what a page sends (``choice``) and a taught card's name.
+DARK_ARTS = "dark_arts"
+POLICY_NAMES = {ORDER: "Order", DARK_ARTS: "Dark Arts"}
+# Secret Hitler: 6 Liberal and 11 Fascist policies.
+DECK = {ORDER: 6, DARK_ARTS: 11}
+POLICIES = sum(DECK.values())
+UNSEEN = "unseen"
+"""A card of the physical deck: the box counts it but never knows its kind."""
+
+ORDER_TO_WIN = 5
+DARK_ARTS_TO_WIN = 6
+CHAOS = 3  # failed elections in a row enact the top policy
+VOLDEMORT_DANGER = 3  # Dark Arts policies after which electing Voldemort Headmaster wins
+VETO_FROM = 5  # Secret Hitler: veto power once five Fascist policies are enacted
+FEW_ALIVE = 5  # Secret Hitler: with five or fewer living, only the last Chancellor is term-limited
+HAND = 3
+
+CRUCIO = "crucio"
+STUPOR = "stupor"
+IMPERIO = "imperio"
+AVADA = "avada_kedavra"
+SPELL_NAMES = {CRUCIO: "Crucio", STUPOR: "Stupor", IMPERIO: "Imperio", AVADA: "Avada Kedavra"}
+
+# Secret Hitler: the three Fascist boards' presidential powers, for Dark Arts policies 1-5.
+# The German text says "the more dangerous spells come into play faster with smaller
+# groups"; these tracks do the opposite (9-10 players get Crucio from the first policy,
+# 5-6 wait until the third for a mere Stupor), so the box follows the official boards.
+_SMALL = (None, None, STUPOR, AVADA, AVADA)
+_MEDIUM = (None, CRUCIO, IMPERIO, AVADA, AVADA)
+_LARGE = (CRUCIO, CRUCIO, IMPERIO, AVADA, AVADA)
+SPELL_TRACK: dict[int, tuple[str | None, ...]] = {5: _SMALL, 6: _SMALL, 7: _MEDIUM, 8: _MEDIUM, 9: _LARGE, 10: _LARGE}
+
+
+def spell_for(players: int, dark_arts: int) -> str | None:
+    """The spell the ``dark_arts``-th Dark Arts policy brings at this table size."""
+    track = SPELL_TRACK[players]
+    return track[dark_arts - 1] if 1 <= dark_arts <= len(track) else None
+
+
+def role_deck(players: int) -> list[str]:
+    """The Secret Role cards for this many players, unshuffled."""
+    order, eaters = ROLES[players]
+    return [ORDER] * order + [DEATH_EATER] * eaters + [VOLDEMORT]
+
+
+def policy_deck() -> list[str]:
+    """The 17 policies, unshuffled."""
+    return [kind for kind, count in DECK.items() for _ in range(count)]
+
+
+def said(seats: list[str]) -> str:
+    """Names said aloud: "Ann, Bob and Cat"."""
+    if not seats:
+        return "nobody"
+    return seats[0] if len(seats) == 1 else ", ".join(seats[:-1]) + " and " + seats[-1]

@@ -1,0 +1,118 @@
+"""A five-player Secret Voldemort with the digital deck in real headless Chromium: the
+Minister's and the Headmaster's phones show and play their policies, and no other page
+(the other phones, the host's) ever receives a hand, in anything it downloads."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from device.store import Store
+from device.table_service import TableService
+from engine.games.voldemort import Voldemort
+from support.browser import CONSOLE_ERRORS, MARKS, PER_CLIENT, PHONE, WAIT_MS, HostWatch, reveal, watch_console
+from web import create_app
+from web.serve import serve
+
+NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve"]
+pytestmark = MARKS
+
+
+@pytest.fixture
+def served(tmp_path):
+    service = TableService(Store(tmp_path / "table.db"), games={"voldemort": Voldemort()})
+    app = create_app(service, None, public_url="http://familiar.test:8080", simulated=False)
+    server = serve(app, "127.0.0.1", 0, per_client=PER_CLIENT)
+    yield f"http://127.0.0.1:{server.port}", service
+    server.stop()
+
+
+class Phone:
+    """One player's phone, remembering the body of every view it downloaded."""
+
+    def __init__(self, chromium: Any, base: str, name: str, code: str) -> None:
+        self.context = chromium.new_context(**PHONE)
+        self.page = self.context.new_page()
+        self.bodies: list[dict[str, Any]] = []
+        self.page.on("response", self._keep)
+        watch_console(self.page)
+        self.page.goto(f"{base}/j/{code}")  # as from the host's QR code
+        self.page.get_by_role("button", name=name, exact=True).click()
+        self.page.wait_for_url(re.compile(r"/me$"), timeout=WAIT_MS)
+        expect(self.page.locator("#name")).to_have_text(name)
+
+    def _keep(self, response) -> None:
+        if response.url.endswith(("/api/me", "/api/table")):
+            try:
+                self.bodies.append(json.loads(response.body()))
+            except Exception:  # a response still streaming when the page moved on
+                pass
+
+
+def hands_in(bodies: list[dict[str, Any]]) -> list[object]:
+    """Every policy hand or hand prompt found in downloaded views."""
+    found: list[object] = []
+    for body in bodies:
+        view = body.get("view", {})
+        found += [view[k] for k in ("policies", "hands", "draw", "discard", "seen") if view.get(k)]
+        found += [e for e in body.get("expects", []) if e["action"] in ("discard", "enact")]
+    return found
+
+
+def host_bodies(host: HostWatch) -> list[dict[str, Any]]:
+    out = []
+    for response in host.responses:
+        if response.url.endswith("/api/table"):
+            try:
+                out.append(json.loads(response.body()))
+            except Exception:
+                pass
+    return out
+
+
+def test_only_the_government_phones_receive_the_policies(browser, served):
+    base, service = served
+    host = HostWatch(browser, base)
+    host.start("voldemort", NAMES)
+    expect(host.page.locator("#title")).to_have_text("Secret Voldemort")
+    phones = [Phone(browser, base, name, service.join_code()) for name in NAMES]
+    state = service.table.current.state
+    minister = state.minister
+    headmaster = state.eligible()[0]
+
+    role = reveal(phones[0].page)
+    assert re.search(r"Role name\s+(Order of the Phoenix|Death Eater|Lord Voldemort)", role)
+
+    phones[minister].page.locator("#prompts").get_by_role("button", name=NAMES[headmaster], exact=True).click()
+    expect(phones[minister].page.locator("#message")).to_have_text("Sent.")
+    for phone in phones:
+        phone.page.locator("#prompts").get_by_role("button", name="Yes", exact=True).click()
+        expect(phone.page.locator("#message")).to_have_text("Sent.")
+    expect(host.page.locator("#view")).to_contain_text("discard a policy")
+
+    hand = [{"order": "Order", "dark_arts": "Dark Arts"}[k] for k in service.table.current.state.hands[minister]]
+    seen = reveal(phones[minister].page)
+    assert ", ".join(hand) in seen
+    phones[minister].page.locator("#secret-prompts").get_by_role("button", name=hand[0], exact=True).click()
+    expect(host.page.locator("#view")).to_contain_text("to enact a policy")  # "Sent." may still be the vote's
+
+    passed = [{"order": "Order", "dark_arts": "Dark Arts"}[k] for k in service.table.current.state.hands[headmaster]]
+    assert ", ".join(passed) in reveal(phones[headmaster].page)
+    phones[headmaster].page.locator("#secret-prompts").get_by_role("button", name=passed[0], exact=True).click()
+    expect(host.page.locator("#view")).to_contain_text("nominating a Headmaster")
+    after = service.table.current.state
+    assert after.order + after.dark_arts == 1 and after.step == "nominate"
+    expect(host.page.locator("#view")).to_contain_text(re.compile(r"Order \d/5, Dark Arts \d/6"))
+
+    for seat, phone in enumerate(phones):
+        if seat not in (minister, headmaster):
+            assert hands_in(phone.bodies) == [], f"{NAMES[seat]}'s phone received a hand"
+    assert hands_in(phones[minister].bodies) and hands_in(phones[headmaster].bodies)  # the check can see a hand
+    assert host_bodies(host) and hands_in(host_bodies(host)) == []
+    assert "discard" not in {e["action"] for body in host_bodies(host) for e in body["expects"]}
+    # Only the join page's probe for a seat it does not have yet (as in test_browser).
+    assert [e for e in CONSOLE_ERRORS if "status of 403" not in e] == []

@@ -1,0 +1,261 @@
+"""The dice reader on real tray photos it never trained on, and on variations of them.
+
+The floors below are regression floors set just under what the current models
+measure on these 87 dice (87 right, 0 wrong, 0 unsure or missed, 0 extra; the
+previous detector read 84, and a printed square on a box rim as a 1), NOT the
+issue's targets (99.5 % right):
+bench/dice.py reports the gap honestly.  Labels carry the benchmark's checked fixes
+(bench/dice_label_fixes.csv: here, a real 2 in IMG_20191208_111730 left unlabelled).
+
+The photos in tests/data/dice are from the dice-tray *test* split (BSD-3, LICENSE
+beside them).  Variations (rotation, scale, blur, white balance, JPEG, shadows) are
+made here from those photos, with the labels moved along, to check that the reader
+is not tied to this camera, light or die size.  The rule everywhere: a wrong value is
+a failure; an unsure die is tolerated within a small share.
+"""
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import vision.dice.faces
+import vision.dice.find
+import vision.dice.read
+from bench.dice import BOX_FRAME, Label, Score
+from bench.dice_variations import VARIANTS, framed
+from device.config import CameraConfig
+from support.photos import local_photos
+from vision.dice.find import Candidate
+from vision.dice.nets import thresholds
+from vision.dice.patch import cut_patch
+from vision.dice.read import DiceReading, Die, candidates, decide, read_dice
+from vision.images import ImageError
+
+PHOTOS = local_photos("dice")
+
+
+def score(variant: dict[str, tuple[np.ndarray, list[Label]]]) -> Score:
+    s = Score()
+    for name, (frame, labels) in variant.items():
+        s.add(name, labels, [(d.value, d.x, d.y) for d in read_dice(frame).dice])
+    return s
+
+
+def assert_values_fit(reading: DiceReading, labels: list[Label]) -> None:
+    """Every die found; each value read is one of the labelled faces; at most one unsure."""
+    assert len(reading.dice) == len(labels)
+    faces = sorted(lab.face for lab in labels)
+    for value in reading.values:
+        faces.remove(value)
+    assert len(reading.unsure) <= 1
+
+
+def test_real_photos_read_right() -> None:
+    s = score(PHOTOS)
+    assert s.dice == 87
+    assert s.wrong == 0, s.failures
+    assert s.right >= 0.97 * s.dice, s.failures
+    assert s.extra == 0, s.failures
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_variations_are_read_without_wrong_values(name: str) -> None:
+    variant = {n: VARIANTS[name](f, lab) for n, (f, lab) in PHOTOS.items()}
+    s = score(variant)
+    assert s.wrong <= 2, s.failures  # measured: 0 to 2 (JPEG 25, dice of ~12 px)
+    assert s.right >= 0.86 * s.dice, s.failures  # measured: 0.88 (JPEG 25) to 0.99
+    # A die with a value where none lies is as bad as a wrong value (measured: 0 or 1,
+    # the printed square on a box rim, or a speck at 70 px dice); dice cut by the new
+    # frame edge, whose centres and labels fall outside, are reported unsure.
+    assert s.extra - s.extra_unsure <= 1, s.failures
+    assert s.extra_unsure <= 5, s.failures  # measured: 0 to 5 (zoomed 1.8)
+
+
+def test_dice_small_in_a_large_frame_get_a_finer_look(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the box's 1280x720 camera frame the photos' dice (30-45 px) show at ~10 px in
+    the detector's first look, where it misses some: the finer look finds them."""
+    big = {n: framed(f, lab, 1.0) for n, (f, lab) in PHOTOS.items()}
+    finer = score(big)
+    monkeypatch.setattr(vision.dice.find, "DIE_IN_DETECTOR", (0.0, 26.0, math.inf))
+    first_only = score(big)
+    assert finer.wrong == 0 and finer.missed == 0 and finer.right >= 86, finer.failures  # measured: 87 right
+    assert first_only.missed >= 8, first_only.failures  # measured: 73 right, 1 wrong, 10 missed
+    assert BOX_FRAME == (CameraConfig().width, CameraConfig().height)  # the frame measured is the box's
+
+
+def test_touching_dice_are_read_apart() -> None:
+    """Two real dice cut out and pasted edge to edge are two dice, each read right."""
+    frame, labels = PHOTOS["IMG_20191208_111423.jpg"]
+    a, b = sorted(labels, key=lambda lab: lab.size)[-2:]
+    canvas = np.full_like(frame, np.median(frame.reshape(-1, 3), axis=0).astype(np.uint8))
+    placed = []
+    for lab, x in ((a, 300), (b, 300 + (a.size + b.size) / 2 * 0.92)):
+        r = int(lab.size / 2 * 0.92)
+        tile = frame[int(lab.y) - r:int(lab.y) + r, int(lab.x) - r:int(lab.x) + r]
+        canvas[320 - r:320 + r, int(x) - r:int(x) + r] = tile
+        placed.append(Label(lab.face, float(int(x)), 320.0, lab.size))
+    s = Score()
+    s.add("touching", placed, [(d.value, d.x, d.y) for d in read_dice(canvas).dice])
+    assert s.right == 2, s.failures
+
+
+def test_a_small_die_against_a_big_one_is_its_own_die() -> None:
+    """A small purple 1 pressed against a big yellow 6: the detector stretches the 6's
+    box over both, and the old duplicate-peak rule (within half the larger side) threw
+    the 1 away; now it is read, and the 6 is read once."""
+    frame, labels = PHOTOS["IMG_20191208_111328.jpg"]
+    one = next(lab for lab in labels if lab.face == 1 and abs(lab.x - 266) < 5)
+    six = next(lab for lab in labels if lab.face == 6 and abs(lab.x - 238) < 5)
+    reading = read_dice(frame)
+    near = lambda lab: [d for d in reading.dice if math.hypot(d.x - lab.x, d.y - lab.y) < lab.size / 2]  # noqa: E731
+    assert [d.value for d in near(one)] == [1]
+    assert [d.value for d in near(six)] == [6]
+
+
+def test_sure_non_dice_get_no_more_views(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Giving up on candidates the classifier plainly calls no die (GIVE_UP) saves
+    face patches and changes no die the reader reports."""
+    seen: list[int] = []
+    patches = vision.dice.faces._face_probs
+
+    def counted(frame: np.ndarray, found: list, angles: tuple[float, ...], look: object = None) -> np.ndarray:
+        seen.append(len(found) * len(angles))
+        return patches(frame, found, angles, look)
+
+    monkeypatch.setattr(vision.dice.faces, "_face_probs", counted)
+    t = thresholds()
+    used: dict[float, tuple[list, int]] = {}
+    for give_up in (vision.dice.faces.GIVE_UP, 1.0):
+        seen.clear()
+        used[give_up] = [[decide(c, p, t, frame.shape) for c, p in candidates(frame, give_up=give_up)]
+                         for frame, _ in PHOTOS.values()], sum(seen)
+    (pruned, spared), (every, cost) = used[vision.dice.faces.GIVE_UP], used[1.0]
+    assert [[d for d in photo if d] for photo in pruned] == [[d for d in photo if d] for photo in every]
+    assert spared < cost
+
+
+def test_empty_tray_has_no_dice() -> None:
+    frame, _ = PHOTOS["IMG_20191208_112605.jpg"]
+    empty = np.full_like(frame, np.median(frame.reshape(-1, 3), axis=0).astype(np.uint8))
+    assert read_dice(cv2.GaussianBlur(empty, (0, 0), 2)).dice == ()
+    noise = np.random.default_rng(1).integers(0, 255, frame.shape, dtype=np.uint8)
+    assert len(read_dice(noise).values) <= 1
+
+
+@settings(max_examples=30, deadline=None)
+@given(scale=st.floats(0.03, 3.0), corner=st.tuples(st.floats(0.0, 0.95), st.floats(0.0, 0.95)), aspect=st.floats(0.25, 4.0))
+def test_any_part_of_a_photo_at_any_scale_reads_without_error(scale: float, corner: tuple[float, float], aspect: float) -> None:
+    """Whatever the frame's size and shape, and however few or large the dice in it
+    (a first and a finer look at any scale, windows cut at the frame's edges), the
+    reader returns dice inside the frame with sane fields, never an exception."""
+    frame, _ = PHOTOS["IMG_20191208_111730.jpg"]
+    part = frame[int(corner[1] * frame.shape[0]):, int(corner[0] * frame.shape[1]):]
+    w, h = max(16, int(part.shape[1] * scale)), max(16, int(part.shape[0] * scale * aspect))
+    for die in read_dice(cv2.resize(part, (w, h))).dice:
+        assert -1 <= die.x <= w + 1 and -1 <= die.y <= h + 1
+        assert die.value in (None, 1, 2, 3, 4, 5, 6) and 0.0 <= die.confidence <= 1.0
+
+
+def test_reading_shape_and_json() -> None:
+    frame, labels = PHOTOS["IMG_20191208_112246.jpg"]
+    reading = read_dice(frame)
+    assert isinstance(reading, DiceReading)
+    assert len(reading.dice) == len(labels)
+    die = reading.dice[0]
+    assert isinstance(die, Die) and len(die.corners) == 4
+    assert set(die.to_json()) == {"value", "x", "y", "corners", "confidence"}
+    assert 0.0 <= die.confidence <= 1.0
+    assert_values_fit(reading, labels)
+
+
+def test_unsure_dice_are_listed_apart() -> None:
+    sure = Die(3, 10.0, 10.0, ((0, 0), (20, 0), (20, 20), (0, 20)), 0.99)
+    unsure = Die(None, 50.0, 10.0, ((40, 0), (60, 0), (60, 20), (40, 20)), 0.4)
+    reading = DiceReading((sure, unsure))
+    assert reading.values == [3]
+    assert reading.unsure == [unsure]
+
+
+def test_unusable_frames_are_refused_clearly() -> None:
+    with pytest.raises(ImageError, match="too small"):
+        read_dice(np.zeros((1, 1, 3), np.uint8))
+    with pytest.raises(ImageError, match="empty"):
+        read_dice(np.zeros((0, 0, 3), np.uint8))
+
+
+def test_grey_and_non_square_frames_are_read() -> None:
+    frame, labels = PHOTOS["IMG_20191208_112246.jpg"]
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    assert len(read_dice(grey).dice) == len(labels)
+    wide = cv2.copyMakeBorder(frame, 0, 0, 160, 160, cv2.BORDER_REPLICATE)
+    assert_values_fit(read_dice(wide), labels)
+
+
+def _first_look(face: int) -> np.ndarray:
+    """Class probabilities of a first look that is unsure of a die, ``face`` likeliest."""
+    p = np.full(7, 0.12)
+    p[0], p[face] = 0.0, 0.4
+    return p / p.sum()
+
+
+def test_an_unsure_die_is_read_again_from_a_fresh_centre_only_if_the_looks_agree() -> None:
+    """A die whose first box was off-centre and too large is found again closer up and
+    read; the value counts only if it is the face the first look found likeliest."""
+    frame, labels = PHOTOS["IMG_20191208_111328.jpg"]
+    lab = max(labels, key=lambda lab: lab.size)
+    off = Candidate(lab.x + 0.2 * lab.size, lab.y - 0.1 * lab.size, 1.3 * lab.size, 0.5)
+
+    def look_again(c: Candidate, face: int) -> Die | None:
+        t = thresholds()
+        unsure = decide(c, _first_look(face), t, frame.shape)
+        assert unsure is not None and unsure.value is None
+        fresh = vision.dice.read.relocate(frame, [c], t.peak)[0]
+        return vision.dice.read.second_look(unsure, _first_look(face), fresh, None, t, frame.shape)
+
+    agree, disagree = look_again(off, lab.face), look_again(off, lab.face % 6 + 1)
+    assert agree is not None and agree.value == lab.face
+    assert math.hypot(agree.x - lab.x, agree.y - lab.y) < math.hypot(off.x - lab.x, off.y - lab.y) / 2
+    assert disagree is not None and disagree.value is None and disagree.x == off.x  # stays as it was
+    nothing = Candidate(30.0, 30.0, lab.size, 0.5)  # the tray's corner: no die there
+    assert vision.dice.read.relocate(frame, [nothing], thresholds().peak) == [None]
+
+
+def test_an_unsure_die_with_coloured_pips_is_read_in_colourfulness_only_if_the_looks_agree() -> None:
+    """Red pips on a black die are barely lighter than the body; seen as colourfulness
+    they are bright pips on a dark face, which the classifier reads for sure.  The
+    value counts only if the first look found that face likeliest."""
+    frame, labels = PHOTOS["IMG_20191208_112933.jpg"]
+    lab = next(lab for lab in labels if lab.face == 4 and lab.y > 400)  # the black die with red pips
+    c = Candidate(lab.x, lab.y, lab.size, 0.5)
+    face = cut_patch(frame, lab.x, lab.y, lab.size)[8:24, 8:24].astype(int)
+    assert np.mean(face[..., 2] - face[..., 1]) > 20 and np.mean(face) < 80  # dark and red
+    t = thresholds()
+    by_colourfulness = vision.dice.faces.classify_faces(frame, [c], look=vision.dice.faces.colourfulness)[0]
+    assert vision.dice.faces.face_share(by_colourfulness) >= t.sure
+    assert vision.dice.faces.likeliest_face(by_colourfulness) == lab.face
+
+    def look_again(face: int) -> Die | None:
+        unsure = decide(c, _first_look(face), t, frame.shape)
+        return vision.dice.read.second_look(unsure, _first_look(face), None, by_colourfulness, t, frame.shape)
+
+    agree, disagree = look_again(lab.face), look_again(lab.face % 6 + 1)
+    assert agree is not None and agree.value == lab.face and agree.x == c.x
+    assert disagree is not None and disagree.value is None
+    # A weaker peak on the die's edge may be a part of it: it is not seen so.
+    part = Candidate(lab.x + 0.3 * lab.size, lab.y, 0.5 * lab.size, 0.2)
+    found = [(c, _first_look(lab.face)), (part, _first_look(1))]
+    own, shadowed = vision.dice.read.looks_by_colourfulness(frame, found, [0, 1])
+    assert np.allclose(own, by_colourfulness, atol=1e-5) and shadowed is None
+
+
+def test_the_detector_input_is_what_opencv_would_make() -> None:
+    """The detector's input is built by hand for speed (``_blob``); it must be exactly
+    the blob ``cv2.dnn.blobFromImage`` makes, which the nets were checked with."""
+    frame, _ = PHOTOS["IMG_20191208_111328.jpg"]
+    for image in (frame, frame[13:301, 7:200]):
+        assert np.array_equal(vision.dice.find._blob(image), cv2.dnn.blobFromImage(image))

@@ -1,0 +1,181 @@
+"""The app served for real by waitress: live streams arrive at once, a table's worth
+of open streams does not starve other requests, and stop() ends it all."""
+from __future__ import annotations
+
+import http.client
+import json
+import logging
+import socket
+import time
+
+import pytest
+
+from engine.actions import Action
+from support.web import make_app
+from web.serve import serve
+
+
+@pytest.fixture
+def served(tmp_path):
+    app, service = make_app(tmp_path)
+    server = serve(app, "127.0.0.1", 0)
+    yield server, service
+    server.stop()
+
+
+def open_stream(port: int) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("GET", "/api/events")
+    return conn, conn.getresponse()
+
+
+def read_event(response: http.client.HTTPResponse) -> str:
+    """One SSE block (up to its blank line)."""
+    lines = []
+    while True:
+        line = response.readline().decode()
+        if line == "\n" and lines:
+            return "".join(lines)
+        lines.append(line)
+
+
+def get_json(port: int, path: str) -> dict:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("GET", path)
+    body = json.loads(conn.getresponse().read())
+    conn.close()
+    return body
+
+
+def test_a_change_reaches_an_open_stream(served):
+    server, service = served
+    conn, response = open_stream(server.port)
+    assert response.getheader("Content-Type").startswith("text/event-stream")
+    assert read_event(response).startswith("retry: ")
+    assert read_event(response) == f"data: {service.version}\n"
+    service.submit(Action("table.new", {"game": "dice", "seats": []}))
+    assert read_event(response) == f"data: {service.version}\n"
+    conn.close()
+
+
+def test_a_full_table_of_streams_does_not_starve_requests(served):
+    server, service = served
+    streams = [open_stream(server.port) for _ in range(14)]  # 12 phones, the host, the board
+    for _, response in streams:
+        read_event(response)
+    assert get_json(server.port, "/api/table")["game"] is None
+    for conn, _ in streams:
+        conn.close()
+
+
+def test_stop_ends_open_streams_promptly(tmp_path):
+    app, service = make_app(tmp_path)
+    server = serve(app, "127.0.0.1", 0)
+    conn, response = open_stream(server.port)
+    read_event(response)
+    started = time.monotonic()
+    server.stop()
+    stopped_in = time.monotonic() - started
+    try:  # the stream was closed (a socket timeout here would mean it was left hanging)
+        response.read()
+    except http.client.IncompleteRead:
+        pass
+    assert stopped_in < 4.0
+    with pytest.raises(OSError):
+        get_json(server.port, "/api/table")
+
+
+def post_json(port: int, path: str, body: dict, cookie: str = "") -> tuple[int, dict, str]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("POST", path, json.dumps(body), {"Content-Type": "application/json", "Cookie": cookie})
+    response = conn.getresponse()
+    set_cookie = response.getheader("Set-Cookie") or ""
+    data = json.loads(response.read())
+    conn.close()
+    return response.status, data, set_cookie
+
+
+def test_served_requests_log_no_cookie_and_no_secret(tmp_path, caplog):
+    """waitress and Flask, at DEBUG, while phones join and read their secrets."""
+    caplog.set_level(logging.DEBUG)
+    app, service = make_app(tmp_path)
+    server = serve(app, "127.0.0.1", 0)
+    try:
+        service.submit(Action("table.new", {"game": "secrets", "seats": ["Ann", "Bob"]}))
+        status, _, set_cookie = post_json(server.port, "/api/join", {"seat": 0},
+                                          f"familiar_join={service.join_code()}")
+        token = set_cookie.split(";")[0].split("=", 1)[1]
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        conn.request("GET", "/api/me", headers={"Cookie": f"familiar_seat={token}"})
+        me = json.loads(conn.getresponse().read())
+        conn.close()
+        post_json(server.port, "/api/me/act", {"kind": "nonsense"}, f"familiar_seat={token}")
+        post_json(server.port, "/api/host/act", {"kind": "next"}, f"familiar_seat={token}")
+    finally:
+        server.stop()
+    assert status == 200 and me["view"]["word"] == service.table.current.state.words[0]
+    for secret in (token, *service.table.current.state.words):
+        assert secret not in caplog.text
+
+
+def connect_from(source: str, port: int) -> socket.socket:
+    """A TCP connection to the box from another loopback address: another client."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+    return sock
+
+
+def stream_from(source: str, port: int) -> tuple[socket.socket, bytes]:
+    sock = connect_from(source, port)
+    sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    head = b""
+    while b"data: " not in head and b"retry: 15000" not in head:  # a live stream, or "come back later"
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        head += chunk
+    return sock, head
+
+
+def test_one_hostile_client_cannot_freeze_the_box(served):
+    """One client opened 32 streams (every worker thread) or ~99 idle sockets (waitress's
+    connection limit): the host must still get answers, and other phones their streams."""
+    server, service = served
+    hostile: list[socket.socket] = []
+    try:
+        held = [stream_from("127.0.0.2", server.port) for _ in range(40)]
+        hostile += [sock for sock, _ in held]
+        live = [head for _, head in held if b"data: " in head]
+        assert len(live) == 4  # the rest were told to come back later, and their threads freed
+        hostile += [connect_from("127.0.0.2", server.port) for _ in range(150)]  # idle, sending nothing
+        for _ in range(3):
+            assert get_json(server.port, "/api/table")["game"] is None
+        phone, head = stream_from("127.0.0.3", server.port)
+        hostile.append(phone)
+        assert b"retry: 3000" in head  # another phone still gets a real stream
+    finally:
+        for sock in hostile:
+            sock.close()
+
+
+@pytest.mark.slow
+def test_idle_sockets_are_closed_soon(served):
+    server, service = served
+    idle = connect_from("127.0.0.2", server.port)
+    idle.settimeout(60)
+    assert idle.recv(1) == b""  # closed by the box within CHANNEL_TIMEOUT + CLEANUP_INTERVAL
+    idle.close()
+
+
+def test_a_stream_whose_page_has_gone_frees_its_slot_soon(served):
+    """A page navigated away closes its socket; its slot must not wait for a heartbeat
+    (a phone going from the join page to its own page would hold two)."""
+    server, service = served
+    slots = server.app.extensions["familiar"].streams
+    for _ in range(3):
+        sock, head = stream_from("127.0.0.4", server.port)
+        assert b"data: " in head
+        sock.close()
+    deadline = time.monotonic() + 10
+    while slots.held() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert slots.held() == 0
