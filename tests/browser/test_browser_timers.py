@@ -51,8 +51,8 @@ def test_a_ten_second_timer_counts_down_survives_kill_9_and_ends_with_timer_done
         expect(ann.locator("#timers")).to_be_hidden()
 
         call(host, base + "/api/host/act", {"kind": "start", "data": {}})
-        expect(shown).to_have_text(re.compile(r"^0:(10|09|08)$"))
-        expect(shown).to_have_text("0:07")  # counting down on the page by itself
+        expect(shown).to_have_text(re.compile(r"^0:(10|09)$"))
+        expect(shown).to_have_text("0:08")  # counting down on the page by itself
 
         before, killed = call(host, base + "/api/table")["timers"]["round"]["left"], time.time()
         os.kill(box.pid, signal.SIGKILL)
@@ -66,7 +66,10 @@ def test_a_ten_second_timer_counts_down_survives_kill_9_and_ends_with_timer_done
         # The page hears the restarted box (its version stream reconnects) and the round ends.
         expect(ann.locator("#table-view")).to_contain_text("round 1, 1 over", timeout=after * 1000 + WAIT_MS)
         expect(ann.locator("#timers")).to_be_hidden()
-        assert WARNING in call(host, base + "/api/board")["spoken"]  # 3 s left: the restarted box said it
+        # The warning (3 s left) is said by the restarted box if it was back in time, and
+        # never late: a restart that is slow under load is not a failure of the timer.
+        said = WARNING in call(host, base + "/api/board")["spoken"]
+        assert said if after > 3.5 else not said if after < 2.5 else True
         assert call(host, base + "/api/table")["timers"] == {}
     finally:
         if ann is not None:  # closed before the box goes: a page left polling a dead box is noise
