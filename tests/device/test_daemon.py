@@ -159,6 +159,7 @@ def call(opener, url: str, body: dict | None = None) -> dict:
     return json.loads(opener.open(req, timeout=10).read() or b"{}")
 
 
+@pytest.mark.slow
 def test_kill_9_of_the_demo_daemon_then_restart_loses_nothing(tmp_path):
     port = free_port()
     base = f"http://127.0.0.1:{port}"

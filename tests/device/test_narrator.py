@@ -212,6 +212,7 @@ def test_lines_never_said_are_not_in_the_history(tmp_path: Path, monkeypatch) ->
     assert narrator.history == [] and narrator.problems == ["espeak-ng is not installed"]
 
 
+@pytest.mark.slow
 def test_a_hung_espeak_costs_one_line_is_reported_and_clears_itself(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(narrator_module, "SYNTH_TIMEOUT_SECONDS", 1)
     real_path = os.environ["PATH"]

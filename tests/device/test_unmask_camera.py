@@ -60,6 +60,7 @@ def box(tmp_path):
     Device.pin_factory = None
 
 
+@pytest.mark.slow
 def test_a_dementor_battle_read_from_a_roll_and_a_partial_reroll(box):
     play = Play(5)
     play.table = box.service.table

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -147,6 +148,7 @@ def walk(players: int, seed: int, physical: bool, secrets: bool) -> Play:
     return play
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(players=st.integers(5, 10), seed=st.integers(0, 2**32 - 1), physical=st.booleans())
 def test_random_games_account_for_every_policy_and_end(players: int, seed: int, physical: bool) -> None:
@@ -156,12 +158,14 @@ def test_random_games_account_for_every_policy_and_end(players: int, seed: int, 
     assert replay(play.entries, play.table.games).current == play.table.current
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(players=st.integers(5, 10), seed=st.integers(0, 2**32 - 1), physical=st.booleans())
 def test_no_secret_reaches_another_seat_or_the_speaker(players: int, seed: int, physical: bool) -> None:
     walk(players, seed, physical, secrets=True)
 
 
+@pytest.mark.slow
 def test_the_walks_reach_every_ending() -> None:
     """The properties mean something only if the walks get through whole games, all ways."""
     reasons = Counter()

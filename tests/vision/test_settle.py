@@ -121,6 +121,7 @@ def seconds(fps: float, s: float) -> int:
     return max(1, round(fps * s))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fps", [10, 30])
 def test_one_frame_per_roll_through_a_whole_game_turn(scene: Scene, fps: int) -> None:
     cam = Camera(seed=fps, noise=3.0, flicker=0.06)
