@@ -21,7 +21,8 @@ from device.cli import DEMO_PHOTOS, demo_config
 from device.config import Config
 from device.daemon import Daemon
 from engine.actions import Action
-from support.unmask import NAMES, Play
+from support.table import NAMES
+from support.unmask import Play
 
 TRAY = DEMO_PHOTOS
 PHOTO = "IMG_20191209_095545.jpg"

@@ -9,10 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.actions import Action, IllegalAction
+from engine.actions import Action
 from engine.effects import Say
 from engine.games.unmask_rules import DEATH_EATER, ORDER
 from engine.table import UNDO, Entry, Table, replay
+from support.table import outcome
 from support.unmask import Play, chart_holds, random_action
 
 STEPS = 400
@@ -32,14 +33,6 @@ def flipped(table: Table, seat: int) -> Table:
         s.phase2_deck[seat] = other[s.phase2_deck[seat]]
     return twin
 
-
-def outcome(table: Table, action: Action, seed: int) -> tuple[str, object]:
-    try:
-        done = table.attempt(action, seed)
-    except IllegalAction as exc:
-        return "illegal", str(exc)
-    table.commit(done, Entry(len(table.kept), action, seed))
-    return "ok", done.effects
 
 
 def assert_same_outside(real: Table, twin: Table, secret: int) -> None:

@@ -11,17 +11,17 @@ import copy
 import random
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.actions import Action, IllegalAction
+from engine.actions import Action
 from engine.games.voldemort_rules import DECK, PARTY, UNSEEN
 from engine.games.voldemort_setup import _known
 from engine.games.voldemort_state import NOMINATE, VOTE, VoldemortState
 from engine.table import Entry, Table, replay
+from support.table import outcome
 from support.voldemort import Play, accounted, page_action, random_prompt
 
 STEPS = 700
@@ -76,14 +76,6 @@ def flip_vote(r: random.Random) -> Callable[[VoldemortState], set[int]]:
 
     return change
 
-
-def outcome(table: Table, action: Action, seed: int) -> tuple[str, Any]:
-    try:
-        done = table.attempt(action, seed)
-    except IllegalAction as exc:
-        return "illegal", str(exc)
-    table.commit(done, Entry(len(table.kept), action, seed))
-    return "ok", done.effects
 
 
 def shown_to(table: Table) -> set[int]:

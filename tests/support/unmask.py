@@ -11,40 +11,22 @@ from collections import Counter
 from typing import Any
 
 from engine.actions import Action
-from engine.effects import Effect, Expect, Say
+from engine.effects import Expect
 from engine.games.unmask import Unmask
 from engine.games.unmask_rules import DEATH_EATER, LOYALTY_CHART, NAMES_TO_SUBMIT, ORDER
 from engine.games.unmask_state import UnmaskState
-from engine.table import Entry, Table
-
-NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
+from support.table import Scripted
 
 
-class Play:
+class Play(Scripted):
     """A table playing Unmask, keeping its log (with seeds) and everything said."""
 
     def __init__(self, players: int, seed: int = 0, options: dict[str, Any] | None = None) -> None:
-        self.table = Table({"unmask": Unmask()})
-        self.rng = random.Random(seed)
-        self.entries: list[Entry] = []
-        self.said: list[str] = []
-        self.act("table.new", game="unmask", seats=NAMES[:players], options=options or {})
+        super().__init__(Unmask(), players, seed, options or {})
 
     @property
     def s(self) -> UnmaskState:
         return self.table.current.state
-
-    def act(self, kind: str, by: int | None = None, **data: Any) -> list[Effect]:
-        """Apply one action (``by`` a seat, or the host) with a fresh logged seed."""
-        return self.submit(Action(kind, data, by))
-
-    def submit(self, action: Action) -> list[Effect]:
-        """Apply an action as given; IllegalAction propagates and nothing is logged."""
-        seed = self.rng.randrange(1 << 32)
-        effects = self.table.apply(action, seed)
-        self.entries.append(Entry(len(self.entries), action, seed))
-        self.said += [e.text for e in effects if isinstance(e, Say)]
-        return effects
 
     # --- scripted steps -----------------------------------------------------------------
 
