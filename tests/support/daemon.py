@@ -1,4 +1,5 @@
 """A real daemon on simulated hardware, in a test's own state directory."""
+
 from __future__ import annotations
 
 import dataclasses

@@ -1,5 +1,6 @@
 """A table driven by a test as the box drives it: every action through
 ``engine.table.Table`` with a logged seed, so every game a test plays can be replayed."""
+
 from __future__ import annotations
 
 import random

@@ -4,6 +4,7 @@ Not tests themselves; the test modules import these.  Everything goes through
 ``engine.table.Table`` exactly as the box does, with an explicit seed per action, so
 every game here can be replayed from its log.
 """
+
 from __future__ import annotations
 
 import random
@@ -84,7 +85,9 @@ def chart_holds(s: UnmaskState) -> bool:
     if first != Counter({ORDER: order1, DEATH_EATER: de1}):
         return False
     if all(len(d) == 1 for d in s.dealt):
-        return s.loyalty == [d[0] for d in s.dealt] and Counter(s.phase2_deck) == Counter({ORDER: order2, DEATH_EATER: de2})
+        return s.loyalty == [d[0] for d in s.dealt] and Counter(s.phase2_deck) == Counter(
+            {ORDER: order2, DEATH_EATER: de2}
+        )
     second = Counter(d[1] for d in s.dealt)
     turned = [DEATH_EATER if DEATH_EATER in d else ORDER for d in s.dealt]
     return second == Counter({ORDER: order2, DEATH_EATER: de2}) and s.loyalty == turned and not s.phase2_deck
@@ -135,7 +138,9 @@ def random_action(s: UnmaskState, r: random.Random) -> Action:
     if step == "vote":
         voter = r.choice([x for x in range(n) if x not in s.final.votes])
         vote = r.random() < 0.4
-        return Action("vote", {"vote": vote}, voter) if r.random() < 0.5 else Action("vote", {"seat": voter, "vote": vote})
+        return (
+            Action("vote", {"vote": vote}, voter) if r.random() < 0.5 else Action("vote", {"seat": voter, "vote": vote})
+        )
     if step == "accuse":
         low, high = NAMES_TO_SUBMIT[n]
         others = [x for x in range(n) if x != s.final.final_leader]
@@ -155,7 +160,9 @@ def _encounter_action(s: UnmaskState, r: random.Random, who: int | None) -> Acti
             data["target"] = r.randint(*targets[check])
         return Action("encounter", data, who)
     if s.now.card.check is None:
-        return Action("directive", {"choice": r.choice(["card total", "dice of a kind", "dice total", "host judges"])}, who)
+        return Action(
+            "directive", {"choice": r.choice(["card total", "dice of a kind", "dice total", "host judges"])}, who
+        )
     if s.now.card.check in targets and s.now.card.target is None:
         return Action("target", {"choice": str(r.randint(*targets[s.now.card.check]))}, who)
     return Action("rolls", {"choice": r.randint(1, 3)}, who)
