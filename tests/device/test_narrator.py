@@ -308,6 +308,7 @@ card 1: UACDemoV10 [UACDemoV1.0], device 0: USB Audio [USB Audio]
 def test_a_sound_card_is_found_by_its_name() -> None:
     assert narrator_module.card_device("UACDemo", APLAY_L) == "plughw:CARD=UACDemoV10,DEV=0"
     assert narrator_module.card_device("headphones", APLAY_L) == "plughw:CARD=Headphones,DEV=0"
+    assert narrator_module.card_device("USB", APLAY_L) == "plughw:CARD=UACDemoV10,DEV=0"  # its device's name
     assert narrator_module.card_device("HDMI", APLAY_L) is None
     for name in ("", "default", "null", "plughw:1,0", "hw:CARD=x,DEV=0"):
         assert narrator_module.alsa_device(name) == name  # ALSA's own names pass as they are
