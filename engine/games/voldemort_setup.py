@@ -103,6 +103,7 @@ def opening(state: VoldemortState) -> list[Effect]:
         Say("The Opening. Everyone, close your eyes."),
         Say("Death Eaters, open your eyes, and see one another, and who Lord Voldemort is."),
         Say(voldemort),
+        # Secret Hitler: at 5-6 players Hitler opens and closes his eyes with the Fascist.
         Say(
             "Death Eaters and Lord Voldemort, close your eyes."
             if state.voldemort_knows
