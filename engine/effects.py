@@ -5,6 +5,7 @@ or a phone reconnecting is derived from state instead (track lights via
 ``Game.tracks``, what the table waits for via ``Game.expects``, what each seat
 may see via ``Game.private_view``), so that replaying the log restores it exactly.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -70,6 +71,19 @@ class Expect:
     options: tuple[str, ...] = ()
     secret: bool = False
     symbols: bool = False
+
+    @classmethod
+    def choice(
+        cls,
+        action: str,
+        prompt: str,
+        options: tuple[str, ...],
+        seat: int | None = None,
+        count: int = 1,
+        secret: bool = False,
+    ) -> Expect:
+        """Pick ``count`` of ``options``: the commonest prompt of every game."""
+        return cls("choice", action, prompt, seat=seat, count=count, options=options, secret=secret)
 
     def to_json(self) -> dict[str, Any]:
         return {

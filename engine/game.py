@@ -15,6 +15,7 @@ What the five games need, and where it lives here:
 * randomness (shuffles, deals) -> only ``Turn.random``, drawn from the game's own seed
   and a name, so a replay, and an undo followed by the same action, deal the same cards.
 """
+
 from __future__ import annotations
 
 import hashlib
