@@ -3,6 +3,7 @@
 Each benchmark module exposes ``main() -> dict`` which measures, prints and writes its
 own result file; this runner only calls them so one command measures everything.
 """
+
 from __future__ import annotations
 
 import importlib

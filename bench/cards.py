@@ -22,6 +22,7 @@ untouched photo, once; a geometric variation moves them with the photo, and vari
 that paint around or over cards (light table, corner covered) use them, never what the
 reader finds on the varied photo.
 """
+
 from __future__ import annotations
 
 import csv
@@ -156,7 +157,8 @@ glare = glare_at(0.55, 0.45, 150.0)
 """The benchmark's glare: across the middle of the table."""
 
 TUNE_VARIATIONS: dict[str, Variation] = {
-    f"glare {x:.1f},{y:.1f} +{s}": glare_at(x, y, s) for x, y, s in ((0.3, 0.3, 150), (0.7, 0.7, 150), (0.5, 0.2, 200), (0.4, 0.6, 200), (0.5, 0.5, 100))
+    f"glare {x:.1f},{y:.1f} +{s}": glare_at(x, y, s)
+    for x, y, s in ((0.3, 0.3, 150), (0.7, 0.7, 150), (0.5, 0.2, 200), (0.4, 0.6, 200), (0.5, 0.5, 100))
 } | {f"blurred {sigma}": blurred(sigma) for sigma in (1.5, 3.5)}
 """Extra glares (other places and strengths) and blurs for ``--tune`` only: glare must
 never make the reader name a card wrongly, and one glare position is too few to show
@@ -205,7 +207,9 @@ def covered(frame: np.ndarray, quads: Quads) -> tuple[np.ndarray, Point]:
     turn = cv2.getRotationMatrix2D((0, 0), 12, 1.0)[:, :2]
     corners = np.float32([c @ turn.T for c in (middle - middle.mean(axis=0))]) + centre
     h, w = card.shape[:2]
-    m = cv2.getPerspectiveTransform(np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]]), corners.astype(np.float32))
+    m = cv2.getPerspectiveTransform(
+        np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]]), corners.astype(np.float32)
+    )
     size = frame.shape[1::-1]
     pasted = cv2.warpPerspective(card, m, size)
     mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), m, size)
@@ -227,7 +231,11 @@ VARIATIONS: dict[str, Variation] = {
     "corner covered": covered,
 }
 
-TUNE_VARIATIONS |= {"blurred tilted": both(tilt, blur), "blurred dim": both(dim, blur), "blurred warm": both(warm_light, blur)}
+TUNE_VARIATIONS |= {
+    "blurred tilted": both(tilt, blur),
+    "blurred dim": both(dim, blur),
+    "blurred warm": both(warm_light, blur),
+}
 
 
 # ----- scoring -----------------------------------------------------------------------
@@ -247,7 +255,9 @@ class Tally:
     def summary(self) -> dict[str, object]:
         out = asdict(self)
         if self.cards:
-            out["right_pct"] = round(100.0 * self.right / max(1, self.cards - self.unknown_right - self.unknown_wrong), 2)
+            out["right_pct"] = round(
+                100.0 * self.right / max(1, self.cards - self.unknown_right - self.unknown_wrong), 2
+            )
             out["wrong_pct"] = round(100.0 * (self.wrong + self.unknown_wrong) / self.cards, 2)
         return out
 
@@ -332,7 +342,9 @@ class Timing:
     best_cpu: list[float]
 
 
-def run(catalog: Catalog, photos: list[Labelled], known: set[str], variation: Variation | None = None, repeats: int = 1) -> tuple[Tally, Timing]:
+def run(
+    catalog: Catalog, photos: list[Labelled], known: set[str], variation: Variation | None = None, repeats: int = 1
+) -> tuple[Tally, Timing]:
     """Read every photo (optionally varied), each ``repeats`` times; tallies (of the
     first read) and timings (see Timing)."""
     tally, timing = Tally(), Timing([], [], [])
@@ -442,7 +454,9 @@ def tune(catalog: Catalog, enrol: list[Labelled], deck: list[str]) -> None:
         if len(sys.argv) > 2 and name not in sys.argv[2:]:
             continue
         t, timing = run(catalog, enrol, set(deck), variation)
-        print(f"  tune {name:15s} right {t.right}/{t.cards}  wrong {t.wrong}  missed {t.missed}  extra {t.extra}  cpu {pct(timing.cpu, 50)} ms")
+        print(
+            f"  tune {name:15s} right {t.right}/{t.cards}  wrong {t.wrong}  missed {t.missed}  extra {t.extra}  cpu {pct(timing.cpu, 50)} ms"
+        )
     with tempfile.TemporaryDirectory() as tmp:
         partial = Catalog(Path(tmp) / "partial")
         left_out = set(deck[::3])
@@ -452,7 +466,9 @@ def tune(catalog: Catalog, enrol: list[Labelled], deck: list[str]) -> None:
             if len(sys.argv) > 2 and name not in sys.argv[2:]:
                 continue
             t, _ = run(partial, enrol, set(deck) - left_out, variation)
-            print(f"  tune unknown {name:15s} left-out named {t.unknown_wrong}/{t.unknown_right + t.unknown_wrong}  known wrong {t.wrong}")
+            print(
+                f"  tune unknown {name:15s} left-out named {t.unknown_wrong}/{t.unknown_right + t.unknown_wrong}  known wrong {t.wrong}"
+            )
 
 
 def main() -> dict:
@@ -466,7 +482,11 @@ def main() -> dict:
     enrol = labelled([(load(img), names) for img, (use, names) in sorted(labels.items()) if use == "enroll"])
     test = labelled([(load(img), names) for img, (use, names) in sorted(labels.items()) if use == "test"])
     deck = sorted({n for _, names, _ in enrol for n in names})
-    result: dict[str, object] = {"photos": {"enroll": len(enrol), "test": len(test)}, "deck": len(deck), "load_average": os.getloadavg()[0]}
+    result: dict[str, object] = {
+        "photos": {"enroll": len(enrol), "test": len(test)},
+        "deck": len(deck),
+        "load_average": os.getloadavg()[0],
+    }
 
     with tempfile.TemporaryDirectory() as tmp:
         catalog = Catalog(Path(tmp) / "deck")
@@ -480,16 +500,25 @@ def main() -> dict:
             return result
         tally, timing = run(catalog, test, set(deck), repeats=REPEATS)
         result["test"] = tally.summary() | {
-            "median_ms": pct(timing.wall, 50), "p95_ms": pct(timing.wall, 95), "median_cpu_ms": pct(timing.cpu, 50), "p95_cpu_ms": pct(timing.cpu, 95),
-            f"median_cpu_best_of_{REPEATS}_ms": pct(timing.best_cpu, 50), f"p95_cpu_best_of_{REPEATS}_ms": pct(timing.best_cpu, 95),
+            "median_ms": pct(timing.wall, 50),
+            "p95_ms": pct(timing.wall, 95),
+            "median_cpu_ms": pct(timing.cpu, 50),
+            "p95_cpu_ms": pct(timing.cpu, 95),
+            f"median_cpu_best_of_{REPEATS}_ms": pct(timing.best_cpu, 50),
+            f"p95_cpu_best_of_{REPEATS}_ms": pct(timing.best_cpu, 95),
         }
         print(f"cards-set test: {json.dumps(result['test'])}")
 
         variations = {}
         for name, variation in VARIATIONS.items():
             v_tally, v_timing = run(catalog, test, set(deck), variation)
-            variations[name] = v_tally.summary() | {"median_ms": pct(v_timing.wall, 50), "median_cpu_ms": pct(v_timing.cpu, 50)}
-            print(f"  {name:15s} right {v_tally.right}/{v_tally.cards}  wrong {v_tally.wrong}  missed {v_tally.missed}  extra {v_tally.extra}")
+            variations[name] = v_tally.summary() | {
+                "median_ms": pct(v_timing.wall, 50),
+                "median_cpu_ms": pct(v_timing.cpu, 50),
+            }
+            print(
+                f"  {name:15s} right {v_tally.right}/{v_tally.cards}  wrong {v_tally.wrong}  missed {v_tally.missed}  extra {v_tally.extra}"
+            )
         result["variations"] = variations
 
         decks = {81: catalog}
@@ -500,11 +529,19 @@ def main() -> dict:
         scaling = {}
         for size, (s_tally, s_timing) in interleaved(decks, test, set(deck)).items():
             scaling[str(size)] = {
-                "enrolled": len(decks[size]), "median_ms": pct(s_timing.wall, 50), "p95_ms": pct(s_timing.wall, 95), "median_cpu_ms": pct(s_timing.cpu, 50),
-                f"median_cpu_best_of_{REPEATS}_ms": pct(s_timing.best_cpu, 50), f"p95_cpu_best_of_{REPEATS}_ms": pct(s_timing.best_cpu, 95),
-                "right": s_tally.right, "wrong": s_tally.wrong, "missed": s_tally.missed,
+                "enrolled": len(decks[size]),
+                "median_ms": pct(s_timing.wall, 50),
+                "p95_ms": pct(s_timing.wall, 95),
+                "median_cpu_ms": pct(s_timing.cpu, 50),
+                f"median_cpu_best_of_{REPEATS}_ms": pct(s_timing.best_cpu, 50),
+                f"p95_cpu_best_of_{REPEATS}_ms": pct(s_timing.best_cpu, 95),
+                "right": s_tally.right,
+                "wrong": s_tally.wrong,
+                "missed": s_tally.missed,
             }
-            print(f"  {len(decks[size]):4d} enrolled: median {pct(s_timing.wall, 50)} ms (cpu {pct(s_timing.cpu, 50)} ms, best of {REPEATS} {pct(s_timing.best_cpu, 50)} ms)  right {s_tally.right}  wrong {s_tally.wrong}")
+            print(
+                f"  {len(decks[size]):4d} enrolled: median {pct(s_timing.wall, 50)} ms (cpu {pct(s_timing.cpu, 50)} ms, best of {REPEATS} {pct(s_timing.best_cpu, 50)} ms)  right {s_tally.right}  wrong {s_tally.wrong}"
+            )
         result["scaling"] = scaling
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -515,7 +552,9 @@ def main() -> dict:
             partial.add([(n, c, None) for n, c in keep])
         u_tally, _ = run(partial, test, set(deck) - left_out)
         result["unknown"] = {"left_out": len(left_out), "enrolled": len(partial)} | u_tally.summary()
-        print(f"  unknown cards: {u_tally.unknown_right} reported unknown, {u_tally.unknown_wrong} named wrongly; known right {u_tally.right}, wrong {u_tally.wrong}")
+        print(
+            f"  unknown cards: {u_tally.unknown_right} reported unknown, {u_tally.unknown_wrong} named wrongly; known right {u_tally.right}, wrong {u_tally.wrong}"
+        )
 
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=1) + "\n")

@@ -5,6 +5,7 @@ files) on a free loopback port, waits until the web page answers, lets it run fo
 ``SECONDS`` while the replay camera rolls dice, then reads VmRSS / VmHWM from
 /proc.  Writes bench/results/daemon.json.
 """
+
 from __future__ import annotations
 
 import json

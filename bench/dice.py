@@ -14,6 +14,7 @@ memory is the resident set of a separate process that only reads the photos.
 Labels are the data set's with the checked fixes of ``dice_label_fixes.csv``; the
 figures against the labels as published are reported too (``as_labelled``).
 """
+
 from __future__ import annotations
 
 import csv
@@ -68,7 +69,9 @@ def load_labels(tray: Path, split: str, only: set[str] | None = None, fixed: boo
         if splits.get(row["image"]) != split or (only is not None and row["image"] not in only):
             continue
         x1, y1, x2, y2 = (float(row[k]) for k in ("x1", "y1", "x2", "y2"))
-        out.setdefault(row["image"], []).append(Label(int(row["face"]), (x1 + x2) / 2, (y1 + y2) / 2, max(x2 - x1, y2 - y1)))
+        out.setdefault(row["image"], []).append(
+            Label(int(row["face"]), (x1 + x2) / 2, (y1 + y2) / 2, max(x2 - x1, y2 - y1))
+        )
     return out
 
 
@@ -151,11 +154,19 @@ class Score:
     def summary(self) -> dict[str, float | int]:
         pct = lambda n, d: round(100.0 * n / d, 2) if d else 0.0  # noqa: E731
         return {
-            "photos": self.photos, "dice": self.dice,
-            "read_right_pct": pct(self.right, self.dice), "wrong_value_pct": pct(self.wrong, self.dice),
-            "unsure_pct": pct(self.unsure, self.dice), "missed_pct": pct(self.missed, self.dice),
-            "right": self.right, "wrong": self.wrong, "unsure": self.unsure, "missed": self.missed,
-            "extra": self.extra, "extra_unsure": self.extra_unsure, "photos_fully_right_pct": pct(self.photos_right, self.photos),
+            "photos": self.photos,
+            "dice": self.dice,
+            "read_right_pct": pct(self.right, self.dice),
+            "wrong_value_pct": pct(self.wrong, self.dice),
+            "unsure_pct": pct(self.unsure, self.dice),
+            "missed_pct": pct(self.missed, self.dice),
+            "right": self.right,
+            "wrong": self.wrong,
+            "unsure": self.unsure,
+            "missed": self.missed,
+            "extra": self.extra,
+            "extra_unsure": self.extra_unsure,
+            "photos_fully_right_pct": pct(self.photos_right, self.photos),
         }
 
 
@@ -246,15 +257,20 @@ def main() -> dict:
         return {}
     score, raw, times, cpu = evaluate(tray, "test")
     result = {
-        "split": "test", "labels": f"with the {len(_rows(FIXES))} checked fixes of {FIXES.name}", **score.summary(),
+        "split": "test",
+        "labels": f"with the {len(_rows(FIXES))} checked fixes of {FIXES.name}",
+        **score.summary(),
         "as_labelled": raw.summary(),
-        "median_ms": round(statistics.median(times), 2), "p95_ms": _p95(times),
-        "median_cpu_ms": round(statistics.median(cpu), 2), "p95_cpu_ms": _p95(cpu),
+        "median_ms": round(statistics.median(times), 2),
+        "p95_ms": _p95(times),
+        "median_cpu_ms": round(statistics.median(cpu), 2),
+        "p95_cpu_ms": _p95(cpu),
         **_best_of_figures(best_of_cpu_ms(tray, "test")),
         **_best_of_figures(best_of_cpu_ms(tray, "test", in_box_frame=True), "_in_box_frame"),
         "load_average_1min": round(os.getloadavg()[0], 2),
         **peak_memory_mb(tray, "test"),
-        "cpu": _cpu_name(), "threads": 1,
+        "cpu": _cpu_name(),
+        "threads": 1,
         "failures": score.failures,
         "variations": variations(tray, "test"),
     }
@@ -271,7 +287,10 @@ def main() -> dict:
 
 
 def _best_of_figures(best: list[float], suffix: str = "") -> dict[str, float]:
-    return {f"median_best_of_3_cpu_ms{suffix}": round(statistics.median(best), 2), f"p95_best_of_3_cpu_ms{suffix}": _p95(best)}
+    return {
+        f"median_best_of_3_cpu_ms{suffix}": round(statistics.median(best), 2),
+        f"p95_best_of_3_cpu_ms{suffix}": _p95(best),
+    }
 
 
 def _p95(values: list[float]) -> float:

@@ -5,6 +5,7 @@ rotation, zoom and shrink (dice from ~12 to ~70 px), the photo inside the box's
 larger camera frame (1280x720), blur, warm and cold white balance, heavy JPEG, a
 shadow across the tray, dim light, a camera tilted 40 degrees and a dark table.
 """
+
 from __future__ import annotations
 
 import math
@@ -18,10 +19,17 @@ from bench.dice import BOX_FRAME, Label
 Variant = Callable[[np.ndarray, list[Label]], tuple[np.ndarray, list[Label]]]
 
 
-def warp(frame: np.ndarray, labels: list[Label], m: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, list[Label]]:
+def warp(
+    frame: np.ndarray, labels: list[Label], m: np.ndarray, size: tuple[int, int]
+) -> tuple[np.ndarray, list[Label]]:
     """Apply an affine map to a photo and its labels (the border repeats the tray)."""
-    out = cv2.warpAffine(frame, m, size, flags=cv2.INTER_AREA if abs(np.linalg.det(m[:, :2])) < 1 else cv2.INTER_LINEAR,
-                         borderMode=cv2.BORDER_REPLICATE)
+    out = cv2.warpAffine(
+        frame,
+        m,
+        size,
+        flags=cv2.INTER_AREA if abs(np.linalg.det(m[:, :2])) < 1 else cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
     scale = math.sqrt(abs(np.linalg.det(m[:, :2])))
     moved = []
     for lab in labels:
@@ -84,7 +92,9 @@ def tilt(frame: np.ndarray, labels: list[Label], degrees: float) -> tuple[np.nda
     moved = []
     for lab in labels:
         r = lab.size / 2
-        box = np.float32([[[lab.x - r, lab.y - r], [lab.x + r, lab.y - r], [lab.x + r, lab.y + r], [lab.x - r, lab.y + r]]])
+        box = np.float32(
+            [[[lab.x - r, lab.y - r], [lab.x + r, lab.y - r], [lab.x + r, lab.y + r], [lab.x - r, lab.y + r]]]
+        )
         corners = cv2.perspectiveTransform(box, m)[0]
         x, y = corners.mean(axis=0)
         moved.append(Label(lab.face, float(x), float(y), math.sqrt(abs(cv2.contourArea(corners)))))

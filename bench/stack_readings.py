@@ -11,6 +11,7 @@ each stack's Python, then compare::
 The dump holds all 250 dice-tray photos and the cards-set test photos read against a
 deck enrolled from its enrol photos.
 """
+
 from __future__ import annotations
 
 import json
@@ -33,7 +34,9 @@ def dump(out: Path) -> None:
     with out.open("w") as lines:
         lines.write(json.dumps({"numpy": np.__version__, "cv2": cv2.__version__}) + "\n")
         for photo in sorted((data / "dice-tray" / "images").glob("*.jpg")):
-            lines.write(json.dumps({"photo": photo.name, "dice": read_dice(cv2.imread(str(photo))).to_json()["dice"]}) + "\n")
+            lines.write(
+                json.dumps({"photo": photo.name, "dice": read_dice(cv2.imread(str(photo))).to_json()["dice"]}) + "\n"
+            )
         labels = load_labels(data / "cards-set")
         load = lambda name: cv2.imread(str(data / "cards-set" / "images" / name))  # noqa: E731
         with tempfile.TemporaryDirectory() as folder:
@@ -43,7 +46,10 @@ def dump(out: Path) -> None:
                     catalog.enroll_grid(load(name), *GRID, names)
             for name, (use, _) in sorted(labels.items()):
                 if use == "test":
-                    lines.write(json.dumps({"photo": name, "cards": [c.to_json() for c in read_cards(load(name), catalog)]}) + "\n")
+                    lines.write(
+                        json.dumps({"photo": name, "cards": [c.to_json() for c in read_cards(load(name), catalog)]})
+                        + "\n"
+                    )
 
 
 def compare(first: Path, second: Path) -> int:
@@ -56,9 +62,13 @@ def compare(first: Path, second: Path) -> int:
         for p, q in zip(x[kind], y[kind], strict=True):
             items += 1
             drift = max(drift, abs(p["confidence"] - q["confidence"]))
-            differ += {k: v for k, v in p.items() if k != "confidence"} != {k: v for k, v in q.items() if k != "confidence"}
-    print(f"{len(a) - 1} photos, {items} dice and cards: {differ} read differently "
-          f"(value, unsure or position), confidence differs by at most {drift:.3f}")
+            differ += {k: v for k, v in p.items() if k != "confidence"} != {
+                k: v for k, v in q.items() if k != "confidence"
+            }
+    print(
+        f"{len(a) - 1} photos, {items} dice and cards: {differ} read differently "
+        f"(value, unsure or position), confidence differs by at most {drift:.3f}"
+    )
     return 1 if differ else 0
 
 

@@ -13,6 +13,7 @@ away), as the host would at the table; reading photos are other real photos.
 ``test`` photos; writes ``bench/results/taught_dice.json``.  The tests use the same
 die on the few photos in ``tests/data``.
 """
+
 from __future__ import annotations
 
 import json
@@ -47,8 +48,17 @@ def draw_symbol(face: str, ink: tuple[int, int, int], body: tuple[int, int, int]
     img = np.full((ART, ART, 3), body, np.uint8)
     c = ART / 2
     if face == "star":
-        _poly(img, [(c + (40 if i % 2 == 0 else 16) * math.sin(i * math.pi / 5),
-                     c - (40 if i % 2 == 0 else 16) * math.cos(i * math.pi / 5)) for i in range(10)], ink)
+        _poly(
+            img,
+            [
+                (
+                    c + (40 if i % 2 == 0 else 16) * math.sin(i * math.pi / 5),
+                    c - (40 if i % 2 == 0 else 16) * math.cos(i * math.pi / 5),
+                )
+                for i in range(10)
+            ],
+            ink,
+        )
     elif face == "dark-mark":  # a skull with a snake out of its mouth
         cv2.circle(img, (64, 50), 24, ink, -1, cv2.LINE_AA)
         cv2.rectangle(img, (50, 62), (78, 80), ink, -1)
@@ -84,13 +94,13 @@ class Look:
 
     x: float
     y: float
-    size: float      # die side in frame pixels
-    angle: float     # degrees
-    gain: float      # lamp brightness on the die
+    size: float  # die side in frame pixels
+    angle: float  # degrees
+    gain: float  # lamp brightness on the die
     cast: tuple[float, float, float]  # lamp colour (BGR gains)
-    blur: float      # Gaussian sigma in frame pixels
-    light: float     # direction the light comes from, degrees
-    slant: float     # how much side face shows, share of the side (camera not straight down)
+    blur: float  # Gaussian sigma in frame pixels
+    light: float  # direction the light comes from, degrees
+    slant: float  # how much side face shows, share of the side (camera not straight down)
     die: str = "black"  # which of DIES
 
 
@@ -136,7 +146,10 @@ def paste_die(frame: np.ndarray, face: str, look: Look) -> np.ndarray:
     alpha = cv2.warpAffine(mask, m, (w, h), flags=cv2.INTER_AREA)
     out = frame.astype(np.float32)
     shadow_m = m.copy()
-    shadow_m[:, 2] += (-math.cos(math.radians(look.light)) * look.size * 0.15, -math.sin(math.radians(look.light)) * look.size * 0.15)
+    shadow_m[:, 2] += (
+        -math.cos(math.radians(look.light)) * look.size * 0.15,
+        -math.sin(math.radians(look.light)) * look.size * 0.15,
+    )
     shadow = cv2.GaussianBlur(cv2.warpAffine(mask, shadow_m, (w, h)), (0, 0), max(1.0, look.size * 0.08))
     out *= (1 - 0.45 * shadow)[..., None]
     lit = die * look.gain * np.array(look.cast, np.float32)
@@ -149,13 +162,20 @@ def paste_die(frame: np.ndarray, face: str, look: Look) -> np.ndarray:
 def camera_finish(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Sensor noise and JPEG compression, as every camera frame has."""
     noisy = frame.astype(np.float32) + rng.normal(0, rng.uniform(1.0, 3.5), frame.shape)
-    ok, data = cv2.imencode(".jpg", np.clip(noisy, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 92))])
+    ok, data = cv2.imencode(
+        ".jpg", np.clip(noisy, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 92))]
+    )
     assert ok
     return cv2.imdecode(data, cv2.IMREAD_COLOR)
 
 
-def random_look(rng: np.random.Generator, labels: list[Label], frame_side: int, others: list[tuple[float, float, float]] = (),
-                die: str = "black") -> Look:
+def random_look(
+    rng: np.random.Generator,
+    labels: list[Label],
+    frame_side: int,
+    others: list[tuple[float, float, float]] = (),
+    die: str = "black",
+) -> Look:
     """A look at a free spot: the real dice (and ``others``) stay clear of the die."""
     typical = float(np.median([lab.size for lab in labels])) if labels else 38.0
     size = float(typical * rng.uniform(0.85, 1.2))
@@ -165,8 +185,18 @@ def random_look(rng: np.random.Generator, labels: list[Label], frame_side: int, 
         if all(math.hypot(x - bx, y - by) > 0.85 * (size + bs) for bx, by, bs in busy):
             break
     cast = tuple(float(v) for v in rng.uniform(0.85, 1.15, 3))
-    return Look(float(x), float(y), size, float(rng.uniform(0, 360)), float(rng.uniform(0.7, 1.4)), cast,
-                float(rng.uniform(0.3, 1.1)), float(rng.uniform(0, 360)), float(rng.uniform(0, 0.12)), die)
+    return Look(
+        float(x),
+        float(y),
+        size,
+        float(rng.uniform(0, 360)),
+        float(rng.uniform(0.7, 1.4)),
+        cast,
+        float(rng.uniform(0.3, 1.1)),
+        float(rng.uniform(0, 360)),
+        float(rng.uniform(0, 0.12)),
+        die,
+    )
 
 
 def empty_tray(frame: np.ndarray, labels: list[Label]) -> np.ndarray:
@@ -199,15 +229,18 @@ class Tally:
     ms_plain: list[float] = field(default_factory=list)
 
     def line(self) -> str:
-        return (f"taught die shown {self.shown}: right {self.right} ({100 * self.right / max(1, self.shown):.1f}%), "
-                f"unsure {self.unsure}, wrong face {self.wrong_face}, read as pips {self.as_pips}, missed {self.missed}; "
-                f"real pipped dice {self.pips}: read as a taught face {self.pips_as_taught}, "
-                f"made unsure by it {self.pips_made_unsure}, otherwise changed by it {self.pips_changed}; median ms a roll "
-                f"{statistics.median(self.ms or [0]):.1f} with the taught die, {statistics.median(self.ms_plain or [0]):.1f} without")
+        return (
+            f"taught die shown {self.shown}: right {self.right} ({100 * self.right / max(1, self.shown):.1f}%), "
+            f"unsure {self.unsure}, wrong face {self.wrong_face}, read as pips {self.as_pips}, missed {self.missed}; "
+            f"real pipped dice {self.pips}: read as a taught face {self.pips_as_taught}, "
+            f"made unsure by it {self.pips_made_unsure}, otherwise changed by it {self.pips_changed}; median ms a roll "
+            f"{statistics.median(self.ms or [0]):.1f} with the taught die, {statistics.median(self.ms_plain or [0]):.1f} without"
+        )
 
 
-def teach_photos(photos: dict[str, tuple[np.ndarray, list[Label]]], per_face: int, rng: np.random.Generator,
-                 die: str = "black") -> dict[str, list[np.ndarray]]:
+def teach_photos(
+    photos: dict[str, tuple[np.ndarray, list[Label]]], per_face: int, rng: np.random.Generator, die: str = "black"
+) -> dict[str, list[np.ndarray]]:
     """``per_face`` photos of each face alone on emptied trays, each a new place and light.
     A tray where the box sees more than the one die (a leftover die the labels missed) is
     passed over, as the host would clear it."""
@@ -233,8 +266,13 @@ def teach_photos(photos: dict[str, tuple[np.ndarray, list[Label]]], per_face: in
     return out
 
 
-def teach(photos: dict[str, tuple[np.ndarray, list[Label]]], root: Path, per_face: int, rng: np.random.Generator,
-          die: str = "black"):
+def teach(
+    photos: dict[str, tuple[np.ndarray, list[Label]]],
+    root: Path,
+    per_face: int,
+    rng: np.random.Generator,
+    die: str = "black",
+):
     """Teach the die ``clue`` under ``root`` from ``per_face`` photos a face; the model."""
     from vision.dice import TaughtDice, teach_die
 
@@ -243,8 +281,13 @@ def teach(photos: dict[str, tuple[np.ndarray, list[Label]]], root: Path, per_fac
     return TaughtDice.load(root, ["clue"])
 
 
-def measure(taught, read: dict[str, tuple[np.ndarray, list[Label]]], per_photo: int, rng: np.random.Generator,
-            die: str = "black") -> Tally:
+def measure(
+    taught,
+    read: dict[str, tuple[np.ndarray, list[Label]]],
+    per_photo: int,
+    rng: np.random.Generator,
+    die: str = "black",
+) -> Tally:
     """Read the taught die pasted ``per_photo`` times into every ``read`` photo (one copy
     a roll, among the photo's real dice), and the real dice with and without it taught."""
     from vision.dice import read_dice
@@ -314,8 +357,11 @@ def main() -> dict:
     train, test = load_photos(tray, "train"), load_photos(tray, "test")
     args = sys.argv[1:] if __name__ == "__main__" else []
     per_face = int(args[0]) if args else 4
-    runs = [(args[1] if len(args) > 1 else "black", int(seed)) for seed in args[2:]] or \
-        [("black", 1), ("black", 2), ("ivory", 1)]
+    runs = [(args[1] if len(args) > 1 else "black", int(seed)) for seed in args[2:]] or [
+        ("black", 1),
+        ("black", 2),
+        ("ivory", 1),
+    ]
     result = {"teaching_photos_a_face": per_face, "runs": []}
     for die, seed in runs:
         rng = np.random.default_rng(seed)

@@ -94,7 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo = commands.add_parser("demo", help="run the box on simulated hardware over replayed dice photos")
     demo.add_argument("--port", type=int, default=8080)
     demo.add_argument("--state", help="state directory (default: a new temporary one)")
-    demo.add_argument("--game", default="dice", help="game to start with (dice, unmask)")
+    demo.add_argument("--game", default="dice", help="game to start with (dice, unmask, voldemort)")
     demo.add_argument("--players", type=int, default=5, choices=range(1, len(DEMO_NAMES) + 1), metavar="N")
     demo.add_argument("--no-bots", action="store_true", help="do not play the seats that have no phone")
     demo.set_defaults(func=cmd_demo)

@@ -26,7 +26,7 @@ from gpiozero.exc import PinFactoryFallback
 
 from device.buttons import Buttons
 from device.config import Config
-from device.narrator import SpeechError, find_sound_card, measure_wav, play_wav, synthesize
+from device.narrator import SpeechError, alsa_device, find_sound_card, measure_wav, play_wav, synthesize
 from device.outputs import HardwareError, Outputs, make_pin_factory
 from device.strip import StripError
 
@@ -249,7 +249,11 @@ def check_audio(config: Config) -> CheckResult:
     """Says a line on the configured device, loud enough to hear, and names the card, so
     the person at the box knows what they should have heard and from where."""
     card = find_sound_card()
-    device = config.audio.device
+    try:
+        device = alsa_device(config.audio.device)  # a card's name ("USB") as the narrator finds it
+    except SpeechError as error:
+        return CheckResult("audio", "fail", str(error),
+                           "set audio.device to a name from aplay -l, or to an ALSA device from aplay -L")
     if card is None and not device:
         status = "warn" if config.box.simulate else "fail"
         return CheckResult(

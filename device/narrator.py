@@ -149,17 +149,17 @@ def _aplay_listing() -> str:
         return ""
 
 
-_CARD_LINE = re.compile(r"^card (\d+): (\S+) \[(.*?)\], device (\d+):", re.MULTILINE)
+_CARD_LINE = re.compile(r"^card (\d+): (\S+) \[(.*?)\], device (\d+): ([^\n]*)$", re.MULTILINE)
 
 
 def card_device(name: str, listing: str) -> str | None:
-    """The ALSA device of the first playback card whose short id or long name contains
-    ``name`` (any case) in an ``aplay -l`` listing, e.g. "USB" finds
+    """The ALSA device of the first playback card whose short id, long name or device name
+    contains ``name`` (any case) in an ``aplay -l`` listing, e.g. "USB" finds
     ``card 1: UACDemoV10 [UACDemoV1.0], device 0: USB Audio`` as ``plughw:CARD=UACDemoV10,DEV=0``.
     The card's id, not its number: numbers change when cards are plugged in another order."""
     wanted = name.casefold()
-    for _number, card_id, long_name, device in _CARD_LINE.findall(listing):
-        if wanted in card_id.casefold() or wanted in long_name.casefold():
+    for _number, card_id, long_name, device, device_name in _CARD_LINE.findall(listing):
+        if wanted in f"{card_id} {long_name} {device_name}".casefold():
             return f"plughw:CARD={card_id},DEV={device}"
     return None
 
@@ -173,7 +173,7 @@ def alsa_device(configured: str) -> str:
     listing = _aplay_listing()
     found = card_device(configured, listing)
     if found is None:
-        cards = ", ".join(f"{i} [{n}]" for _, i, n, _ in _CARD_LINE.findall(listing)) or "none"
+        cards = ", ".join(f"{i} [{n}]" for _, i, n, _, _ in _CARD_LINE.findall(listing)) or "none"
         raise SpeechError(f"no sound card named {configured!r} (cards found: {cards})")
     return found
 

@@ -10,6 +10,7 @@ Every refusal is an :class:`~engine.actions.IllegalAction` whose message is writ
 the person at the table.  Numbers may come as JSON numbers or, as pages send what was
 tapped, as text of ASCII digits only: ``str.isdigit`` would take ``"²"`` and crash ``int``.
 """
+
 from __future__ import annotations
 
 import re

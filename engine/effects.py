@@ -96,6 +96,19 @@ class Expect:
     secret: bool = False
     symbols: bool = False
 
+    @classmethod
+    def choice(
+        cls,
+        action: str,
+        prompt: str,
+        options: tuple[str, ...],
+        seat: int | None = None,
+        count: int = 1,
+        secret: bool = False,
+    ) -> Expect:
+        """Pick ``count`` of ``options``: the commonest prompt of every game."""
+        return cls("choice", action, prompt, seat=seat, count=count, options=options, secret=secret)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "kind": self.kind,

@@ -15,6 +15,7 @@ dealt).  From the marks the core derives:
 ``learned`` separates what a seat was *shown* (a Loyalty, a peek: it cannot be unseen,
 see :mod:`engine.table`) from the seat's own input that it already knows (its vote).
 """
+
 from __future__ import annotations
 
 import copy

@@ -31,6 +31,7 @@ A minimal game::
         def setup(self, options, turn):
             return Coin(), []
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -51,6 +52,7 @@ class HasStep(Protocol):
 
 S = TypeVar("S", bound=HasStep)
 Handler = Callable[[S, Turn], list[Effect]]
+Asker = Callable[[S], list[Expect]]
 Seats = Callable[[S], Iterable[int | None]]
 
 
@@ -71,7 +73,7 @@ class Move(Generic[S]):
     by: Seats[S] | None = None
     host: bool = True
     role: str = ""
-    ask: Callable[[S], list[Expect]] | None = None
+    ask: Asker[S] | None = None
     when: Callable[[S], bool] | None = None
     not_now: str | Callable[[S], str] = ""
 

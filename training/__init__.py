@@ -14,6 +14,7 @@ Trained nets are written to ``--out`` (by default over the shipped ones in
 them in ``dice_models.json``.  What was tried and measured on the way to the shipped
 nets is in ``docs/experiments/``.
 """
+
 from pathlib import Path
 
 HOLDOUT = Path(__file__).resolve().parent / "dice_holdout.json"

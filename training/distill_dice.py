@@ -25,6 +25,7 @@ Students:
   costliest layers on cv2.dnn) replaced by a stride-16 stage that is upsampled and
   added back; it starts from the teacher's other layers.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -53,10 +54,20 @@ class FacesLite(td.Faces):
         nn.Module.__init__(self)
         cbr = td.cbr
         self.f = nn.Sequential(
-            cbr(3, 12), cbr(12, 12), nn.MaxPool2d(2),
-            cbr(12, 24), cbr(24, 24), nn.MaxPool2d(2),
-            cbr(24, 48), cbr(48, 48), nn.MaxPool2d(2),
-            cbr(48, 48), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(48, 7))
+            cbr(3, 12),
+            cbr(12, 12),
+            nn.MaxPool2d(2),
+            cbr(12, 24),
+            cbr(24, 24),
+            nn.MaxPool2d(2),
+            cbr(24, 48),
+            cbr(48, 48),
+            nn.MaxPool2d(2),
+            cbr(48, 48),
+            nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(),
+            nn.Linear(48, 7),
+        )
 
 
 class DetectorLite(nn.Module):
@@ -95,7 +106,14 @@ class DetectorPlain(td.Detector):
 
     def __init__(self, teacher: td.Detector) -> None:
         nn.Module.__init__(self)
-        self.s2, self.s4, self.s8, self.up, self.fuse, self.head = teacher.s2, teacher.s4, teacher.s8, teacher.up, teacher.fuse, teacher.head
+        self.s2, self.s4, self.s8, self.up, self.fuse, self.head = (
+            teacher.s2,
+            teacher.s4,
+            teacher.s8,
+            teacher.up,
+            teacher.fuse,
+            teacher.head,
+        )
         for block in self.s8[2:]:
             block[0].dilation, block[0].padding = (1, 1), (1, 1)
         self.copied = [self.s2, self.s4, self.s8, self.up, self.fuse]
@@ -109,15 +127,24 @@ def teacher_out(net: cv2.dnn.Net, batch: list[np.ndarray]) -> torch.Tensor:
     return torch.from_numpy(net.forward().copy())
 
 
-def distil_faces(images: dict, names: list[str], steps: int, rng: random.Random, out: Path,
-                 teachers: list[Path] | None = None, init: Path | None = None,
-                 shift: float = td.FaceMix.shift, sizes: tuple[float, float] = td.FaceMix.sizes) -> nn.Module:
+def distil_faces(
+    images: dict,
+    names: list[str],
+    steps: int,
+    rng: random.Random,
+    out: Path,
+    teachers: list[Path] | None = None,
+    init: Path | None = None,
+    shift: float = td.FaceMix.shift,
+    sizes: tuple[float, float] = td.FaceMix.sizes,
+) -> nn.Module:
     """FacesLite from scratch, or with ``init`` the full face net fine-tuned from that
     export (its BatchNorm stays at the folded identity), on the mix of the shipped face
     net's last run, learning the mean soft targets of ``teachers`` (the shipped face
     net by default): several nets' mean is an ensemble distilled into one net."""
-    mix = td.FaceMix(td.mine_negatives(images, names, MODELS), 0.5, 0.03, drawn=0.3, weak_share=0.1,
-                     shift=shift, sizes=sizes)
+    mix = td.FaceMix(
+        td.mine_negatives(images, names, MODELS), 0.5, 0.03, drawn=0.3, weak_share=0.1, shift=shift, sizes=sizes
+    )
     mix.weak = td.mine_dice(images, names, MODELS)
     mix.pool = td.drawn_pool(images, names, 12000, rng)
     nets = [cv2.dnn.readNetFromONNX(str(p)) for p in teachers or [MODELS / "dice_faces.onnx"]]
@@ -136,15 +163,25 @@ def distil_faces(images: dict, names: list[str], steps: int, rng: random.Random,
         learn(loss)
         if step % 100 == 0:
             acc = (logits.argmax(1) == ys).float().mean().item()
-            print(f"faces {step} loss {loss.item():.3f} kd {kd.item():.3f} acc {acc:.3f} {time.time() - t0:.0f}s", flush=True)
+            print(
+                f"faces {step} loss {loss.item():.3f} kd {kd.item():.3f} acc {acc:.3f} {time.time() - t0:.0f}s",
+                flush=True,
+            )
         if step % 1000 == 999:
             td.export(net.eval(), (1, 3, td.PATCH, td.PATCH), out / f"dice_faces_{step + 1}.onnx")
             net.train(init is None)
     return net.eval()
 
 
-def distil_detector(images: dict, names: list[str], steps: int, rng: random.Random, out: Path,
-                    student: type = DetectorLite, source: Path = MODELS / "dice_detector.onnx") -> nn.Module:
+def distil_detector(
+    images: dict,
+    names: list[str],
+    steps: int,
+    rng: random.Random,
+    out: Path,
+    student: type = DetectorLite,
+    source: Path = MODELS / "dice_detector.onnx",
+) -> nn.Module:
     """A detector student from the teacher's layers (``source``, a ``train_dice.Detector``):
     label focal loss plus the teacher's heat."""
     teacher = cv2.dnn.readNetFromONNX(str(source))
@@ -163,7 +200,10 @@ def distil_detector(images: dict, names: list[str], steps: int, rng: random.Rand
         loss = lh + 0.5 * lt + ls
         learn(loss)
         if step % 100 == 0:
-            print(f"det {step} heat {lh.item():.3f} teacher {lt.item():.3f} size {ls.item():.3f} {time.time() - t0:.0f}s", flush=True)
+            print(
+                f"det {step} heat {lh.item():.3f} teacher {lt.item():.3f} size {ls.item():.3f} {time.time() - t0:.0f}s",
+                flush=True,
+            )
         if step % 1000 == 999:
             td.export(net.eval(), (1, 3, 320, 320), out / "dice_detector.onnx")
     return net.eval()
@@ -176,15 +216,34 @@ def main() -> int:
     ap.add_argument("--steps", type=int, default=8000)
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--teacher", type=Path, default=MODELS / "dice_detector.onnx",
-                    help="the detector to distil (a train_dice.Detector export)")
-    ap.add_argument("--face-teachers", type=Path, nargs="+",
-                    help="face nets whose mean the face student learns (default: the shipped one)")
-    ap.add_argument("--face-init", type=Path, help="fine-tune this exported face net instead of a FacesLite from scratch")
-    ap.add_argument("--face-shift", type=float, default=td.FaceMix.shift,
-                    help="patches cut up to this share of the die side off-centre")
-    ap.add_argument("--face-sizes", type=float, nargs=2, default=td.FaceMix.sizes,
-                    help="patches cut at the die side times this range")
+    ap.add_argument(
+        "--teacher",
+        type=Path,
+        default=MODELS / "dice_detector.onnx",
+        help="the detector to distil (a train_dice.Detector export)",
+    )
+    ap.add_argument(
+        "--face-teachers",
+        type=Path,
+        nargs="+",
+        help="face nets whose mean the face student learns (default: the shipped one)",
+    )
+    ap.add_argument(
+        "--face-init", type=Path, help="fine-tune this exported face net instead of a FacesLite from scratch"
+    )
+    ap.add_argument(
+        "--face-shift",
+        type=float,
+        default=td.FaceMix.shift,
+        help="patches cut up to this share of the die side off-centre",
+    )
+    ap.add_argument(
+        "--face-sizes",
+        type=float,
+        nargs=2,
+        default=td.FaceMix.sizes,
+        help="patches cut at the die side times this range",
+    )
     args = ap.parse_args()
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
@@ -197,8 +256,17 @@ def main() -> int:
     images = {n: (cv2.imread(str(args.data / "images" / n)), labels[n]) for n in fit}
     args.out.mkdir(parents=True, exist_ok=True)
     if args.net == "faces":
-        net = distil_faces(images, fit, args.steps, rng, args.out, args.face_teachers, args.face_init,
-                           args.face_shift, tuple(args.face_sizes))
+        net = distil_faces(
+            images,
+            fit,
+            args.steps,
+            rng,
+            args.out,
+            args.face_teachers,
+            args.face_init,
+            args.face_shift,
+            tuple(args.face_sizes),
+        )
         td.export(net, (1, 3, td.PATCH, td.PATCH), args.out / "dice_faces.onnx")
     else:
         student = DetectorPlain if args.net == "plain" else DetectorLite

@@ -27,6 +27,7 @@ each that may be unsure is located afresh and seen in colourfulness once, and ev
 ``sure`` tried decides on all its looks.  What each of these choices changed is in
 ``docs/experiments/2026-11-dice-reader.md``.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -80,29 +81,38 @@ def views(frame: np.ndarray, labels: list[Label]) -> list[tuple[np.ndarray, list
     turned = [Label(lab.face, h - 1 - lab.y, lab.x, lab.size) for lab in labels]
     small = [Label(lab.face, lab.x * 0.75, lab.y * 0.75, lab.size * 0.75) for lab in labels]
     ok, jpeg = cv2.imencode(".jpg", cv2.GaussianBlur(frame, (0, 0), 1.0), [cv2.IMWRITE_JPEG_QUALITY, 40])
-    return [(frame, labels), (cv2.rotate(frame, cv2.ROTATE_90_CLOCKWISE), turned),
-            (cv2.resize(frame, None, fx=0.75, fy=0.75, interpolation=cv2.INTER_AREA), small),
-            (cv2.imdecode(jpeg, cv2.IMREAD_COLOR), labels)]
+    return [
+        (frame, labels),
+        (cv2.rotate(frame, cv2.ROTATE_90_CLOCKWISE), turned),
+        (cv2.resize(frame, None, fx=0.75, fy=0.75, interpolation=cv2.INTER_AREA), small),
+        (cv2.imdecode(jpeg, cv2.IMREAD_COLOR), labels),
+    ]
 
 
 def main() -> int:
     tray = data_dir() / "dice-tray"
     holdout = set(json.loads(HOLDOUT.read_text()))
     labels = load_labels(tray, "train", holdout)
-    cached = [(name, moved, frame.shape, candidates(frame, peak=0.05, give_up=1.0))
-              for name, frame, moved in _seen(tray, labels)]
+    cached = [
+        (name, moved, frame.shape, candidates(frame, peak=0.05, give_up=1.0))
+        for name, frame, moved in _seen(tray, labels)
+    ]
     nothing = (None, None)  # no second looks while sure is 0
     fresh: list[list] = [[nothing] * len(seen) for *_, seen in cached]
 
     def run(t: Thresholds) -> Score:
         s = Score()
         for (name, moved, shape, seen), again in zip(cached, fresh, strict=False):
-            dice = [second_look(decide(c, p, t, shape), p, *a, t, shape) for (c, p), a in zip(seen, again, strict=False)]
+            dice = [
+                second_look(decide(c, p, t, shape), p, *a, t, shape) for (c, p), a in zip(seen, again, strict=False)
+            ]
             s.add(name, moved, [(d.value, d.x, d.y) for d in dice if d is not None])
         return s
 
     best = None
-    for peak, not_die in itertools.product((0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5), (0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 0.9)):
+    for peak, not_die in itertools.product(
+        (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5), (0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 0.9)
+    ):
         s = run(Thresholds(peak, not_die, 0.0))
         cost = s.missed + s.extra
         if best is None or cost < best[0]:
@@ -111,9 +121,15 @@ def main() -> int:
     unsure = Thresholds(peak, not_die, 1.0)  # every die unsure: all that may be looked at again
     for k, (name, frame, moved) in enumerate(_seen(tray, labels)):
         seen = candidates(frame, peak=peak, give_up=1.0)  # as the reader finds them at this peak
-        wanted = [i for i, (c, p) in enumerate(seen) if wants_second_look(c, decide(c, p, unsure, frame.shape), frame.shape)]
+        wanted = [
+            i for i, (c, p) in enumerate(seen) if wants_second_look(c, decide(c, p, unsure, frame.shape), frame.shape)
+        ]
         cached[k], fresh[k] = (name, moved, frame.shape, seen), [nothing] * len(seen)
-        looks = zip(relocate(frame, [seen[i][0] for i in wanted], peak), looks_by_colourfulness(frame, seen, wanted), strict=False)
+        looks = zip(
+            relocate(frame, [seen[i][0] for i in wanted], peak),
+            looks_by_colourfulness(frame, seen, wanted),
+            strict=False,
+        )
         for i, look in zip(wanted, looks, strict=False):
             fresh[k][i] = look
     costs = []

@@ -10,6 +10,7 @@ goes through the same colour, blur, noise and JPEG damage as the real patches.
 
 Training-only (imported by ``train_dice.py``): the box never draws dice.
 """
+
 from __future__ import annotations
 
 import math
@@ -93,8 +94,17 @@ def _paint(canvas: np.ndarray, mask: np.ndarray, colour: np.ndarray | np.ndarray
     canvas += mask[..., None] * colour
 
 
-def _draw_pips(canvas: np.ndarray, face: int, cx: float, cy: float, side: float, angle: float,
-               colour: np.ndarray, rng: random.Random, squash: tuple[float, float] = (1.0, 1.0)) -> None:
+def _draw_pips(
+    canvas: np.ndarray,
+    face: int,
+    cx: float,
+    cy: float,
+    side: float,
+    angle: float,
+    colour: np.ndarray,
+    rng: random.Random,
+    squash: tuple[float, float] = (1.0, 1.0),
+) -> None:
     """The face's pips, laid out on the (possibly foreshortened) square."""
     spacing = side * rng.uniform(0.24, 0.3)
     radius = side * rng.uniform(0.065, 0.11)
@@ -162,8 +172,15 @@ def draw_face(face: int, rng: random.Random, real_background: np.ndarray | None 
     if rng.random() < 0.3:  # a neighbour touching the die
         a = rng.uniform(0, 2 * math.pi)
         d = side * rng.uniform(1.0, 1.3)
-        _die(canvas, rng.randint(1, 6), cx + d * math.cos(a), cy + d * math.sin(a), side * rng.uniform(0.85, 1.15),
-             rng.uniform(0, math.pi / 2), rng)
+        _die(
+            canvas,
+            rng.randint(1, 6),
+            cx + d * math.cos(a),
+            cy + d * math.sin(a),
+            side * rng.uniform(0.85, 1.15),
+            rng.uniform(0, math.pi / 2),
+            rng,
+        )
     _die(canvas, face, cx, cy, side, angle, rng)
     canvas = cv2.GaussianBlur(canvas, (0, 0), rng.uniform(0.3, 1.5))
     return cv2.resize(np.clip(canvas, 0, 255).astype(np.uint8), (PATCH, PATCH), interpolation=cv2.INTER_AREA)

@@ -27,6 +27,7 @@ detector input, i.e. 10-90 px in a 640 frame), perspective up to ~45 degree tilt
 colour (hue, channel order, inversion that turns light dice dark and the tray dark),
 blur, noise, JPEG and shadows, so that the nets learn dice and not this tray.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -56,14 +57,14 @@ from vision.dice.patch import PATCH, cut_patch
 class FaceMix:
     """Where face-net training patches come from (shares of all patches)."""
 
-    hard: dict | None = None           # detector false alarms per photo (not-a-die)
-    mild: float = 0.0                  # share of patches left in the camera's colours
-    noise: float = 0.0                 # share of random speckle (not-a-die)
+    hard: dict | None = None  # detector false alarms per photo (not-a-die)
+    mild: float = 0.0  # share of patches left in the camera's colours
+    noise: float = 0.0  # share of random speckle (not-a-die)
     pool: list = field(default_factory=list)  # drawn faces (synth_dice)
-    drawn: float = 0.0                 # share of drawn faces
+    drawn: float = 0.0  # share of drawn faces
     weak: list = field(default_factory=list)  # dice the previous nets read weakly
-    weak_share: float = 0.0            # share of those
-    shift: float = 0.12                # a die's patch is cut up to this share of its side off-centre
+    weak_share: float = 0.0  # share of those
+    shift: float = 0.12  # a die's patch is cut up to this share of its side off-centre
     sizes: tuple[float, float] = (0.85, 1.2)  # and at its side times a factor in this range
 
 
@@ -73,12 +74,15 @@ STRIDE = 4
 
 # ----------------------------------------------------------------------------- data
 
+
 def load_split(data: Path) -> dict[str, list[tuple[int, float, float, float]]]:
     """image name -> [(face, cx, cy, size)] for the train split only, with the checked
     label fixes of ``bench/dice_label_fixes.csv`` (runs before step 3 used the labels
     as published: four miscounted faces taught wrong classes and four unlabelled
     dice were mined as "not a die")."""
-    return {name: [(lab.face, lab.x, lab.y, lab.size) for lab in labs] for name, labs in load_labels(data, "train").items()}
+    return {
+        name: [(lab.face, lab.x, lab.y, lab.size) for lab in labs] for name, labs in load_labels(data, "train").items()
+    }
 
 
 def fit_names(labels: dict) -> list[str]:
@@ -190,7 +194,7 @@ def detector_sample(img: np.ndarray, dice: list, rng: random.Random) -> tuple[np
         side = math.sqrt(abs(cv2.contourArea(np.array(corners, np.float32))))
         gx, gy = px / STRIDE - 0.5, py / STRIDE - 0.5
         sigma = max(0.6, side / STRIDE / 6)
-        heat = np.maximum(heat, np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * sigma ** 2)))
+        heat = np.maximum(heat, np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * sigma**2)))
         ix, iy = int(round(gx)), int(round(gy))
         for oy in (-1, 0, 1):
             for ox in (-1, 0, 1):
@@ -219,8 +223,11 @@ def mine_negatives(images: dict, names: list[str], models: Path) -> dict[str, li
     out: dict[str, list] = {}
     for n in names:
         img, dice = images[n]
-        out[n] = [(c.x, c.y, c.size) for c in reader.find_dice(img, peak=0.1)
-                  if all(math.hypot(c.x - dx, c.y - dy) > 0.6 * ds for _, dx, dy, ds in dice)]
+        out[n] = [
+            (c.x, c.y, c.size)
+            for c in reader.find_dice(img, peak=0.1)
+            if all(math.hypot(c.x - dx, c.y - dy) > 0.6 * ds for _, dx, dy, ds in dice)
+        ]
     print(f"mined {sum(map(len, out.values()))} detector false alarms in {len(names)} photos", flush=True)
     return out
 
@@ -264,9 +271,16 @@ def noise_patch(rng: random.Random) -> np.ndarray:
     return cv2.resize(img, (PATCH, PATCH), interpolation=cv2.INTER_AREA if side > PATCH else cv2.INTER_NEAREST)
 
 
-def face_sample(img: np.ndarray, dice: list, rng: random.Random, hard: list | None = None,
-                mild: float = 0.0, noise: float = 0.0, shift: float = FaceMix.shift,
-                sizes: tuple[float, float] = FaceMix.sizes) -> tuple[np.ndarray, int]:
+def face_sample(
+    img: np.ndarray,
+    dice: list,
+    rng: random.Random,
+    hard: list | None = None,
+    mild: float = 0.0,
+    noise: float = 0.0,
+    shift: float = FaceMix.shift,
+    sizes: tuple[float, float] = FaceMix.sizes,
+) -> tuple[np.ndarray, int]:
     """A 32x32 patch around a die (class = face) or around no die (class 0); with
     probability ``mild`` its colours are left as the camera saw them, so the small net
     also learns the fine pip shapes and not only the colour-scrambled views; a die is
@@ -328,7 +342,7 @@ def drawn_pool(images: dict, names: list[str], count: int, rng: random.Random) -
         side = rng.randint(40, 120)
         x, y = rng.randint(0, img.shape[1] - side), rng.randint(0, img.shape[0] - side)
         face = i % 6 + 1
-        pool.append((draw_face(face, rng, img[y:y + side, x:x + side]), face))
+        pool.append((draw_face(face, rng, img[y : y + side, x : x + side]), face))
     print(f"drew {count} die faces", flush=True)
     return pool
 
@@ -339,8 +353,11 @@ def training_patch(images: dict, names: list[str], rng: random.Random, mix: Face
     r = rng.random()
     if mix.pool and r < mix.drawn:
         patch, face = rng.choice(mix.pool)
-        patch = cv2.rotate(patch, rng.choice((cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE))) \
-            if rng.random() < 0.75 else patch
+        patch = (
+            cv2.rotate(patch, rng.choice((cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE)))
+            if rng.random() < 0.75
+            else patch
+        )
         return damage_patch(patch, rng, mix.mild), face
     if mix.weak and r < mix.drawn + mix.weak_share:
         n, face, cx, cy, size = rng.choice(mix.weak)
@@ -348,14 +365,25 @@ def training_patch(images: dict, names: list[str], rng: random.Random, mix: Face
         patch = cut_patch(images[n][0], cx, cy, size * rng.uniform(0.93, 1.07), rng.uniform(0, 360))
         return damage_patch(patch, rng, mix.mild), face
     n = rng.choice(names)
-    return face_sample(images[n][0], images[n][1], rng, mix.hard.get(n) if mix.hard else None, mix.mild, mix.noise,
-                       mix.shift, mix.sizes)
+    return face_sample(
+        images[n][0],
+        images[n][1],
+        rng,
+        mix.hard.get(n) if mix.hard else None,
+        mix.mild,
+        mix.noise,
+        mix.shift,
+        mix.sizes,
+    )
 
 
 # ----------------------------------------------------------------------------- nets
 
+
 def cbr(i: int, o: int, s: int = 1, d: int = 1) -> nn.Sequential:
-    return nn.Sequential(nn.Conv2d(i, o, 3, s, padding=d, dilation=d, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True))
+    return nn.Sequential(
+        nn.Conv2d(i, o, 3, s, padding=d, dilation=d, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)
+    )
 
 
 class Detector(nn.Module):
@@ -385,10 +413,20 @@ class Faces(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.f = nn.Sequential(
-            cbr(3, 16), cbr(16, 16), nn.MaxPool2d(2),
-            cbr(16, 32), cbr(32, 32), nn.MaxPool2d(2),
-            cbr(32, 64), cbr(64, 64), nn.MaxPool2d(2),
-            cbr(64, 64), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, 7))
+            cbr(3, 16),
+            cbr(16, 16),
+            nn.MaxPool2d(2),
+            cbr(16, 32),
+            cbr(32, 32),
+            nn.MaxPool2d(2),
+            cbr(32, 64),
+            cbr(64, 64),
+            nn.MaxPool2d(2),
+            cbr(64, 64),
+            nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(),
+            nn.Linear(64, 7),
+        )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.f(x / 255.0 - 0.5)
@@ -400,7 +438,7 @@ def focal_loss(logit: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
     pos = heat.ge(0.99).float()
     neg = 1 - pos
     pl = -torch.log(p) * (1 - p) ** 2 * pos
-    nl = -torch.log(1 - p) * p ** 2 * (1 - heat) ** 4 * neg
+    nl = -torch.log(1 - p) * p**2 * (1 - heat) ** 4 * neg
     return (pl.sum() + nl.sum()) / pos.sum().clamp(min=1)
 
 
@@ -409,7 +447,9 @@ def size_loss(out: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     return (F.l1_loss(out[:, 1], y[:, 1], reduction="none") * y[:, 2]).sum() / y[:, 2].sum().clamp(min=1)
 
 
-def detector_batch(images: dict, names: list[str], rng: random.Random, n: int = 16) -> tuple[list[np.ndarray], torch.Tensor]:
+def detector_batch(
+    images: dict, names: list[str], rng: random.Random, n: int = 16
+) -> tuple[list[np.ndarray], torch.Tensor]:
     """``n`` detector windows from random training photos, and their targets."""
     xs, ys = [], []
     for _ in range(n):
@@ -425,6 +465,7 @@ def to_tensor(batch: list[np.ndarray]) -> torch.Tensor:
 
 
 # ----------------------------------------------------------------------------- training
+
 
 def load_fused_onnx(net: nn.Module, path: Path) -> nn.Module:
     """Continue from an exported detector or face net: the exporter folded each
@@ -465,7 +506,9 @@ def one_cycle(net: nn.Module, lr: float, steps: int) -> Callable[[torch.Tensor],
     return step
 
 
-def train_detector(images: dict, names: list[str], steps: int, rng: random.Random, init: Path | None = None) -> Detector:
+def train_detector(
+    images: dict, names: list[str], steps: int, rng: random.Random, init: Path | None = None
+) -> Detector:
     """Train from scratch, or fine-tune ``init`` (an exported detector) at a lower rate
     with its BatchNorms frozen."""
     net = Detector() if init is None else load_fused_onnx(Detector(), init)
@@ -485,8 +528,9 @@ def train_detector(images: dict, names: list[str], steps: int, rng: random.Rando
     return net.eval()
 
 
-def train_faces(images: dict, names: list[str], steps: int, rng: random.Random,
-                init: Path | None = None, mix: FaceMix | None = None) -> Faces:
+def train_faces(
+    images: dict, names: list[str], steps: int, rng: random.Random, init: Path | None = None, mix: FaceMix | None = None
+) -> Faces:
     """Train from scratch, or fine-tune the state dict ``init`` at a lower rate, with
     patches mixed as ``mix`` says (the detector's false alarms, drawn faces...)."""
     mix = mix or FaceMix()
@@ -514,8 +558,9 @@ def export(net: nn.Module, shape: tuple[int, ...], path: Path) -> None:
     frame size) left dynamic."""
     dummy = torch.zeros(shape)
     dyn = {"x": {0: "n"}} if isinstance(net, Faces) else {"x": {0: "n", 2: "h", 3: "w"}}
-    torch.onnx.export(net, dummy, str(path), input_names=["x"], output_names=["y"], opset_version=13,
-                      dynamic_axes=dyn, dynamo=False)
+    torch.onnx.export(
+        net, dummy, str(path), input_names=["x"], output_names=["y"], opset_version=13, dynamic_axes=dyn, dynamo=False
+    )
 
 
 def main() -> int:
@@ -526,20 +571,36 @@ def main() -> int:
     ap.add_argument("--face-steps", type=int, default=4000)
     ap.add_argument("--det-finetune", type=int, default=0, help="then fine-tune this many steps at a lower rate")
     ap.add_argument("--det-init", type=Path, help="skip the first detector stage: fine-tune this exported detector")
-    ap.add_argument("--faces-hard", type=int, default=600,
-                    help="then fine-tune the face net this many steps with the detector's false alarms")
-    ap.add_argument("--mild", type=float, default=0.0,
-                    help="share of face patches trained without colour jitter")
-    ap.add_argument("--noise", type=float, default=0.0,
-                    help="share of face patches that are random speckle (not a die)")
-    ap.add_argument("--drawn", type=float, default=0.0,
-                    help="share of face patches that are drawn dice (synth_dice), in the hard-negative fine-tune")
+    ap.add_argument(
+        "--faces-hard",
+        type=int,
+        default=600,
+        help="then fine-tune the face net this many steps with the detector's false alarms",
+    )
+    ap.add_argument("--mild", type=float, default=0.0, help="share of face patches trained without colour jitter")
+    ap.add_argument(
+        "--noise", type=float, default=0.0, help="share of face patches that are random speckle (not a die)"
+    )
+    ap.add_argument(
+        "--drawn",
+        type=float,
+        default=0.0,
+        help="share of face patches that are drawn dice (synth_dice), in the hard-negative fine-tune",
+    )
     ap.add_argument("--drawn-pool", type=int, default=12000, help="how many drawn faces to draw once")
-    ap.add_argument("--weak", type=float, default=0.0,
-                    help="share of face patches that are dice the models in --out read unsure or wrong")
+    ap.add_argument(
+        "--weak",
+        type=float,
+        default=0.0,
+        help="share of face patches that are dice the models in --out read unsure or wrong",
+    )
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--only", choices=("det", "faces", "both", "none"), default="both",
-                    help="which nets to train from scratch (none: only the hard-negative fine-tune)")
+    ap.add_argument(
+        "--only",
+        choices=("det", "faces", "both", "none"),
+        default="both",
+        help="which nets to train from scratch (none: only the hard-negative fine-tune)",
+    )
     args = ap.parse_args()
     torch.set_num_threads(1)  # deterministic and kind to a shared machine
     torch.manual_seed(args.seed)
@@ -566,14 +627,17 @@ def main() -> int:
         torch.save(faces.state_dict(), args.out / "dice_faces.pt")  # for fine-tuning; not shipped
         export(faces, (1, 3, PATCH, PATCH), args.out / "dice_faces.onnx")
     if args.faces_hard:
-        mix = FaceMix(mine_negatives(images, fit, args.out), args.mild, args.noise, drawn=args.drawn,
-                      weak_share=args.weak)
+        mix = FaceMix(
+            mine_negatives(images, fit, args.out), args.mild, args.noise, drawn=args.drawn, weak_share=args.weak
+        )
         if args.weak:
             mix.weak = mine_dice(images, fit, args.out)
         if args.drawn:
             mix.pool = drawn_pool(images, fit, args.drawn_pool, rng)
         init = args.out / "dice_faces.pt"
-        faces = train_faces(images, fit, args.faces_hard, rng, init if init.exists() else args.out / "dice_faces.onnx", mix)
+        faces = train_faces(
+            images, fit, args.faces_hard, rng, init if init.exists() else args.out / "dice_faces.onnx", mix
+        )
         torch.save(faces.state_dict(), args.out / "dice_faces.pt")
         export(faces, (1, 3, PATCH, PATCH), args.out / "dice_faces.onnx")
     return 0

@@ -6,6 +6,7 @@ absurdly large) gives an ``"error"`` for that image only: the rest of the batch 
 ``ms`` is the reading time of that image, excluding file decoding, because decoding
 cost belongs to the file format and not to the reader.
 """
+
 from __future__ import annotations
 
 import argparse

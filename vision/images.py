@@ -1,4 +1,5 @@
 """Loading still images safely: a clear error for anything that is not a usable photo."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -70,7 +71,9 @@ def load_image(path: Path) -> np.ndarray:
         raise ImageError(f"{path}: not a file")
     size = _header_size(path)
     if size is not None and size[0] * size[1] > MAX_PIXELS:
-        raise ImageError(f"{path}: image is {size[0]}x{size[1]} pixels, over the {MAX_PIXELS // 1_000_000} megapixel limit")
+        raise ImageError(
+            f"{path}: image is {size[0]}x{size[1]} pixels, over the {MAX_PIXELS // 1_000_000} megapixel limit"
+        )
     data = np.fromfile(str(path), dtype=np.uint8)
     if data.size == 0:
         raise ImageError(f"{path}: empty file")

@@ -28,6 +28,7 @@ It lives at ``vision/`` top level, beside the readers, not in ``vision/camera/``
 reads frames from any source (a camera, a replay, a test's composed scenes) and knows
 nothing of how they were captured, and the camera package needs nothing of it.
 """
+
 from __future__ import annotations
 
 import math

@@ -6,41 +6,11 @@ shows the Threat Track and narrates.  This module declares the game: its steps i
 the rulebook's order (each step's moves, handlers and prompts live together in the
 module of that part of the turn), and how its views read.
 
-The moves, as the host page and the phones send them (``choice`` for one option,
-``choices`` for several, ``vote`` for thumbs, ``dice`` and ``cards`` as read).  The host
-may make any move for the table except a Revelio peek (it may only skip one); a seat
-only its own.  Players may be given by seat number or by name.
-
-============  ===============================================  ===========================
-kind          data                                             who (besides the host)
-============  ===============================================  ===========================
-roll          {"dice": [1-6, ...]}: a first-Leader roll (2),   the roller / the Leader
-              or the Leader's whole tray, kept dice included
-encounter     {"choice": group size} then directive, target,   the Leader
-              rolls below; or a whole card from a taught deck
-              {"group", "check", "target"?, "rolls"?, "name"?}
-directive     {"choice": "card total" | "dice of a kind" |     the Leader
-              "dice total" | "host judges"}
-target        {"choice": n}  (total needed, or dice alike)     the Leader
-rolls         {"choice": n}  (rolls the card allows)           the Leader
-group         {"choices": [players]}  (the Leader is added)    the Leader
-short         {}  (Expelliarmus left a Location unmet: no swap)  the Leader
-curse         {"choice": "resolved" | "stops"}                 the Leader
-swap          {}                                               the Leader
-reveal        {"cards": [{"card"?, "dice": 0-9, "curse"?}      the Leader
-              | "2" | "curse", ...]}
-result        {"choice": "success" | "failure"}  (override)    host only
-token         {"choice": "dementor" | "expelliarmus" | ...}    the Leader
-skip_turn     {"choice": player}                               the Expelliarmus holder
-leave_out     {"choice": player}                               the Expelliarmus holder
-peek          {"choices": [players]} | {"choice": p}           the Revelio holder
-              | {"choice": "no one"}                           (the host: "no one" only)
-nominate      {"choice": player}                               the nominating Leader
-vote          {"vote": bool}  (+ "seat" from the host)         each voter
-accuse        {"choices": [players]} | {"choice": p}           the final Leader
-talk          {"choice": "basics" | "essentials" | "works"}    host only
-============  ===============================================  ===========================
+Each move's arguments, who may make it and its prompt are declared with its handler,
+in the module of its part of the turn; the host may make any move for the table except
+a Revelio peek (it may only skip one), a seat only its own.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -51,6 +21,7 @@ from engine.effects import Effect, Say, Track
 from engine.game import Turn
 from engine.games import unmask_encounter as encounter
 from engine.games import unmask_final as final
+from engine.games import unmask_outcome as outcome
 from engine.games import unmask_pool as pool
 from engine.games import unmask_setup as setup
 from engine.games.unmask_rules import (
@@ -82,7 +53,7 @@ class Unmask(StepGame[UnmaskState]):
         pool.POOL_STEP,
         pool.ROLL_STEP,
         pool.RESULT_STEP,
-        pool.TOKEN_STEP,
+        outcome.TOKEN_STEP,
         final.REVELIO_STEP_DECL,
         final.NOMINATE_STEP,
         final.VOTE_STEP,
@@ -96,9 +67,12 @@ class Unmask(StepGame[UnmaskState]):
         if len(seats) not in LOYALTY_CHART:
             raise IllegalAction("Unmask the Death Eaters is for 4 to 8 players")
         cfg = parse_config(options)
-        board = Board(pools={phase: list(cfg.phase_tokens(phase)) for phase in (BEGINNING, WAR)}, filled={BEGINNING: [], WAR: []})
-        state = UnmaskState(names=list(seats), cfg=cfg, talk=cfg.talk, first=FirstRolls(contenders=list(range(len(seats)))),
-                            board=board)
+        board = Board(
+            pools={phase: list(cfg.phase_tokens(phase)) for phase in (BEGINNING, WAR)}, filled={BEGINNING: [], WAR: []}
+        )
+        state = UnmaskState(
+            names=list(seats), cfg=cfg, talk=cfg.talk, first=FirstRolls(contenders=list(range(len(seats)))), board=board
+        )
         return state, [*setup.setup_lines(len(seats), cfg.talk), Say(f"{seats[0]}, roll two dice.")]
 
     def tracks(self, state: UnmaskState) -> dict[str, Track]:
@@ -126,14 +100,18 @@ class Unmask(StepGame[UnmaskState]):
             "loyalty": side,
             "loyalty_name": LOYALTY_NAMES.get(side) if side else None,
             "dealt": mine.get("dealt", []),
-            "peeks": [{"seat": s, "name": public.names[s], "loyalty": v, "loyalty_name": LOYALTY_NAMES[v]} for s, v in peeks],
+            "peeks": [
+                {"seat": s, "name": public.names[s], "loyalty": v, "loyalty_name": LOYALTY_NAMES[v]} for s, v in peeks
+            ],
             "vote": mine.get("votes"),
         }
 
 
 def _status(state: UnmaskState) -> str:
     """One line for the host page: whose turn, which Phase, where the Snake is."""
-    track = f"Snake {state.board.snake} of {state.cfg.track_length}" + (" (fourth-space penalty)" if state.penalty() else "")
+    track = f"Snake {state.board.snake} of {state.cfg.track_length}" + (
+        " (fourth-space penalty)" if state.penalty() else ""
+    )
     if state.step == FIRST_ROLL:
         return "Set-up: rolling for the first Leader"
     if state.step == OVER:

@@ -4,6 +4,7 @@ and the moves possible at any time in a turn (Expelliarmus, the Table Talk mode)
 The table plays the cards; the box is told what the Encounter card says, by a taught
 deck in one go or tapped in one detail at a time on the host page.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -13,12 +14,27 @@ from engine.args import PICK, ArgSpec, Choice, Number, Opt, Seat, Text, picked
 from engine.effects import Effect, Expect, Say
 from engine.game import Turn
 from engine.games.unmask_rules import TALK_MODES
-from engine.games.unmask_state import ENCOUNTER, GROUP, IN_TURN, POOL, Card, Encounter, UnmaskState, names_of
+from engine.games.unmask_state import (
+    ENCOUNTER,
+    GROUP,
+    IN_TURN,
+    POOL,
+    Card,
+    Encounter,
+    UnmaskState,
+    leader_move,
+    names_of,
+)
 from engine.steps import Move, Step
 
 # How an Encounter is judged: the card total (no roll), dice alike, a dice total, or by the
 # host (any other directive: specific items, Veritaserum...), as tapped -> as stored.
-DIRECTIVES = {"card total": "cards_total", "dice of a kind": "of_a_kind", "dice total": "dice_total", "host judges": "host"}
+DIRECTIVES = {
+    "card total": "cards_total",
+    "dice of a kind": "of_a_kind",
+    "dice total": "dice_total",
+    "host judges": "host",
+}
 TARGETS = {"cards_total": (1, 99), "of_a_kind": (2, 6), "dice_total": (1, 36)}
 TARGET_OPTIONS = {"cards_total": (1, 30), "of_a_kind": (2, 6), "dice_total": (2, 36)}
 ROLLED = ("of_a_kind", "dice_total")
@@ -107,9 +123,13 @@ def _encounter_entered(state: UnmaskState) -> list[Effect]:
         return []
     card = state.card()
     state.step = GROUP
-    return [Say(f"Encounter: {card.name}. {_directive(card)} "
-                f"{state.names[state.leader]}, gather a group of {group_size(state)}, yourself included, "
-                "meeting its Location requirements.")]
+    return [
+        Say(
+            f"Encounter: {card.name}. {_directive(card)} "
+            f"{state.names[state.leader]}, gather a group of {group_size(state)}, yourself included, "
+            "meeting its Location requirements."
+        )
+    ]
 
 
 def _directive(card: Card) -> str:
@@ -131,19 +151,29 @@ def _ask_encounter(state: UnmaskState) -> list[Expect]:
     missing, seat, leader = encounter_missing(state), state.leader, state.names[state.leader]
     if missing == "encounter":
         sizes = tuple(str(n) for n in range(2, state.players + 1))
-        return [Expect("choice", "encounter", f"{leader}: reveal an Encounter. How many players in its group, Leader included?",
-                       seat=seat, count=1, options=sizes)]
+        return [
+            Expect.choice(
+                "encounter",
+                f"{leader}: reveal an Encounter. How many players in its group, Leader included?",
+                sizes,
+                seat=seat,
+            )
+        ]
     if missing == "directive":
-        return [Expect("choice", "directive", "How is this Encounter won?", seat=seat, count=1, options=tuple(DIRECTIVES))]
+        return [Expect.choice("directive", "How is this Encounter won?", tuple(DIRECTIVES), seat=seat)]
     if missing == "target":
         check = state.card().check or ""
         low, high = TARGET_OPTIONS[check]
-        asked = {"cards_total": "What card total is needed?", "of_a_kind": "How many dice alike?",
-                 "dice_total": "What dice total is needed?"}
-        return [Expect("choice", "target", asked[check], seat=seat, count=1, options=tuple(str(n) for n in range(low, high + 1)))]
+        asked = {
+            "cards_total": "What card total is needed?",
+            "of_a_kind": "How many dice alike?",
+            "dice_total": "What dice total is needed?",
+        }
+        return [Expect.choice("target", asked[check], tuple(str(n) for n in range(low, high + 1)), seat=seat)]
     if missing == "rolls":
-        return [Expect("choice", "rolls", "How many rolls does the card allow?", seat=seat, count=1,
-                       options=tuple(str(n) for n in range(1, 6)))]
+        return [
+            Expect.choice("rolls", "How many rolls does the card allow?", tuple(str(n) for n in range(1, 6)), seat=seat)
+        ]
     return []
 
 
@@ -175,8 +205,12 @@ def gather_group(state: UnmaskState, turn: Turn) -> list[Effect]:
         raise IllegalAction(f"this Encounter needs a group of exactly {need}")
     state.now.group = seats
     state.step = POOL
-    return [Say(f"The group: {names_of(state.names, seats)}. Each of you hands the Leader one card face down. "
-                "Leader, shuffle them, look, and reveal any Curse at once.")]
+    return [
+        Say(
+            f"The group: {names_of(state.names, seats)}. Each of you hands the Leader one card face down. "
+            "Leader, shuffle them, look, and reveal any Curse at once."
+        )
+    ]
 
 
 def _ask_group(state: UnmaskState) -> list[Expect]:
@@ -186,8 +220,15 @@ def _ask_group(state: UnmaskState) -> list[Expect]:
     if others == 0:
         return [Expect("confirm", "group", f"{leader} faces this Encounter alone", seat=state.leader)]
     options = tuple(state.names[s] for s in eligible_for_group(state))
-    return [Expect("choice", "group", f"{leader}: choose {others} {'player' if others == 1 else 'players'} to join you",
-                   seat=state.leader, count=others, options=options)]
+    return [
+        Expect.choice(
+            "group",
+            f"{leader}: choose {others} {'player' if others == 1 else 'players'} to join you",
+            options,
+            seat=state.leader,
+            count=others,
+        )
+    ]
 
 
 # --- At any time in a turn ------------------------------------------------------------
@@ -228,22 +269,28 @@ def _expelliarmus_not_now(state: UnmaskState) -> str:
     return "Expelliarmus can only be cast during a turn"
 
 
-
 def _ask_expelliarmus(kind: str, what: str) -> Callable[[UnmaskState], list[Expect]]:
     def ask(state: UnmaskState) -> list[Expect]:
         holder = state.board.expelliarmus
         if holder is None or state.step not in (ENCOUNTER, GROUP):
             return []
         others = state.others(holder, state.leader)
-        return [Expect("choice", kind, f"{state.names[holder]}: Expelliarmus, {what} (optional)",
-                       seat=holder, count=1, options=others)]
+        return [Expect.choice(kind, f"{state.names[holder]}: Expelliarmus, {what} (optional)", others, seat=holder)]
+
     return ask
 
 
 def _expelliarmus(kind: str, what: str) -> Move[UnmaskState]:
-    return Move(kind, cast_expelliarmus, args={"choice": Seat()}, by=lambda s: [s.board.expelliarmus],
-                role="Expelliarmus holder", ask=_ask_expelliarmus(kind, what),
-                when=_expelliarmus_possible, not_now=_expelliarmus_not_now)
+    return Move(
+        kind,
+        cast_expelliarmus,
+        args={"choice": Seat()},
+        by=lambda s: [s.board.expelliarmus],
+        role="Expelliarmus holder",
+        ask=_ask_expelliarmus(kind, what),
+        when=_expelliarmus_possible,
+        not_now=_expelliarmus_not_now,
+    )
 
 
 def set_talk(state: UnmaskState, turn: Turn) -> list[Effect]:
@@ -259,17 +306,26 @@ ANYTIME = (
 )
 
 
+CARD: dict[str, ArgSpec] = {
+    "choice": Opt(Number(1, _players)),
+    "name": Opt(Text(60), "the Encounter"),
+    "group": Opt(Number(1, _players)),
+    "check": Opt(Choice((*DIRECTIVES.values(),)), "host"),
+    "target": Opt(Number(1, 99)),
+    "rolls": Opt(Number(1, 6)),
+}
 
-CARD: dict[str, ArgSpec] = {"choice": Opt(Number(1, _players)), "name": Opt(Text(60), "the Encounter"), "group": Opt(Number(1, _players)),
-        "check": Opt(Choice((*DIRECTIVES.values(),)), "host"), "target": Opt(Number(1, 99)), "rolls": Opt(Number(1, 6))}
+ENCOUNTER_STEP = Step[UnmaskState](
+    ENCOUNTER,
+    "the Leader is revealing an Encounter",
+    (
+        leader_move("encounter", enter_encounter, _ask_encounter, **CARD),
+        leader_move("directive", encounter_detail, None, choice=Choice(tuple(DIRECTIVES))),
+        leader_move("target", encounter_detail, None, choice=Number(1, 99)),
+        leader_move("rolls", encounter_detail, None, choice=Number(1, 6)),
+    ),
+)
 
-ENCOUNTER_STEP = Step[UnmaskState](ENCOUNTER, "the Leader is revealing an Encounter", (
-    Move("encounter", enter_encounter, args=CARD, by=UnmaskState.leader_seat, role="Leader", ask=_ask_encounter),
-    Move("directive", encounter_detail, args={"choice": Choice(tuple(DIRECTIVES))}, by=UnmaskState.leader_seat, role="Leader"),
-    Move("target", encounter_detail, args={"choice": Number(1, 99)}, by=UnmaskState.leader_seat, role="Leader"),
-    Move("rolls", encounter_detail, args={"choice": Number(1, 6)}, by=UnmaskState.leader_seat, role="Leader"),
-))
-
-GROUP_STEP = Step[UnmaskState](GROUP, "the Leader is gathering the group", (
-    Move("group", gather_group, args=PICK, by=UnmaskState.leader_seat, role="Leader", ask=_ask_group),
-))
+GROUP_STEP = Step[UnmaskState](
+    GROUP, "the Leader is gathering the group", (leader_move("group", gather_group, _ask_group, **PICK),)
+)

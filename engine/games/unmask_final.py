@@ -4,6 +4,7 @@ Revelio peeks (private to the holder), nomination of the final Leader with the
 left-hand succession and the "not previously nominated" rule, the vote, the names
 submitted, and the Moment of Truth scored by the rulebook's victory chart.
 """
+
 from __future__ import annotations
 
 from engine.actions import IllegalAction
@@ -24,14 +25,17 @@ def enter_final(state: UnmaskState) -> list[Effect]:
     holder = state.board.revelio
     if holder is None:
         return effects + begin_nomination(state)
-    dept.peeks_allowed = state.cfg.revelio_peeks[state.board.snake]
+    dept.peeks_allowed, who, space = state.cfg.revelio_peeks[state.board.snake], state.names[holder], state.board.snake
     if dept.peeks_allowed == 0:
-        effects.append(Say(f"{state.names[holder]} casts Revelio, but with the Snake on space {state.board.snake} it shows no one."))
+        effects.append(Say(f"{who} casts Revelio, but with the Snake on space {space} it shows no one."))
         return effects + begin_nomination(state)
     state.step = REVELIO_STEP
     plural = "player" if dept.peeks_allowed == 1 else "players"
-    effects.append(Say(f"{state.names[holder]} casts Revelio: on your phone, choose up to {dept.peeks_allowed} {plural} "
-                       "whose Loyalty you will see."))
+    effects.append(
+        Say(
+            f"{who} casts Revelio: on your phone, choose up to {dept.peeks_allowed} {plural} whose Loyalty you will see."
+        )
+    )
     return effects
 
 
@@ -43,7 +47,7 @@ def peek(state: UnmaskState, turn: Turn) -> list[Effect]:
     dept = state.dept()
     seats = [] if turn.args["choice"] == NO_PEEK else picked(turn.args)
     if turn.seat is None and seats:
-        raise IllegalAction("only the Revelio holder chooses whom to look at, on their phone; the host may only skip it")
+        raise IllegalAction("only the Revelio holder chooses whom to see, on their phone; the host may only skip it")
     if len(seats) > dept.peeks_allowed:
         raise IllegalAction(f"Revelio shows at most {dept.peeks_allowed} Loyalty cards here")
     if state.board.revelio in seats:
@@ -52,16 +56,29 @@ def peek(state: UnmaskState, turn: Turn) -> list[Effect]:
     return [Say("Revelio has been cast.")] + begin_nomination(state)
 
 
-
 def _ask_peek(state: UnmaskState) -> list[Expect]:
     """The holder's secret choice (one or two players, or no one); the host may only skip it."""
     holder, allowed = state.board.revelio, state.dept().peeks_allowed
     others = state.others(holder)
-    out = [Expect("choice", "peek", f"Revelio: look at the Loyalty of {n} {'player' if n == 1 else 'players'}",
-                  seat=holder, count=n, options=others, secret=True) for n in range(1, allowed + 1)]
-    out.append(Expect("choice", "peek", "Revelio: or look at no one", seat=holder, count=1, options=(NO_PEEK,), secret=True))
-    out.append(Expect("choice", "peek", f"Waiting for {state.names[holder or 0]} to cast Revelio on their phone "
-                      "(host: only to skip the peek)", count=1, options=(NO_PEEK,)))
+    out = [
+        Expect.choice(
+            "peek",
+            f"Revelio: look at the Loyalty of {n} {'player' if n == 1 else 'players'}",
+            others,
+            seat=holder,
+            count=n,
+            secret=True,
+        )
+        for n in range(1, allowed + 1)
+    ]
+    out.append(Expect.choice("peek", "Revelio: or look at no one", (NO_PEEK,), seat=holder, secret=True))
+    out.append(
+        Expect.choice(
+            "peek",
+            f"Waiting for {state.names[holder or 0]} to cast Revelio on their phone (host: only to skip the peek)",
+            (NO_PEEK,),
+        )
+    )
     return out
 
 
@@ -81,7 +98,8 @@ def begin_nomination(state: UnmaskState) -> list[Effect]:
     if not _eligible(state):
         dept.nominated = []
         effects.append(Notice("Everyone has been nominated once: anyone may be nominated again."))
-    effects.append(Say(f"{state.names[dept.nominator]}, nominate the final Leader: another player who has not been nominated yet."))
+    who = state.names[dept.nominator]
+    effects.append(Say(f"{who}, nominate the final Leader: another player who has not been nominated yet."))
     return effects
 
 
@@ -95,14 +113,18 @@ def nominate(state: UnmaskState, turn: Turn) -> list[Effect]:
     dept.nominated.append(nominee)
     dept.votes = {}
     state.step = VOTE
-    return [Say(f"{state.names[dept.nominator]} nominates {state.names[nominee]} as the final Leader. "
-                "Everyone vote: thumbs up or thumbs down, on three. Three, two, one.")]
+    return [
+        Say(
+            f"{state.names[dept.nominator]} nominates {state.names[nominee]} as the final Leader. "
+            "Everyone vote: thumbs up or thumbs down, on three. Three, two, one."
+        )
+    ]
 
 
 def _ask_nominate(state: UnmaskState) -> list[Expect]:
     who = state.dept().nominator
     options = tuple(state.names[s] for s in _eligible(state))
-    return [Expect("choice", "nominate", f"{state.names[who]}: nominate the final Leader", seat=who, count=1, options=options)]
+    return [Expect.choice("nominate", f"{state.names[who]}: nominate the final Leader", options, seat=who)]
 
 
 def vote(state: UnmaskState, turn: Turn) -> list[Effect]:
@@ -134,8 +156,12 @@ def _tally(state: UnmaskState) -> list[Effect]:
         dept.final_leader = dept.nominee
         state.step = ACCUSE
         low, high = NAMES_TO_SUBMIT[state.players]
-        return [Say(f"{nominee} is elected final Leader, {len(yes)} to {len(no)}. Flip your wand face up. "
-                    f"Listen to the table, then submit {low} or {high} names, never your own.")]
+        return [
+            Say(
+                f"{nominee} is elected final Leader, {len(yes)} to {len(no)}. Flip your wand face up. "
+                f"Listen to the table, then submit {low} or {high} names, never your own."
+            )
+        ]
     dept.nominator = state.left_of(dept.nominator)
     return [Say(f"The nomination of {nominee} fails, {len(yes)} to {len(no)}.")] + begin_nomination(state)
 
@@ -143,8 +169,11 @@ def _tally(state: UnmaskState) -> list[Effect]:
 def _ask_vote(state: UnmaskState) -> list[Expect]:
     dept = state.dept()
     nominee = state.names[dept.nominee or 0]
-    return [Expect("vote", "vote", f"{state.names[s]}: vote on {nominee} as final Leader", seat=s)
-            for s in range(state.players) if s not in dept.votes]
+    return [
+        Expect("vote", "vote", f"{state.names[s]}: vote on {nominee} as final Leader", seat=s)
+        for s in range(state.players)
+        if s not in dept.votes
+    ]
 
 
 def accuse(state: UnmaskState, turn: Turn) -> list[Effect]:
@@ -170,27 +199,67 @@ def accuse(state: UnmaskState, turn: Turn) -> list[Effect]:
 def _ask_accuse(state: UnmaskState) -> list[Expect]:
     """One prompt per number of names the chart allows (the final Leader picks one)."""
     who = state.dept().final_leader
-    return [Expect("choice", "accuse", f"{state.names[who or 0]}: submit {n} names to the Department", seat=who, count=n,
-                   options=state.others(who)) for n in NAMES_TO_SUBMIT[state.players]]
+    return [
+        Expect.choice(
+            "accuse",
+            f"{state.names[who or 0]}: submit {n} names to the Department",
+            state.others(who),
+            seat=who,
+            count=n,
+        )
+        for n in NAMES_TO_SUBMIT[state.players]
+    ]
 
 
-REVELIO_STEP_DECL = Step[UnmaskState](REVELIO_STEP, "the Revelio holder is choosing whom to look at", (
-    Move("peek", peek, args={"choice": Opt(Either((Choice((NO_PEEK,)), Seat()))), "choices": Opt(Seats())},
-         by=lambda s: [s.board.revelio], role="Revelio", ask=_ask_peek),
-))
+REVELIO_STEP_DECL = Step[UnmaskState](
+    REVELIO_STEP,
+    "the Revelio holder is choosing whom to look at",
+    (
+        Move(
+            "peek",
+            peek,
+            args={"choice": Opt(Either((Choice((NO_PEEK,)), Seat()))), "choices": Opt(Seats())},
+            by=lambda s: [s.board.revelio],
+            role="Revelio",
+            ask=_ask_peek,
+        ),
+    ),
+)
 
-NOMINATE_STEP = Step[UnmaskState](NOMINATE, "a Leader is nominating the final Leader", (
-    Move("nominate", nominate, args={"choice": Seat()}, by=lambda s: [s.dept().nominator], role="nominating",
-         ask=_ask_nominate),
-))
+NOMINATE_STEP = Step[UnmaskState](
+    NOMINATE,
+    "a Leader is nominating the final Leader",
+    (
+        Move(
+            "nominate",
+            nominate,
+            args={"choice": Seat()},
+            by=lambda s: [s.dept().nominator],
+            role="nominating",
+            ask=_ask_nominate,
+        ),
+    ),
+)
 
-VOTE_STEP = Step[UnmaskState](VOTE, "the table is voting on the final Leader", (
-    Move("vote", vote, args={"vote": Flag(), "seat": Opt(Seat())},
-         by=lambda s: [x for x in range(s.players) if x not in s.dept().votes], role="voting", ask=_ask_vote),
-))
+VOTE_STEP = Step[UnmaskState](
+    VOTE,
+    "the table is voting on the final Leader",
+    (
+        Move(
+            "vote",
+            vote,
+            args={"vote": Flag(), "seat": Opt(Seat())},
+            by=lambda s: [x for x in range(s.players) if x not in s.dept().votes],
+            role="voting",
+            ask=_ask_vote,
+        ),
+    ),
+)
 
-ACCUSE_STEP = Step[UnmaskState](ACCUSE, "the final Leader is choosing whom to accuse", (
-    Move("accuse", accuse, args=PICK, by=lambda s: [s.dept().final_leader], role="final Leader", ask=_ask_accuse),
-))
+ACCUSE_STEP = Step[UnmaskState](
+    ACCUSE,
+    "the final Leader is choosing whom to accuse",
+    (Move("accuse", accuse, args=PICK, by=lambda s: [s.dept().final_leader], role="final Leader", ask=_ask_accuse),),
+)
 
 OVER_STEP = Step[UnmaskState](OVER, "the game is over", ())

@@ -1,46 +1,36 @@
-"""Unmask the Death Eaters, a turn's middle and end: the pool, the roll, the token, the
-Threat Track, the Shift in Loyalties and the next Leader (steps 5-12).
+"""Unmask the Death Eaters, a turn's middle: the cards handed in, the pool revealed and
+the dice rolled (steps 5-8); :mod:`unmask_outcome` takes it from a success or failure.
 
 The table plays the cards; the box is told what was revealed (by the camera or the
 host) and applies the rules: dice capped at six, N of a kind or totals, kept dice and
 re-rolls, tokens and their spaces, one Snake step per failed turn, the fourth-space
 penalty for exactly one Encounter and its Battle.
 """
+
 from __future__ import annotations
 
 from collections import Counter
 from typing import Any
 
 from engine.actions import IllegalAction
-from engine.args import Choice, Dice, Items, Opt, Text, whole_number
+from engine.args import Choice, Dice, Items, Opt, whole_number
 from engine.dice import say_roll
 from engine.effects import Effect, Expect, Notice, Say
 from engine.game import Turn
-from engine.games.unmask_encounter import begin_turn, rolls_said
-from engine.games.unmask_final import enter_final
+from engine.games.unmask_encounter import rolls_said
+from engine.games.unmask_outcome import fail, succeed
 from engine.games.unmask_rules import (
-    BEGINNING,
-    EXPELLIARMUS,
-    FOURTH_SPACE,
-    HAND,
     MAX_DICE,
-    PHASE_NAMES,
-    REDRAW,
-    REVELIO,
-    WAR,
     dice_to_roll,
     roll_meets,
-    shifted,
-    token_name,
 )
-from engine.games.unmask_state import IN_TURN, POOL, RESULT, ROLL, TOKEN, Pool, UnmaskState
+from engine.games.unmask_state import POOL, RESULT, ROLL, UnmaskState, leader_move
 from engine.steps import Move, Step
 
 CURSE_OPTIONS = ("resolved", "stops")
 RESULT_OPTIONS = ("success", "failure")
 MAX_CARD_DICE = 9
 MAX_POOL = 16
-
 
 
 # --- The pool -------------------------------------------------------------------------
@@ -61,7 +51,9 @@ def swap(state: UnmaskState, turn: Turn) -> list[Effect]:
     if state.now.short:
         raise IllegalAction("no swap this time: a Location requirement went unmet because of Expelliarmus")
     state.now.pool.swapped = True
-    return [Say("The Leader discards one card from the pool, adds the top card of the deck unseen, and shuffles again.")]
+    return [
+        Say("The Leader discards one card from the pool, adds the top card of the deck unseen, and shuffles again.")
+    ]
 
 
 def short_handed(state: UnmaskState, turn: Turn) -> list[Effect]:
@@ -107,7 +99,9 @@ def reveal(state: UnmaskState, turn: Turn) -> list[Effect]:
     cursed = any(c["curse"] for c in cards)
     if cursed:
         effects.append(Say("A Curse is revealed: resolve it now."))
-        effects.append(Notice("A revealed Curse must be resolved; if it makes the group fail, enter the result as a failure."))
+        effects.append(
+            Notice("A revealed Curse must be resolved; if it makes the group fail, enter the result as a failure.")
+        )
     if not battle and (card.check == "host" or (cursed and card.check == "cards_total")):
         # A revealed Curse's directive may change the outcome: the host judges after resolving it.
         state.step = RESULT
@@ -120,17 +114,24 @@ def reveal(state: UnmaskState, turn: Turn) -> list[Effect]:
     if pool.dice == 0:
         return effects + [Say("There are no dice to roll.")] + fail(state)
     state.step = ROLL
-    return effects + [Say(f"{state.names[state.leader]}, roll {pool.dice} {'die' if pool.dice == 1 else 'dice'}. {_need_text(state)}")]
+    return effects + [
+        Say(f"{state.names[state.leader]}, roll {pool.dice} {'die' if pool.dice == 1 else 'dice'}. {_need_text(state)}")
+    ]
 
 
 def _ask_pool(state: UnmaskState) -> list[Expect]:
     what = "Battle" if state.now.battle else "Encounter"
-    return [Expect("cards", "reveal", f"Reveal the {what} cards: each card's dice value, or 'curse'", seat=state.leader)]
+    return [
+        Expect("cards", "reveal", f"Reveal the {what} cards: each card's dice value, or 'curse'", seat=state.leader)
+    ]
 
 
 def _ask_curse(state: UnmaskState) -> list[Expect]:
-    return [Expect("choice", "curse", "A Curse in the pool: resolved, or it stops the group?", seat=state.leader, count=1,
-                   options=CURSE_OPTIONS)]
+    return [
+        Expect.choice(
+            "curse", "A Curse in the pool: resolved, or it stops the group?", CURSE_OPTIONS, seat=state.leader
+        )
+    ]
 
 
 def _ask_swap(state: UnmaskState) -> list[Expect]:
@@ -138,14 +139,20 @@ def _ask_swap(state: UnmaskState) -> list[Expect]:
     answers confirmations, and must never make a swap nobody asked for."""
     if state.now.pool.swapped or state.now.short:
         return []
-    return [Expect("choice", "swap", "Leader: swap one card? (optional)", seat=state.leader, count=1, options=("swap one card",))]
+    return [Expect.choice("swap", "Leader: swap one card? (optional)", ("swap one card",), seat=state.leader)]
 
 
 def _ask_short(state: UnmaskState) -> list[Expect]:
     if state.now.pool.swapped or state.now.short or state.now.left_out is None:
         return []
-    return [Expect("choice", "short", "Did Expelliarmus leave a Location requirement unmet? (then no swap)",
-                   seat=state.leader, count=1, options=("requirement unmet",))]
+    return [
+        Expect.choice(
+            "short",
+            "Did Expelliarmus leave a Location requirement unmet? (then no swap)",
+            ("requirement unmet",),
+            seat=state.leader,
+        )
+    ]
 
 
 # --- The roll -------------------------------------------------------------------------
@@ -200,181 +207,32 @@ def host_result(state: UnmaskState, turn: Turn) -> list[Effect]:
 def _ask_result(state: UnmaskState) -> list[Expect]:
     if state.step != RESULT:
         return []
-    return [Expect("choice", "result", "Did the group meet the directive?", count=1, options=RESULT_OPTIONS)]
-
-
-def succeed(state: UnmaskState) -> list[Effect]:
-    battle = state.now.battle
-    if battle is not None:
-        placed = _place(state, battle)
-        where = "fills its space on the board" if placed else "has no empty space left and is discarded"
-        return [Say(f"The {token_name(battle)} is defeated! Its token {where}.")] + end_encounter(state)
-    state.step = TOKEN
-    return [Say(f"Success! {state.names[state.leader]}, flip any token of {PHASE_NAMES[state.board.phase]}.")]
-
-
-def fail(state: UnmaskState) -> list[Effect]:
-    effects: list[Effect] = []
-    battle = state.now.battle
-    if battle is not None:
-        state.board.pools[state.board.phase].append(battle)
-        effects.append(Say(f"The {token_name(battle)} is not defeated. Flip its token back and shuffle it with the others."))
-    else:
-        effects.append(Say("The Encounter fails."))
-    effects += threat(state)
-    if state.step in IN_TURN:
-        effects += end_encounter(state)
-    return effects
-
-
-def threat(state: UnmaskState) -> list[Effect]:
-    """The Snake moves one space, at most once a turn (the FAQ: defeat only once a turn)."""
-    board = state.board
-    if board.moved_turn == state.turn:
-        return [Notice("Defeat counts only once a turn: the Snake does not move again.")]
-    board.snake += 1
-    board.moved_turn = state.turn
-    length = state.cfg.track_length
-    effects: list[Effect] = [Say(f"The Snake moves to space {board.snake} of {length} on the Threat Track.")]
-    if board.snake >= length:
-        return effects + [Say("The Snake has reached the end of the Threat Track!")] + enter_final(state)
-    if board.snake == FOURTH_SPACE:
-        board.penalty_until = state.turn + 1
-        effects.append(Say("The fourth space! No one may draw back to a full hand, until the next Encounter and its Battle are over."))
-    return effects
-
-
-# --- The token ------------------------------------------------------------------------
-
-
-def _face_down(state: UnmaskState) -> list[str]:
-    return sorted(set(state.board.pools[state.board.phase]))
-
-
-def choose_token(state: UnmaskState, turn: Turn) -> list[Effect]:
-    """The token flipped after a success: a spell, a redraw, or a Dark Creature to battle.
-
-    Spell and redraw tokens leave the face-down pool once flipped (their card is taken or
-    their effect used); a creature goes back only if the Battle is lost."""
-    name, face_down = turn.args["choice"].lower(), state.board.pools[state.board.phase]
-    if name not in face_down:
-        raise IllegalAction(f"the face-down tokens of {PHASE_NAMES[state.board.phase]} are: {', '.join(_face_down(state))}")
-    face_down.remove(name)
-    leader = state.names[state.leader]
-    if name in (EXPELLIARMUS, REVELIO):
-        if name == EXPELLIARMUS:
-            state.board.expelliarmus = state.leader
-        else:
-            state.board.revelio = state.leader
-        placed = " It fills its space on the board." if _place(state, name) else ""
-        return [Say(f"{token_name(name)}! {leader} takes the {token_name(name)} card.{placed}")] + end_encounter(state)
-    if name == REDRAW:
-        return [Say("Discard and Redraw: everyone in the group may discard one card and draw a new one.")] + end_encounter(state)
-    state.now.battle, state.step, state.now.pool = name, POOL, Pool()
-    article = "An" if token_name(name)[0] in "AEIOU" else "A"
-    return [Say(f"{article} {token_name(name)}! The group must battle it: each hands the Leader one card for the Battle Pool. "
-                f"It takes {state.cfg.kind_needed(name)} of a kind.")]
-
-
-def _ask_token(state: UnmaskState) -> list[Expect]:
-    return [Expect("choice", "token", f"Flip a token of {PHASE_NAMES[state.board.phase]}: which is it?", seat=state.leader,
-                   count=1, options=tuple(_face_down(state)))]
-
-
-def _place(state: UnmaskState, name: str) -> bool:
-    """Fill an empty matching space of the current Phase, if there is one."""
-    filled = state.board.filled[state.board.phase]
-    if filled.count(name) < state.cfg.phase_spaces(state.board.phase).count(name):
-        filled.append(name)
-        return True
-    return False
-
-
-# --- The end of a turn ----------------------------------------------------------------
-
-
-def _phase_complete(state: UnmaskState) -> bool:
-    return len(state.board.filled[state.board.phase]) == len(state.cfg.phase_spaces(state.board.phase))
-
-
-def end_encounter(state: UnmaskState) -> list[Effect]:
-    """Step 11: hands, wands, the Phase check, then the next Leader (or the Department)."""
-    effects: list[Effect] = [_redraw_line(state)]
-    left_out = state.now.left_out
-    if left_out is not None:
-        effects.append(Say(f"{state.names[left_out]} regains their wand but may not exchange a card; "
-                           "the Expelliarmus card goes back in the box."))
-        state.now.left_out = None
-    if _phase_complete(state) and state.board.phase == WAR:
-        return effects + enter_final(state)
-    if _phase_complete(state) and state.board.phase == BEGINNING:
-        effects += shift_loyalties(state)
-    return effects + next_leader(state)
-
-
-def _redraw_line(state: UnmaskState) -> Say:
-    """What the table draws, under or after the fourth-space penalty.
-
-    Our reading of "no drawing back to a full hand for exactly one Encounter (and ensuing
-    Battle)": no one refills at the end of the turn the Snake reached the fourth space,
-    so the next Encounter and its Battle are played on short hands; at the end of that
-    next Encounter everyone draws back to five.  The LEDs blink the whole time."""
-    board = state.board
-    if board.penalty_until == state.turn + 1:
-        return Say("No one draws back up to five cards this time. Players outside the group may still discard one card and draw one.")
-    if board.penalty_until == state.turn:
-        board.penalty_until = None
-        return Say(f"The penalty is over: everyone draws back up to {HAND} cards. "
-                   "Players outside the group may discard one card and draw one.")
-    return Say(f"Everyone draws back up to {HAND} cards. Players outside the group may discard one card and draw one.")
-
-
-def shift_loyalties(state: UnmaskState) -> list[Effect]:
-    """Step 12: the Phase 2 card to each phone; only Order players dealt a Death Eater turn.
-
-    The line spoken never depends on what was dealt, so the speaker leaks nothing."""
-    for seat, card in enumerate(state.phase2_deck):
-        state.dealt[seat].append(card)
-        state.loyalty[seat] = shifted(state.loyalty[seat], card)
-    state.phase2_deck = []
-    state.board.phase = WAR
-    return [Say("The Beginning is complete. A Shift in Loyalties! The Dark Lord returns, and a second Loyalty card "
-                "is dealt to every phone. Look at your phone now, privately: it shows your Loyalty from here on. "
-                "The Second Wizarding War begins.")]
-
-
-def next_leader(state: UnmaskState) -> list[Effect]:
-    """The player to the left leads, unless Expelliarmus skips their turn."""
-    effects: list[Effect] = []
-    nxt = state.left_of(state.leader)
-    if state.board.skip == nxt:
-        effects.append(Say(f"Expelliarmus: {state.names[nxt]}'s turn is skipped, and they regain their wand."))
-        state.board.skip = None
-        nxt = state.left_of(nxt)
-    state.leader = nxt
-    return effects + begin_turn(state)
+    return [Expect.choice("result", "Did the group meet the directive?", RESULT_OPTIONS)]
 
 
 # --- The steps ------------------------------------------------------------------------
 
 RESULT_MOVE = Move[UnmaskState]("result", host_result, args={"choice": Choice(RESULT_OPTIONS)}, ask=_ask_result)
 
-POOL_STEP = Step[UnmaskState](POOL, "the Leader is revealing the pool", (
-    Move("reveal", reveal, args={"cards": Items(revealed_card, MAX_POOL)}, by=UnmaskState.leader_seat, role="Leader", ask=_ask_pool),
-    Move("curse", curse, args={"choice": Choice(CURSE_OPTIONS)}, by=UnmaskState.leader_seat, role="Leader", ask=_ask_curse),
-    Move("swap", swap, args={"choice": Opt(Choice(("swap one card",)))}, by=UnmaskState.leader_seat, role="Leader", ask=_ask_swap),
-    Move("short", short_handed, args={"choice": Opt(Choice(("requirement unmet",)))}, by=UnmaskState.leader_seat, role="Leader",
-         ask=_ask_short),
-    RESULT_MOVE,
-))
+POOL_STEP = Step[UnmaskState](
+    POOL,
+    "the Leader is revealing the pool",
+    (
+        leader_move("reveal", reveal, _ask_pool, cards=Items(revealed_card, MAX_POOL)),
+        leader_move("curse", curse, _ask_curse, choice=Choice(CURSE_OPTIONS)),
+        leader_move("swap", swap, _ask_swap, choice=Opt(Choice(("swap one card",)))),
+        leader_move("short", short_handed, _ask_short, choice=Opt(Choice(("requirement unmet",)))),
+        RESULT_MOVE,
+    ),
+)
 
-ROLL_STEP = Step[UnmaskState](ROLL, "the Leader is rolling", (
-    Move("roll", roll, args={"dice": Dice(count=lambda s: s.now.pool.dice)}, by=UnmaskState.leader_seat, role="Leader", ask=_ask_roll),
-    RESULT_MOVE,
-))
+ROLL_STEP = Step[UnmaskState](
+    ROLL,
+    "the Leader is rolling",
+    (
+        leader_move("roll", roll, _ask_roll, dice=Dice(count=lambda s: s.now.pool.dice)),
+        RESULT_MOVE,
+    ),
+)
 
 RESULT_STEP = Step[UnmaskState](RESULT, "the host is judging the Encounter", (RESULT_MOVE,))
-
-TOKEN_STEP = Step[UnmaskState](TOKEN, "the Leader is flipping a token", (
-    Move("token", choose_token, args={"choice": Text(40)}, by=UnmaskState.leader_seat, role="Leader", ask=_ask_token),
-))

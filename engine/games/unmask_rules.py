@@ -7,6 +7,7 @@ of a kind each Dark Creature needs, how many rolls are allowed) is *printed on t
 board or the Encounter cards* without giving the numbers, so those are options with
 documented defaults that the host checks against their own board; see ``Config``.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -155,8 +156,18 @@ def _peeks(raw: Any, length: int, default: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(whole_number(i, 0, 2, "revelio_peeks entries") for i in items)
 
 
-OPTIONS = ("track_length", "revelio_peeks", "beginning_tokens", "war_tokens", "beginning_spaces", "war_spaces",
-           "creatures", "encounter_rolls", "battle_rolls", "talk")
+OPTIONS = (
+    "track_length",
+    "revelio_peeks",
+    "beginning_tokens",
+    "war_tokens",
+    "beginning_spaces",
+    "war_spaces",
+    "creatures",
+    "encounter_rolls",
+    "battle_rolls",
+    "talk",
+)
 
 
 def parse_config(options: Mapping[str, Any]) -> Config:
@@ -244,7 +255,7 @@ def verdict(loyalty: Sequence[str], accused: Sequence[int]) -> str:
 
 VERDICT_SAY = {
     "perfect": "Every Death Eater, and only they, stand before the Department of Magical Law Enforcement. "
-               "Perfect victory for the Order of the Phoenix!",
+    "Perfect victory for the Order of the Phoenix!",
     "partial": "Every Death Eater was caught, but an Order name was submitted too. Partial victory for the Order of the Phoenix.",
     "death_eaters": "A Death Eater slipped away from questioning. The Death Eaters win!",
 }

@@ -3,6 +3,7 @@
 The Loyalty deal is drawn from the game's own randomness under one name, so undoing
 the roll that decided the first Leader and rolling again deals the same cards.
 """
+
 from __future__ import annotations
 
 from engine.args import Dice
@@ -17,16 +18,24 @@ from engine.steps import Move, Step
 
 def setup_lines(players: int, talk: str) -> list[Effect]:
     """The set-up steps, said in the rulebook's order."""
-    encounters = "use all the Encounter cards" if players >= 6 else "remove every Encounter card marked 6+ and return it to the box"
+    encounters = (
+        "use all the Encounter cards"
+        if players >= 6
+        else "remove every Encounter card marked 6+ and return it to the box"
+    )
     return [
-        Say(f"Set-up for {players} players. Sort the Role cards by Location into four stacks of two; "
-            "each player takes a Role from one of the stacks with the most cards left."),
+        Say(
+            f"Set-up for {players} players. Sort the Role cards by Location into four stacks of two; "
+            "each player takes a Role from one of the stacks with the most cards left."
+        ),
         Say("Place the board and put the Snake on the Start space of the Threat Track."),
         Say(f"Encounter deck: {encounters}. Shuffle it and place it face down."),
         Say("Each player chooses a wand and puts it face down in front of them."),
         Say("Shuffle the Wizarding World cards and deal five to each player. Keep your hand secret."),
-        Say("Shuffle the Beginning tokens face down, and the Second Wizarding War tokens face down. "
-            "Set the Expelliarmus and Revelio cards nearby."),
+        Say(
+            "Shuffle the Beginning tokens face down, and the Second Wizarding War tokens face down. "
+            "Set the Expelliarmus and Revelio cards nearby."
+        ),
         Say(f"Table Talk: {TALK_MODES[talk]}"),
         Say("To find the first Leader, each player rolls two dice."),
     ]
@@ -56,7 +65,9 @@ def first_roll(state: UnmaskState, turn: Turn) -> list[Effect]:
     top = [s for s in first.contenders if first.totals[s] == best]
     if len(top) > 1:
         state.first = FirstRolls(contenders=top)
-        return effects + [Say(f"A tie at {best} between {names_of(state.names, top)}: roll again. {state.names[top[0]]} first.")]
+        return effects + [
+            Say(f"A tie at {best} between {names_of(state.names, top)}: roll again. {state.names[top[0]]} first.")
+        ]
     state.leader, state.first = top[0], None
     return effects + deal_loyalty(state, turn) + begin_turn(state)
 
@@ -71,8 +82,12 @@ def deal_loyalty(state: UnmaskState, turn: Turn) -> list[Effect]:
     state.dealt = [[card] for card in phase1]
     state.phase2_deck = phase2
     leader = state.names[state.leader]
-    return [Say(f"{leader} rolled highest and is the first Leader. The Loyalty cards are dealt: "
-                "look at your phone, privately, and never show it to anyone.")]
+    return [
+        Say(
+            f"{leader} rolled highest and is the first Leader. The Loyalty cards are dealt: "
+            "look at your phone, privately, and never show it to anyone."
+        )
+    ]
 
 
 def _ask_first_roll(state: UnmaskState) -> list[Expect]:
@@ -80,7 +95,17 @@ def _ask_first_roll(state: UnmaskState) -> list[Expect]:
     return [Expect("dice", "roll", f"{state.names[roller]}: roll two dice for first Leader", seat=roller, count=2)]
 
 
-FIRST_ROLL_STEP = Step[UnmaskState](FIRST_ROLL, "the players are rolling for the first Leader", (
-    Move("roll", first_roll, args={"dice": Dice(count=2)}, by=lambda s: [first_roller(s)],
-         role="rolling for first Leader", ask=_ask_first_roll),
-))
+FIRST_ROLL_STEP = Step[UnmaskState](
+    FIRST_ROLL,
+    "the players are rolling for the first Leader",
+    (
+        Move(
+            "roll",
+            first_roll,
+            args={"dice": Dice(count=2)},
+            by=lambda s: [first_roller(s)],
+            role="rolling for first Leader",
+            ask=_ask_first_roll,
+        ),
+    ),
+)

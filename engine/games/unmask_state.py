@@ -8,14 +8,17 @@ and rolled (:class:`Encounter`, :class:`Pool`), cleared when it ends; the end ho
 nomination, the vote and the names submitted (:class:`Department`).  Seats are listed
 clockwise, so "the player to the left" is the next seat.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.args import ArgSpec
 from engine.games.unmask_rules import BEGINNING, Config
 from engine.secrets import secret
+from engine.steps import Asker, Handler, Move
 
 # Steps, in the order a game goes through them.
 FIRST_ROLL = "first_roll"  # each player rolls two dice for the first Leader
@@ -113,7 +116,9 @@ class Department:
     peeks: dict[int, str] = secret("Revelio peeks", owner=_revelio, shown=_over, default_factory=dict)
     nominee: int | None = None
     nominated: list[int] = field(default_factory=list)
-    votes: dict[int, bool] = secret("vote", per_seat=True, learned=False, summary=("voted", sorted), default_factory=dict)
+    votes: dict[int, bool] = secret(
+        "vote", per_seat=True, learned=False, summary=("voted", sorted), default_factory=dict
+    )
     last_vote: dict[str, Any] | None = None
     final_leader: int | None = None
     accused: list[int] = field(default_factory=list)
@@ -174,3 +179,10 @@ def names_of(names: Sequence[str], seats: Sequence[int]) -> str:
     if not said:
         return "nobody"
     return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+
+def leader_move(
+    kind: str, run: Handler[UnmaskState], ask: Asker[UnmaskState] | None = None, **args: ArgSpec
+) -> Move[UnmaskState]:
+    """A move the Leader makes (or the host for the table): most of a turn's moves."""
+    return Move(kind, run, args=args, by=UnmaskState.leader_seat, role="Leader", ask=ask)

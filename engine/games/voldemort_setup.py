@@ -103,7 +103,12 @@ def opening(state: VoldemortState) -> list[Effect]:
         Say("The Opening. Everyone, close your eyes."),
         Say("Death Eaters, open your eyes, and see one another, and who Lord Voldemort is."),
         Say(voldemort),
-        Say("Death Eaters, close your eyes." + ("" if state.voldemort_knows else " Lord Voldemort, lower your thumb.")),
+        # Secret Hitler: at 5-6 players Hitler opens and closes his eyes with the Fascist.
+        Say(
+            "Death Eaters and Lord Voldemort, close your eyes."
+            if state.voldemort_knows
+            else "Death Eaters, close your eyes. Lord Voldemort, lower your thumb."
+        ),
         Say("Everyone, open your eyes."),
         Say(f"{state.names[state.minister]} is chosen at random as the first Minister for Magic."),
     ]

@@ -10,10 +10,12 @@ from __future__ import annotations
 import csv
 import dataclasses
 import os
+import shutil
 import signal
 import time
 import urllib.request
 from http.cookiejar import CookieJar
+from pathlib import Path
 
 import cv2
 import pytest
@@ -233,18 +235,21 @@ def test_a_seat_reset_is_announced_before_waiting_lines(tmp_path):
         Device.pin_factory = None
 
 
+def corrupt_folder(tmp_path: Path) -> Path:
+    """Photos for a replay camera: a real roll, then a file that is not a photo."""
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    shutil.copy(DEMO_PHOTOS / ROLL_PHOTO, photos / "a.jpg")
+    (photos / "b.jpg").write_bytes(b"\xff\xd8 not really a photo")
+    return photos
+
+
 @pytest.mark.slow
 def test_a_corrupt_photo_is_warned_about_once_not_at_every_reopen(tmp_path):
     """The replay camera fails at a corrupt photo, is reopened, works, fails again: the
     warning was said 5 times in 25 s. It is said once, and "working again" waits until
     the camera has delivered frames for a while without failing."""
-    import shutil
-
-    photos = tmp_path / "photos"
-    photos.mkdir()
-    shutil.copy(DEMO_PHOTOS / ROLL_PHOTO, photos / "a.jpg")
-    (photos / "b.jpg").write_bytes(b"\xff\xd8 not really a photo")
-    box = make_daemon(tmp_path, source=f"replay:{photos}")
+    box = make_daemon(tmp_path, source=f"replay:{corrupt_folder(tmp_path)}")
     box.start()
     try:
         failures = lambda: [n for n in box.service.notices if n.startswith("Camera problem")]  # noqa: E731
@@ -261,13 +266,8 @@ def test_a_corrupt_photo_is_warned_about_once_not_at_every_reopen(tmp_path):
 
 @pytest.mark.slow
 def test_the_camera_warning_clears_once_the_camera_has_worked_steadily(tmp_path, monkeypatch):
-    import shutil
-
     monkeypatch.setattr(daemon_module, "CAMERA_STEADY_S", 2.0)
-    photos = tmp_path / "photos"
-    photos.mkdir()
-    shutil.copy(DEMO_PHOTOS / ROLL_PHOTO, photos / "a.jpg")
-    (photos / "b.jpg").write_bytes(b"\xff\xd8 not really a photo")
+    photos = corrupt_folder(tmp_path)
     box = make_daemon(tmp_path, source=f"replay:{photos}")
     box.start()
     try:

@@ -109,10 +109,30 @@ def test_no_sound_card_is_a_warning_when_simulating_and_a_failure_on_a_box(
 
 @pytest.mark.skipif(shutil.which("aplay") is None, reason="alsa-utils is not installed")
 def test_a_wrong_audio_device_fails_with_aplay_s_message(tmp_path: Path) -> None:
-    result = doctor.check_audio(simulated(tmp_path, audio=AudioConfig(device="no_such_device")))
+    result = doctor.check_audio(simulated(tmp_path, audio=AudioConfig(device="hw:CARD=NoSuchCard,DEV=0")))
     assert result.status == "fail"
-    assert result.detail.startswith("cannot play audio on no_such_device")
+    assert result.detail.startswith("cannot play audio on hw:CARD=NoSuchCard,DEV=0")
     assert "aplay -L" in result.fix
+
+
+LISTING = """**** List of PLAYBACK Hardware Devices ****
+card 1: UACDemoV10 [UACDemoV1.0], device 0: USB Audio [USB Audio]
+  Subdevices: 1/1
+"""
+
+
+@pytest.mark.skipif(shutil.which("aplay") is None, reason="alsa-utils is not installed")
+def test_a_sound_card_named_in_the_config_is_found_as_the_narrator_finds_it(tmp_path: Path, monkeypatch) -> None:
+    """``audio.device = "USB"`` is a card's name: the doctor plays on the device the narrator
+    would use, and a name no card has is said to be one."""
+    from device import narrator
+
+    monkeypatch.setattr(narrator, "_aplay_listing", lambda: LISTING)
+    found = doctor.check_audio(simulated(tmp_path, audio=AudioConfig(device="USB")))
+    assert "plughw:CARD=UACDemoV10,DEV=0" in found.detail  # this machine has no such card to play on
+    missing = doctor.check_audio(simulated(tmp_path, audio=AudioConfig(device="Bluetooth")))
+    assert missing.status == "fail" and "no sound card named 'Bluetooth'" in missing.detail
+    assert "aplay -l" in missing.fix
 
 
 def test_camera_replay_of_the_bundled_photos(tmp_path: Path) -> None:

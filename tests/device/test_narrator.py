@@ -212,6 +212,7 @@ def test_lines_never_said_are_not_in_the_history(tmp_path: Path, monkeypatch) ->
     assert narrator.history == [] and narrator.problems == ["espeak-ng is not installed"]
 
 
+@pytest.mark.slow
 def test_a_hung_espeak_costs_one_line_is_reported_and_clears_itself(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(narrator_module, "SYNTH_TIMEOUT_SECONDS", 1)
     real_path = os.environ["PATH"]
@@ -307,6 +308,7 @@ card 1: UACDemoV10 [UACDemoV1.0], device 0: USB Audio [USB Audio]
 def test_a_sound_card_is_found_by_its_name() -> None:
     assert narrator_module.card_device("UACDemo", APLAY_L) == "plughw:CARD=UACDemoV10,DEV=0"
     assert narrator_module.card_device("headphones", APLAY_L) == "plughw:CARD=Headphones,DEV=0"
+    assert narrator_module.card_device("USB", APLAY_L) == "plughw:CARD=UACDemoV10,DEV=0"  # its device's name
     assert narrator_module.card_device("HDMI", APLAY_L) is None
     for name in ("", "default", "null", "plughw:1,0", "hw:CARD=x,DEV=0"):
         assert narrator_module.alsa_device(name) == name  # ALSA's own names pass as they are

@@ -21,7 +21,8 @@ from device.cli import DEMO_PHOTOS, demo_config
 from device.config import Config
 from device.daemon import Daemon
 from engine.actions import Action
-from support.unmask import NAMES, Play
+from support.table import NAMES
+from support.unmask import Play
 
 TRAY = DEMO_PHOTOS
 PHOTO = "IMG_20191209_095545.jpg"
@@ -60,6 +61,7 @@ def box(tmp_path):
     Device.pin_factory = None
 
 
+@pytest.mark.slow
 def test_a_dementor_battle_read_from_a_roll_and_a_partial_reroll(box):
     play = Play(5)
     play.table = box.service.table

@@ -77,6 +77,7 @@ def pings(received: list[tuple[float, str]]) -> int:
     return sum(text == "WATCHDOG=1" for _, text in received)
 
 
+@pytest.mark.slow
 def test_pings_stop_while_the_camera_thread_stalls_and_resume_after(
         tmp_path: Path, notify_socket: socket.socket, monkeypatch) -> None:
     gate = threading.Event()

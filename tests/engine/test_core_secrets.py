@@ -19,7 +19,8 @@ from engine.game import Turn
 from engine.games import registry
 from engine.steps import Move, Step, StepGame
 from engine.table import NEW, GameFault, Table
-from support.unmask import NAMES, Play, page_action
+from support.table import NAMES
+from support.unmask import Play, page_action
 
 WALK = 150
 

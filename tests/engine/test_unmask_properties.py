@@ -5,13 +5,15 @@ from __future__ import annotations
 import copy
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.actions import Action, IllegalAction
+from engine.actions import Action
 from engine.effects import Say
 from engine.games.unmask_rules import DEATH_EATER, ORDER
 from engine.table import UNDO, Entry, Table, replay
+from support.table import outcome
 from support.unmask import Play, chart_holds, random_action
 
 STEPS = 400
@@ -31,14 +33,6 @@ def flipped(table: Table, seat: int) -> Table:
         s.phase2_deck[seat] = other[s.phase2_deck[seat]]
     return twin
 
-
-def outcome(table: Table, action: Action, seed: int) -> tuple[str, object]:
-    try:
-        done = table.attempt(action, seed)
-    except IllegalAction as exc:
-        return "illegal", str(exc)
-    table.commit(done, Entry(len(table.kept), action, seed))
-    return "ok", done.effects
 
 
 def assert_same_outside(real: Table, twin: Table, secret: int) -> None:
@@ -79,12 +73,14 @@ def walk(players: int, seed: int, check_secrets: bool) -> Play:
     return play
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(players=st.integers(4, 8), seed=st.integers(0, 2**32 - 1))
 def test_random_games_keep_chart_snake_and_secrets(players: int, seed: int) -> None:
     walk(players, seed, check_secrets=True)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(players=st.integers(4, 8), seed=st.integers(0, 2**32 - 1), cut=st.floats(0, 1))
 def test_replay_and_undo_redo_give_the_same_state(players: int, seed: int, cut: float) -> None:
@@ -98,6 +94,7 @@ def test_replay_and_undo_redo_give_the_same_state(players: int, seed: int, cut: 
         assert undone.current == replay(keep, play.table.games).current
 
 
+@pytest.mark.slow
 def test_random_walks_reach_the_moment_of_truth() -> None:
     """The walks above are only meaningful if they get through whole games."""
     finished = sum(walk(players, seed, check_secrets=False).table.public_view()["over"] for seed in range(10) for players in (4, 8))

@@ -11,16 +11,17 @@ import copy
 import random
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.actions import Action, IllegalAction
+from engine.actions import Action
 from engine.games.voldemort_rules import DECK, PARTY, UNSEEN
 from engine.games.voldemort_setup import _known
 from engine.games.voldemort_state import NOMINATE, VOTE, VoldemortState
 from engine.table import Entry, Table, replay
+from support.table import outcome
 from support.voldemort import Play, accounted, page_action, random_prompt
 
 STEPS = 700
@@ -75,14 +76,6 @@ def flip_vote(r: random.Random) -> Callable[[VoldemortState], set[int]]:
 
     return change
 
-
-def outcome(table: Table, action: Action, seed: int) -> tuple[str, Any]:
-    try:
-        done = table.attempt(action, seed)
-    except IllegalAction as exc:
-        return "illegal", str(exc)
-    table.commit(done, Entry(len(table.kept), action, seed))
-    return "ok", done.effects
 
 
 def shown_to(table: Table) -> set[int]:
@@ -147,6 +140,7 @@ def walk(players: int, seed: int, physical: bool, secrets: bool) -> Play:
     return play
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(players=st.integers(5, 10), seed=st.integers(0, 2**32 - 1), physical=st.booleans())
 def test_random_games_account_for_every_policy_and_end(players: int, seed: int, physical: bool) -> None:
@@ -156,12 +150,14 @@ def test_random_games_account_for_every_policy_and_end(players: int, seed: int, 
     assert replay(play.entries, play.table.games).current == play.table.current
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(players=st.integers(5, 10), seed=st.integers(0, 2**32 - 1), physical=st.booleans())
 def test_no_secret_reaches_another_seat_or_the_speaker(players: int, seed: int, physical: bool) -> None:
     walk(players, seed, physical, secrets=True)
 
 
+@pytest.mark.slow
 def test_the_walks_reach_every_ending() -> None:
     """The properties mean something only if the walks get through whole games, all ways."""
     reasons = Counter()

@@ -62,6 +62,16 @@ def test_the_original_rule_lets_voldemort_know_his_death_eater_at_five_or_six() 
     assert Play(5).s.voldemort_knows is False
 
 
+def test_the_original_rule_has_voldemort_close_his_eyes_again() -> None:
+    """Secret Hitler's 5-6 player script has Hitler open his eyes with the Fascist and close
+    them with the Fascist, before everyone opens theirs: Voldemort, told to open his eyes,
+    must be told to close them again."""
+    said = Play(5, voldemort_knows=True).said
+    opened = said.index("Lord Voldemort, open your eyes too, and see your Death Eater.")
+    closed = next(i for i, line in enumerate(said) if "Lord Voldemort" in line and "close your eyes" in line)
+    assert opened < closed < said.index("Everyone, open your eyes.")
+
+
 def test_the_opening_is_said_in_order_and_in_the_same_words_for_every_deal() -> None:
     openings, deals = set(), set()
     for seed in range(12):

@@ -168,3 +168,26 @@ def test_a_headmaster_elected_after_three_dark_arts_is_known_not_to_be_voldemort
     play.rig(minister=0, dark_arts=3)
     headmaster = play.elect()
     assert play.said[-2] == f"{play.s.names[headmaster]} is not Lord Voldemort."
+
+
+def test_after_imperio_the_title_returns_left_of_the_caster_also_when_a_policy_passes() -> None:
+    """Secret Hitler: after a Special Election the President placard returns to the left
+    of the President who called it, whatever the chosen government does."""
+    play = seeded(7, lambda s: VOLDEMORT not in (s.roles[0], s.roles[4]))
+    play.rig(minister=0, dark_arts=2)
+    play.pass_policy(DARK_ARTS)
+    play.act("imperio", by=0, choice=4)
+    play.pass_policy(ORDER)
+    assert play.s.minister == 1 and play.s.step == "nominate"
+
+
+def test_a_chaos_policy_counts_towards_voldemorts_election_win() -> None:
+    """The rulebook: Voldemort wins if elected Headmaster "after at least three Dark Arts
+    Policies have been enacted", however they were enacted (a chaos policy too)."""
+    play = seeded(7, lambda s: s.roles[3] != VOLDEMORT)
+    play.rig(minister=0, dark_arts=2, top=[DARK_ARTS])
+    for _ in range(3):
+        play.fail()
+    assert (play.s.dark_arts, play.s.minister, play.s.step) == (3, 3, "nominate")
+    play.elect(seats_with(play.s, VOLDEMORT)[0])
+    assert play.s.winner == "death_eaters" and play.s.step == "over"

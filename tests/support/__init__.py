@@ -2,6 +2,7 @@
 photo loaders, browser helpers.  Fixtures live in the ``conftest.py`` of the room that
 uses them (tests/conftest.py for all).  Test modules import from here, never from
 each other."""
+
 from __future__ import annotations
 
 from pathlib import Path

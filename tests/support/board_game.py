@@ -6,6 +6,7 @@ blinking when full: the chaos penalty is in force).  The host sets the tracks wi
 ``set`` action.  Kept in this one module so it is easy to adapt to the engine's
 game declaration.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -42,15 +43,22 @@ class ThreeTracks(StepGame[Spaces]):
     title = "Three tracks"
     min_seats = 0
     max_seats = 10
-    steps = (Step("playing", "playing", (
-        Move[Spaces]("set", _set, args={name: Opt(Number(0, length)) for name, length in LENGTHS.items()}),)),)
+    steps = (
+        Step(
+            "playing",
+            "playing",
+            (Move[Spaces]("set", _set, args={name: Opt(Number(0, length)) for name, length in LENGTHS.items()}),),
+        ),
+    )
 
     def setup(self, options: Mapping[str, Any], turn: Turn) -> tuple[Spaces, list[Effect]]:
         return Spaces(), []
 
     def tracks(self, state: Spaces) -> dict[str, Track]:
-        return {name: Track(getattr(state, name), length, attention=name == "election" and state.election == length)
-                for name, length in LENGTHS.items()}
+        return {
+            name: Track(getattr(state, name), length, attention=name == "election" and state.election == length)
+            for name, length in LENGTHS.items()
+        }
 
 
 def three_tracks(order: int, dark_arts: int, election: int) -> dict[str, Track]:
@@ -71,4 +79,4 @@ def decode(frame: bytes) -> bytes:
     assert set(body) <= {ONE, ZERO}, "every SPI byte is a 1-bit or a 0-bit pattern"
     assert len(body) % 8 == 0
     bits = "".join("1" if b == ONE else "0" for b in body)
-    return bytes(int(bits[i:i + 8], 2) for i in range(0, len(bits), 8))
+    return bytes(int(bits[i : i + 8], 2) for i in range(0, len(bits), 8))

@@ -1,6 +1,7 @@
 """Driving Debian's chromium with Playwright: its flags, a phone's screen, and a record of
 every script error and CSP violation of the pages under test (the fixtures are in
 tests/browser/conftest.py)."""
+
 from __future__ import annotations
 
 import re
@@ -12,8 +13,14 @@ from playwright.sync_api import expect
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 PER_CLIENT = 64  # every test browser connects from 127.0.0.1: one real phone's share would not do
@@ -21,7 +28,9 @@ WAIT_MS = 20_000  # generous: the suite runs alongside CPU-heavy vision tests
 
 MARKS = [
     pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (make test installs it with apt)"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason="Debian's chromium is not installed (make test installs it with apt)"
+    ),
 ]
 """Every browser test module's ``pytestmark``."""
 

@@ -1,5 +1,6 @@
 """The card photos (tests/data/cards: five SET photos from the cards-set, Apache-2.0) and
 their labels."""
+
 from __future__ import annotations
 
 import cv2

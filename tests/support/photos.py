@@ -4,6 +4,7 @@ into (the die itself and its measurement live in ``bench/taught_dice.py``).
 Named test_dice_* only because that is the file pattern this part owns; it holds no
 tests itself.
 """
+
 from __future__ import annotations
 
 import cv2

@@ -1,5 +1,6 @@
 """Frames for teaching a symbol die: real tray photos emptied of their dice with the
 rendered Clue-like die of ``bench/taught_dice.py`` pasted in, alone or among pipped dice."""
+
 from __future__ import annotations
 
 import numpy as np

@@ -4,6 +4,7 @@ Not tests themselves; the test modules import these.  Everything goes through
 ``engine.table.Table`` exactly as the box does, with an explicit seed per action, so
 every game here can be replayed from its log.
 """
+
 from __future__ import annotations
 
 import random
@@ -11,40 +12,22 @@ from collections import Counter
 from typing import Any
 
 from engine.actions import Action
-from engine.effects import Effect, Expect, Say
+from engine.effects import Expect
 from engine.games.unmask import Unmask
 from engine.games.unmask_rules import DEATH_EATER, LOYALTY_CHART, NAMES_TO_SUBMIT, ORDER
 from engine.games.unmask_state import UnmaskState
-from engine.table import Entry, Table
-
-NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
+from support.table import Scripted
 
 
-class Play:
+class Play(Scripted):
     """A table playing Unmask, keeping its log (with seeds) and everything said."""
 
     def __init__(self, players: int, seed: int = 0, options: dict[str, Any] | None = None) -> None:
-        self.table = Table({"unmask": Unmask()})
-        self.rng = random.Random(seed)
-        self.entries: list[Entry] = []
-        self.said: list[str] = []
-        self.act("table.new", game="unmask", seats=NAMES[:players], options=options or {})
+        super().__init__(Unmask(), players, seed, options or {})
 
     @property
     def s(self) -> UnmaskState:
         return self.table.current.state
-
-    def act(self, kind: str, by: int | None = None, **data: Any) -> list[Effect]:
-        """Apply one action (``by`` a seat, or the host) with a fresh logged seed."""
-        return self.submit(Action(kind, data, by))
-
-    def submit(self, action: Action) -> list[Effect]:
-        """Apply an action as given; IllegalAction propagates and nothing is logged."""
-        seed = self.rng.randrange(1 << 32)
-        effects = self.table.apply(action, seed)
-        self.entries.append(Entry(len(self.entries), action, seed))
-        self.said += [e.text for e in effects if isinstance(e, Say)]
-        return effects
 
     # --- scripted steps -----------------------------------------------------------------
 
@@ -102,7 +85,9 @@ def chart_holds(s: UnmaskState) -> bool:
     if first != Counter({ORDER: order1, DEATH_EATER: de1}):
         return False
     if all(len(d) == 1 for d in s.dealt):
-        return s.loyalty == [d[0] for d in s.dealt] and Counter(s.phase2_deck) == Counter({ORDER: order2, DEATH_EATER: de2})
+        return s.loyalty == [d[0] for d in s.dealt] and Counter(s.phase2_deck) == Counter(
+            {ORDER: order2, DEATH_EATER: de2}
+        )
     second = Counter(d[1] for d in s.dealt)
     turned = [DEATH_EATER if DEATH_EATER in d else ORDER for d in s.dealt]
     return second == Counter({ORDER: order2, DEATH_EATER: de2}) and s.loyalty == turned and not s.phase2_deck
@@ -153,7 +138,9 @@ def random_action(s: UnmaskState, r: random.Random) -> Action:
     if step == "vote":
         voter = r.choice([x for x in range(n) if x not in s.final.votes])
         vote = r.random() < 0.4
-        return Action("vote", {"vote": vote}, voter) if r.random() < 0.5 else Action("vote", {"seat": voter, "vote": vote})
+        return (
+            Action("vote", {"vote": vote}, voter) if r.random() < 0.5 else Action("vote", {"seat": voter, "vote": vote})
+        )
     if step == "accuse":
         low, high = NAMES_TO_SUBMIT[n]
         others = [x for x in range(n) if x != s.final.final_leader]
@@ -173,7 +160,9 @@ def _encounter_action(s: UnmaskState, r: random.Random, who: int | None) -> Acti
             data["target"] = r.randint(*targets[check])
         return Action("encounter", data, who)
     if s.now.card.check is None:
-        return Action("directive", {"choice": r.choice(["card total", "dice of a kind", "dice total", "host judges"])}, who)
+        return Action(
+            "directive", {"choice": r.choice(["card total", "dice of a kind", "dice total", "host judges"])}, who
+        )
     if s.now.card.check in targets and s.now.card.target is None:
         return Action("target", {"choice": str(r.randint(*targets[s.now.card.check]))}, who)
     return Action("rolls", {"choice": r.randint(1, 3)}, who)

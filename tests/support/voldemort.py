@@ -10,39 +10,25 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.actions import Action
-from engine.effects import Effect, Expect, Say
+from engine.effects import Expect
 from engine.games.voldemort import Voldemort
 from engine.games.voldemort_rules import DARK_ARTS, ORDER
 from engine.games.voldemort_state import VoldemortState
-from engine.table import NEW, Entry, Table
+from engine.table import Table
+from support.table import Scripted
 
-NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"]
 LABEL = {ORDER: "Order", DARK_ARTS: "Dark Arts"}
 
 
-class Play:
+class Play(Scripted):
     """A table playing Secret Voldemort, keeping its log (with seeds) and all it said."""
 
     def __init__(self, players: int = 5, seed: int = 0, **options: Any) -> None:
-        self.table = Table({"voldemort": Voldemort()})
-        self.rng = random.Random(seed)
-        self.entries: list[Entry] = []
-        self.said: list[str] = []
-        self.act(NEW, game="voldemort", seats=NAMES[:players], options=options)
+        super().__init__(Voldemort(), players, seed, options)
 
     @property
     def s(self) -> VoldemortState:
         return self.table.current.state
-
-    def act(self, kind: str, by: int | None = None, **data: Any) -> list[Effect]:
-        return self.submit(Action(kind, data, by))
-
-    def submit(self, action: Action) -> list[Effect]:
-        seed = self.rng.randrange(1 << 32)
-        effects = self.table.apply(action, seed)
-        self.entries.append(Entry(len(self.entries), action, seed))
-        self.said += [e.text for e in effects if isinstance(e, Say)]
-        return effects
 
     # --- rigging (rule tests only: the state is set as if the deal came out so) --------
 

@@ -1,5 +1,6 @@
 """Waiting for background threads (blink, pulse, button callbacks, the daemon's camera
 and narrator), so tests check behaviour, never speed."""
+
 from __future__ import annotations
 
 import time
@@ -7,7 +8,6 @@ from collections.abc import Callable
 from typing import TypeVar
 
 T = TypeVar("T")
-
 
 
 def wait_until(condition: Callable[[], bool], timeout: float = 5.0) -> bool:

@@ -1,5 +1,6 @@
 """A tiny game with a real secret per seat, and the app around a real table service,
 shared by the web and browser tests (no test may rely on another game's progress)."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -28,7 +29,9 @@ class SecretsState:
     seats: list[str]
     words: list[str] = secret("secret word", per_seat=True)
     step: str = "playing"
-    votes: dict[int, bool] = secret("vote", per_seat=True, learned=False, summary=("votes_cast", len), default_factory=dict)
+    votes: dict[int, bool] = secret(
+        "vote", per_seat=True, learned=False, summary=("votes_cast", len), default_factory=dict
+    )
     peeked: str | None = secret("peeked seat", owner=_peeker)
     peeked_word: str | None = secret("peeked word", owner=_peeker)
     rounds: int = 0
@@ -56,12 +59,27 @@ def _next(state: SecretsState, turn: Turn) -> list[Effect]:
 
 MOVES = (
     Move[SecretsState]("next", _next, ask=lambda s: [Expect("confirm", "next", "Next round")]),
-    Move[SecretsState]("peek", _peek, args={"choice": Seat()}, by=lambda s: [0] if s.peeked is None else [], host=False,
-                       ask=lambda s: [] if s.peeked is not None else [
-                           Expect("choice", "peek", "Pick a seat to peek at", seat=0, options=tuple(s.seats[1:]), secret=True)]),
-    Move[SecretsState]("vote", _vote, args={"vote": Flag(), "seat": Opt(Seat())}, by=lambda s: range(len(s.seats)),
-                       ask=lambda s: [Expect("vote", "vote", f"{name}: vote", seat=i)
-                                      for i, name in enumerate(s.seats) if i not in s.votes]),
+    Move[SecretsState](
+        "peek",
+        _peek,
+        args={"choice": Seat()},
+        by=lambda s: [0] if s.peeked is None else [],
+        host=False,
+        ask=lambda s: (
+            []
+            if s.peeked is not None
+            else [Expect("choice", "peek", "Pick a seat to peek at", seat=0, options=tuple(s.seats[1:]), secret=True)]
+        ),
+    ),
+    Move[SecretsState](
+        "vote",
+        _vote,
+        args={"vote": Flag(), "seat": Opt(Seat())},
+        by=lambda s: range(len(s.seats)),
+        ask=lambda s: [
+            Expect("vote", "vote", f"{name}: vote", seat=i) for i, name in enumerate(s.seats) if i not in s.votes
+        ],
+    ),
 )
 
 

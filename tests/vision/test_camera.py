@@ -1,5 +1,6 @@
 """Camera sources, run for real: replay over real tray photos, OpenCV over a real video file
 written from them, and the errors a person sees when a camera is missing."""
+
 from __future__ import annotations
 
 import sys

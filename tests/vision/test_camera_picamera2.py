@@ -1,6 +1,7 @@
 """The Pi camera's choices that can be checked off a Pi: the sensor mode for the full
 field of view (over the mode lists picamera2 reports for each camera module), the
 flicker controls, and a picamera2 that fails to import for any reason."""
+
 from __future__ import annotations
 
 import sys
@@ -19,23 +20,28 @@ def mode(size: tuple[int, int], fps: float, crop: tuple[int, int, int, int], bit
 
 
 # As `rpicam-hello --list-cameras` and `Picamera2().sensor_modes` list them.
-IMX708 = [mode((1536, 864), 120.13, (768, 432, 3072, 1728)),   # Camera Module 3 (and Wide)
-          mode((2304, 1296), 56.03, (0, 0, 4608, 2592)),
-          mode((4608, 2592), 14.35, (0, 0, 4608, 2592))]
-IMX219 = [mode((640, 480), 103.33, (1000, 752, 1280, 960)),      # Camera Module 2
-          mode((1640, 1232), 41.85, (0, 0, 3280, 2464)),
-          mode((1920, 1080), 47.57, (680, 692, 1920, 1080)),
-          mode((3280, 2464), 21.19, (0, 0, 3280, 2464)),
-          mode((640, 480), 103.33, (1000, 752, 1280, 960), 8),
-          mode((1640, 1232), 83.70, (0, 0, 3280, 2464), 8)]
-IMX477 = [mode((2028, 1080), 50.03, (0, 440, 4056, 2160), 12),   # HQ camera
-          mode((2028, 1520), 40.01, (0, 0, 4056, 3040), 12),
-          mode((1332, 990), 120.05, (696, 528, 2664, 1980)),
-          mode((4056, 3040), 10.00, (0, 0, 4056, 3040), 12)]
+IMX708 = [
+    mode((1536, 864), 120.13, (768, 432, 3072, 1728)),  # Camera Module 3 (and Wide)
+    mode((2304, 1296), 56.03, (0, 0, 4608, 2592)),
+    mode((4608, 2592), 14.35, (0, 0, 4608, 2592)),
+]
+IMX219 = [
+    mode((640, 480), 103.33, (1000, 752, 1280, 960)),  # Camera Module 2
+    mode((1640, 1232), 41.85, (0, 0, 3280, 2464)),
+    mode((1920, 1080), 47.57, (680, 692, 1920, 1080)),
+    mode((3280, 2464), 21.19, (0, 0, 3280, 2464)),
+    mode((640, 480), 103.33, (1000, 752, 1280, 960), 8),
+    mode((1640, 1232), 83.70, (0, 0, 3280, 2464), 8),
+]
+IMX477 = [
+    mode((2028, 1080), 50.03, (0, 440, 4056, 2160), 12),  # HQ camera
+    mode((2028, 1520), 40.01, (0, 0, 4056, 3040), 12),
+    mode((1332, 990), 120.05, (696, 528, 2664, 1980)),
+    mode((4056, 3040), 10.00, (0, 0, 4056, 3040), 12),
+]
 
 
-@pytest.mark.parametrize("modes, expected", [(IMX708, (2304, 1296)), (IMX219, (1640, 1232)),
-                                             (IMX477, (2028, 1520))])
+@pytest.mark.parametrize("modes, expected", [(IMX708, (2304, 1296)), (IMX219, (1640, 1232)), (IMX477, (2028, 1520))])
 def test_the_full_view_mode_of_each_camera_module_for_the_default_frame(modes, expected) -> None:
     chosen = full_view_mode(modes, (1280, 720), 10)
     assert chosen["size"] == expected
@@ -69,8 +75,12 @@ def broken_picamera2(tmp_path: Path, monkeypatch, raises: str) -> None:
 
 def test_picamera2_built_for_numpy_1_says_the_numpy_fix(tmp_path: Path, monkeypatch) -> None:
     """What apt's simplejpeg raises under numpy 2 (raspberrypi/picamera2 issue 1088)."""
-    broken_picamera2(tmp_path, monkeypatch, 'raise ValueError("numpy.dtype size changed, may indicate '
-                     'binary incompatibility. Expected 96 from C header, got 88 from PyObject")')
+    broken_picamera2(
+        tmp_path,
+        monkeypatch,
+        'raise ValueError("numpy.dtype size changed, may indicate '
+        'binary incompatibility. Expected 96 from C header, got 88 from PyObject")',
+    )
     with pytest.raises(CameraError) as caught:
         import_picamera2()
     assert f"this numpy ({np.__version__})" in str(caught.value)

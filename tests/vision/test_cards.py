@@ -4,6 +4,7 @@ Two decks are taught from the ``enroll`` photos; the other photos of the same ca
 on another day with another light, must be read right; cards missing from the deck must
 be reported unknown; bad input must be refused without touching the catalog.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -113,7 +114,11 @@ def test_reads_turned_photos_with_corners_in_the_cards_own_order(deck: Catalog, 
 
 def test_card_json_shape() -> None:
     card = Card("2-red-striped-squiggle", ((1.0, 2.0), (3.0, 2.0), (3.0, 6.0), (1.0, 6.0)), 0.9712)
-    assert card.to_json() == {"card": "2-red-striped-squiggle", "corners": [[1.0, 2.0], [3.0, 2.0], [3.0, 6.0], [1.0, 6.0]], "confidence": 0.971}
+    assert card.to_json() == {
+        "card": "2-red-striped-squiggle",
+        "corners": [[1.0, 2.0], [3.0, 2.0], [3.0, 6.0], [1.0, 6.0]],
+        "confidence": 0.971,
+    }
 
 
 # ----- the catalog ---------------------------------------------------------------------------
@@ -172,7 +177,9 @@ def test_reading_with_an_empty_catalog_is_refused(tmp_path: Path) -> None:
         (3, 3, ["a", "b", "c", "d", "", "f", "g", "h", "i"], "non-empty"),
     ],
 )
-def test_bad_grid_enrolment_leaves_the_catalog_untouched(deck: Catalog, tmp_path: Path, rows: int, cols: int, names: list[str], message: str) -> None:
+def test_bad_grid_enrolment_leaves_the_catalog_untouched(
+    deck: Catalog, tmp_path: Path, rows: int, cols: int, names: list[str], message: str
+) -> None:
     directory = tmp_path / "deck"
     shutil.copytree(deck.directory, directory)
     before = snapshot(directory)
@@ -202,7 +209,9 @@ def test_corrupt_and_empty_images_are_refused(tmp_path: Path) -> None:
         read_cards(np.zeros((4, 4, 3), np.uint8), catalog)
 
 
-def test_an_interrupted_write_keeps_the_old_catalog(deck: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_interrupted_write_keeps_the_old_catalog(
+    deck: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     directory = tmp_path / "deck"
     shutil.copytree(deck.directory, directory)
     index_before = (directory / "catalog.json").read_bytes()

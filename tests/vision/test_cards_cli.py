@@ -1,4 +1,5 @@
 """The card commands' contract: ``familiar vision enroll`` and ``familiar vision cards``."""
+
 from __future__ import annotations
 
 import csv
@@ -29,7 +30,19 @@ TEST = "red-2-20170101_124832.jpg"
 @pytest.fixture(scope="module")
 def deck(tmp_path_factory: pytest.TempPathFactory) -> Path:
     directory = tmp_path_factory.mktemp("cli") / "deck"
-    status = main(["vision", "enroll", "--catalog", str(directory), "--grid", "3x3", "--names", ",".join(grid_names(ENROL)), str(DATA / "images" / ENROL)])
+    status = main(
+        [
+            "vision",
+            "enroll",
+            "--catalog",
+            str(directory),
+            "--grid",
+            "3x3",
+            "--names",
+            ",".join(grid_names(ENROL)),
+            str(DATA / "images" / ENROL),
+        ]
+    )
     assert status == 0
     return directory
 
@@ -75,7 +88,22 @@ def test_enroll_one_card_with_data(tmp_path: Path, capsys: pytest.CaptureFixture
     crop = tmp_path / "one.png"
     cv2.imwrite(str(crop), frame[max(y0, 0) : y1, max(x0, 0) : x1])
     directory = tmp_path / "deck"
-    assert main(["vision", "enroll", "--catalog", str(directory), "--name", "Expelliarmus", "--data", '{"dice": 2, "curse": true}', str(crop)]) == 0
+    assert (
+        main(
+            [
+                "vision",
+                "enroll",
+                "--catalog",
+                str(directory),
+                "--name",
+                "Expelliarmus",
+                "--data",
+                '{"dice": 2, "curse": true}',
+                str(crop),
+            ]
+        )
+        == 0
+    )
     index = json.loads((directory / "catalog.json").read_text())
     assert [(c["name"], c["data"]) for c in index["cards"]] == [("Expelliarmus", {"dice": 2, "curse": True})]
     assert "enrolled 1 card" in capsys.readouterr().out
@@ -92,7 +120,9 @@ def test_enroll_one_card_with_data(tmp_path: Path, capsys: pytest.CaptureFixture
         ([], "give either --name"),
     ],
 )
-def test_bad_enrolment_exits_2_and_keeps_the_deck(deck: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+def test_bad_enrolment_exits_2_and_keeps_the_deck(
+    deck: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
     before = (deck / "catalog.json").read_bytes()
     status = main(["vision", "enroll", "--catalog", str(deck), *args, str(DATA / "images" / ENROL)])
     assert status == 2
@@ -120,8 +150,22 @@ def test_empty_catalog_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[
 def test_familiar_command_runs_as_a_process(deck: Path) -> None:
     """The real entry point, as other tools call it: stdout carries only JSON lines."""
     out = subprocess.run(
-        [sys.executable, "-m", "device.cli", "vision", "cards", "--catalog", str(deck), "--json", str(DATA / "images" / TEST)],
-        cwd=ROOT, capture_output=True, text=True, timeout=120, check=True,
+        [
+            sys.executable,
+            "-m",
+            "device.cli",
+            "vision",
+            "cards",
+            "--catalog",
+            str(deck),
+            "--json",
+            str(DATA / "images" / TEST),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
     ).stdout
     record = json.loads(out)
     assert len(record["cards"]) == 9 and all(c["card"] for c in record["cards"])

@@ -1,5 +1,6 @@
 """The card reader's speed-ups must compute exactly what the plain numpy they replaced
 computed: these compare each with that plain form on real and odd-sized inputs."""
+
 from __future__ import annotations
 
 import cv2
@@ -51,6 +52,9 @@ def test_corner_order_matches_the_numpy_form() -> None:
 def test_four_channel_warp_gives_the_same_card() -> None:
     photo = cv2.imread(str(min((DATA / "images").glob("*.jpg"))))
     padded = cv2.cvtColor(photo, cv2.COLOR_BGR2BGRA)
-    for quad in ([[300, 200], [520, 230], [500, 560], [280, 530]], [[-20, -10], [150, 5], [140, 260], [-30, 240]]):  # inside; over the edge
+    for quad in (
+        [[300, 200], [520, 230], [500, 560], [280, 530]],
+        [[-20, -10], [150, 5], [140, 260], [-30, 240]],
+    ):  # inside; over the edge
         card = warp_card(photo, np.float32(quad))
         assert np.array_equal(cv2.cvtColor(warp_card(padded, np.float32(quad)), cv2.COLOR_BGRA2BGR), card)

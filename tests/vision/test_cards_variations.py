@@ -5,6 +5,7 @@ The variations are the benchmark's own (bench/cards.py), so a test and the bench
 cannot drift apart; each test's floor is what the reader reached when the case was
 fixed, above what it reached before (noted per test), so a regression fails it.
 """
+
 from __future__ import annotations
 
 import cv2

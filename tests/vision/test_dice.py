@@ -13,6 +13,7 @@ made here from those photos, with the labels moved along, to check that the read
 is not tied to this camera, light or die size.  The rule everywhere: a wrong value is
 a failure; an unsure die is tolerated within a small share.
 """
+
 from __future__ import annotations
 
 import math
@@ -96,8 +97,8 @@ def test_touching_dice_are_read_apart() -> None:
     placed = []
     for lab, x in ((a, 300), (b, 300 + (a.size + b.size) / 2 * 0.92)):
         r = int(lab.size / 2 * 0.92)
-        tile = frame[int(lab.y) - r:int(lab.y) + r, int(lab.x) - r:int(lab.x) + r]
-        canvas[320 - r:320 + r, int(x) - r:int(x) + r] = tile
+        tile = frame[int(lab.y) - r : int(lab.y) + r, int(lab.x) - r : int(lab.x) + r]
+        canvas[320 - r : 320 + r, int(x) - r : int(x) + r] = tile
         placed.append(Label(lab.face, float(int(x)), 320.0, lab.size))
     s = Score()
     s.add("touching", placed, [(d.value, d.x, d.y) for d in read_dice(canvas).dice])
@@ -132,8 +133,13 @@ def test_sure_non_dice_get_no_more_views(monkeypatch: pytest.MonkeyPatch) -> Non
     used: dict[float, tuple[list, int]] = {}
     for give_up in (vision.dice.faces.GIVE_UP, 1.0):
         seen.clear()
-        used[give_up] = [[decide(c, p, t, frame.shape) for c, p in candidates(frame, give_up=give_up)]
-                         for frame, _ in PHOTOS.values()], sum(seen)
+        used[give_up] = (
+            [
+                [decide(c, p, t, frame.shape) for c, p in candidates(frame, give_up=give_up)]
+                for frame, _ in PHOTOS.values()
+            ],
+            sum(seen),
+        )
     (pruned, spared), (every, cost) = used[vision.dice.faces.GIVE_UP], used[1.0]
     assert [[d for d in photo if d] for photo in pruned] == [[d for d in photo if d] for photo in every]
     assert spared < cost
@@ -148,13 +154,19 @@ def test_empty_tray_has_no_dice() -> None:
 
 
 @settings(max_examples=30, deadline=None)
-@given(scale=st.floats(0.03, 3.0), corner=st.tuples(st.floats(0.0, 0.95), st.floats(0.0, 0.95)), aspect=st.floats(0.25, 4.0))
-def test_any_part_of_a_photo_at_any_scale_reads_without_error(scale: float, corner: tuple[float, float], aspect: float) -> None:
+@given(
+    scale=st.floats(0.03, 3.0),
+    corner=st.tuples(st.floats(0.0, 0.95), st.floats(0.0, 0.95)),
+    aspect=st.floats(0.25, 4.0),
+)
+def test_any_part_of_a_photo_at_any_scale_reads_without_error(
+    scale: float, corner: tuple[float, float], aspect: float
+) -> None:
     """Whatever the frame's size and shape, and however few or large the dice in it
     (a first and a finer look at any scale, windows cut at the frame's edges), the
     reader returns dice inside the frame with sane fields, never an exception."""
     frame, _ = PHOTOS["IMG_20191208_111730.jpg"]
-    part = frame[int(corner[1] * frame.shape[0]):, int(corner[0] * frame.shape[1]):]
+    part = frame[int(corner[1] * frame.shape[0]) :, int(corner[0] * frame.shape[1]) :]
     w, h = max(16, int(part.shape[1] * scale)), max(16, int(part.shape[0] * scale * aspect))
     for die in read_dice(cv2.resize(part, (w, h))).dice:
         assert -1 <= die.x <= w + 1 and -1 <= die.y <= h + 1

@@ -1,4 +1,5 @@
 """The ``familiar vision dice`` / ``teach-die`` contract other tools rely on."""
+
 from __future__ import annotations
 
 import argparse
@@ -45,8 +46,15 @@ def test_json_lines_per_image_with_errors_isolated(tmp_path: Path, capsys: pytes
     (tmp_path / "empty.jpg").write_bytes(b"")
     cv2.imwrite(str(tmp_path / "dot.png"), np.zeros((1, 1, 3), np.uint8))
     png_header_only(tmp_path / "huge.png", 8660, 5774)  # 50 megapixels
-    images = [str(PHOTO), str(tmp_path / "missing.jpg"), str(tmp_path / "notes.jpg"), str(tmp_path / "empty.jpg"),
-              str(tmp_path / "dot.png"), str(tmp_path / "huge.png"), str(PHOTO)]
+    images = [
+        str(PHOTO),
+        str(tmp_path / "missing.jpg"),
+        str(tmp_path / "notes.jpg"),
+        str(tmp_path / "empty.jpg"),
+        str(tmp_path / "dot.png"),
+        str(tmp_path / "huge.png"),
+        str(PHOTO),
+    ]
     status, out, _ = run(["dice", "--json", *images], capsys)
     records = [json.loads(line) for line in out.splitlines()]
     assert status == 1
@@ -93,7 +101,9 @@ def test_teach_then_read_a_symbol_die(tmp_path: Path, capsys: pytest.CaptureFixt
             p = tmp_path / f"{face}{k}.png"
             cv2.imwrite(str(p), camera_finish(paste_die(tray, face, random_look(rng, [], tray.shape[0])), rng))
             paths.append(str(p))
-        status, out, err = run(["teach-die", "--die", "clue", "--face", face, "--state-dir", str(tmp_path / "state"), *paths], capsys)
+        status, out, err = run(
+            ["teach-die", "--die", "clue", "--face", face, "--state-dir", str(tmp_path / "state"), *paths], capsys
+        )
         assert status == 0, err
     stored = sorted(p.name for p in (tmp_path / "state" / "dice" / "clue").iterdir())
     assert stored == sorted([f"{face}-{k}.png" for face in FACES for k in (0, 1)] + ["die.json"])
@@ -114,9 +124,16 @@ def test_unknown_taught_die_is_a_clear_error(tmp_path: Path, capsys: pytest.Capt
     assert status == 2 and "no taught die" in err
 
 
-@pytest.mark.skipif(importlib.util.find_spec("vision.cards.cli") is None, reason="familiar entry point needs vision.cards.cli")
+@pytest.mark.skipif(
+    importlib.util.find_spec("vision.cards.cli") is None, reason="familiar entry point needs vision.cards.cli"
+)
 def test_familiar_entry_point(tmp_path: Path) -> None:
-    out = subprocess.run([sys.executable, "-m", "device.cli", "vision", "dice", "--json", str(PHOTO)], cwd=ROOT,
-                         capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "device.cli", "vision", "dice", "--json", str(PHOTO)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["image"] == str(PHOTO)

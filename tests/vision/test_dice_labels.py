@@ -1,4 +1,5 @@
 """The benchmark's label fixes: applied exactly where they say, and loud when stale."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -23,7 +24,9 @@ def tray(tmp_path: Path, fixes: str, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def test_a_fix_changes_one_face_and_adds_a_die_in_the_photos_split(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_fix_changes_one_face_and_adds_a_die_in_the_photos_split(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = tray(tmp_path, "a.jpg,10,10,30,30,2,3,three pips\na.jpg,80,80,100,100,,6,left unlabelled\n", monkeypatch)
     fixed = load_labels(root, "test")
     assert sorted(lab.face for lab in fixed["a.jpg"]) == [3, 5, 6]

@@ -5,6 +5,7 @@ symbols on a dark bevelled body, with shadow, lamp colour, focus, noise and JPEG
 is taught alone on emptied real trays (``device/demo_tray``, the demo's photos) and read among the real
 dice of other real photos (``tests/data/dice``), as at a table.
 """
+
 from __future__ import annotations
 
 import json
@@ -83,7 +84,10 @@ def test_a_photo_gives_the_same_face_every_time() -> None:
     assert all(f == found[0] for f in found[1:])
 
 
-@pytest.mark.parametrize("die, face", [("clue", "../evil"), ("..", "star"), ("clue", "a/b"), ("clue", ""), ("clue", "star\n"), (".hidden", "star")])
+@pytest.mark.parametrize(
+    "die, face",
+    [("clue", "../evil"), ("..", "star"), ("clue", "a/b"), ("clue", ""), ("clue", "star\n"), (".hidden", "star")],
+)
 def test_names_cannot_escape_the_state_dir(tmp_path: Path, die: str, face: str) -> None:
     with pytest.raises(ValueError):
         teach_die(tmp_path / die, face, [np.zeros((64, 64, 3), np.uint8)])

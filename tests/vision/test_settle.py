@@ -5,6 +5,7 @@ an arm reaches in and rests over them, one die is re-rolled, the light flickers 
 drifts, all dice are taken away. The detector must hand out exactly one frame per roll,
 none during motion, none for noise, flicker or a hand that came and went.
 """
+
 from __future__ import annotations
 
 import csv
@@ -41,9 +42,7 @@ class Scene:
 def _boxes(name: str) -> list[tuple[int, int, int, int]]:
     with (TRAY / "labels.csv").open() as fh:
         return [
-            (int(r["x1"]), int(r["y1"]), int(r["x2"]), int(r["y2"]))
-            for r in csv.DictReader(fh)
-            if r["image"] == name
+            (int(r["x1"]), int(r["y1"]), int(r["x2"]), int(r["y2"])) for r in csv.DictReader(fh) if r["image"] == name
         ]
 
 
@@ -98,7 +97,8 @@ def tumble(scene: Scene, background: np.ndarray, frames: int, seed: int) -> Iter
         t = (k + 1) / frames
         left = (1.0 - t) ** 2
         moving = [
-            (np.rot90(d.crop, k % 4), d.x + dx * left, d.y + dy * left) for d, (dx, dy) in zip(scene.dice, starts, strict=True)
+            (np.rot90(d.crop, k % 4), d.x + dx * left, d.y + dy * left)
+            for d, (dx, dy) in zip(scene.dice, starts, strict=True)
         ]
         frame = paste(background, moving)
         if t < 1 / 3:
@@ -121,6 +121,7 @@ def seconds(fps: float, s: float) -> int:
     return max(1, round(fps * s))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fps", [10, 30])
 def test_one_frame_per_roll_through_a_whole_game_turn(scene: Scene, fps: int) -> None:
     cam = Camera(seed=fps, noise=3.0, flicker=0.06)
@@ -158,7 +159,14 @@ def test_one_frame_per_roll_through_a_whole_game_turn(scene: Scene, fps: int) ->
     steps = seconds(fps, 0.8)
     for k in range(steps):
         t = (k + 1) / steps
-        frames.append(cam.shoot(paste(without, [(np.rot90(rerolled.crop, k % 4), rerolled.x + 150 * t, rerolled.y + 60 * math.sin(math.pi * t))])))
+        frames.append(
+            cam.shoot(
+                paste(
+                    without,
+                    [(np.rot90(rerolled.crop, k % 4), rerolled.x + 150 * t, rerolled.y + 60 * math.sin(math.pi * t))],
+                )
+            )
+        )
     after_reroll = paste(without, [(np.rot90(rerolled.crop, steps % 4), rerolled.x + 150, rerolled.y)])
     hold(after_reroll, 2.5, expect=True)
     # 5. Slow light change, no roll: over eight seconds a lamp fades on one side (a 30 %

@@ -4,6 +4,7 @@ replayed photos, opened from one configuration string (:func:`open_camera`).
 The daemon, the demo and ``familiar doctor`` import only from here, so which backend
 delivers the frames stays a detail of this package.
 """
+
 from vision.camera.base import Camera, CameraError, CameraTuning, ReplayFinished
 from vision.camera.pi import Picamera2Camera
 from vision.camera.replay import ReplayCamera

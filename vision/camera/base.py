@@ -3,6 +3,7 @@
 The daemon, the demo and ``familiar doctor`` only ever talk to a :class:`Camera`, so a
 Pi camera, a USB webcam and a replayed folder of photos are interchangeable.
 """
+
 from __future__ import annotations
 
 import abc
@@ -13,9 +14,7 @@ import numpy as np
 
 from vision.images import ImageError, check_frame
 
-NO_CAMERA_HINT = (
-    "connect the camera ribbon / a USB webcam, or set camera.source in /etc/familiar/familiar.toml"
-)
+NO_CAMERA_HINT = "connect the camera ribbon / a USB webcam, or set camera.source in /etc/familiar/familiar.toml"
 """Said with every 'no camera' error, because the person reading it is at the table, not in the code."""
 
 
@@ -28,6 +27,7 @@ class CameraTuning:
     show no bands or brightness beating. 0 = no flicker lock (daylight, battery lights).
     ``lens_position``: fixed focus in dioptres (1 / distance in metres) for a camera with
     a motorised lens; None = focus once on the tray at start."""
+
     mains_hz: int = 50
     lens_position: float | None = None
 

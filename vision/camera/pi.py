@@ -3,6 +3,7 @@
 picamera2 is imported only when this camera is opened: it exists only on a Pi, where it
 comes from apt (``python3-picamera2``) and reaches the venv via --system-site-packages.
 """
+
 from __future__ import annotations
 
 import time
@@ -25,8 +26,13 @@ NUMPY_HINT = (
     "`sudo /opt/familiar/.venv/bin/pip install 'numpy<2' 'opencv-python-headless<4.12'` "
     "(sudo make install pins both)"
 )
-NUMPY_MISMATCH = ("numpy.dtype size changed", "_ARRAY_API not found", "numpy.core.multiarray failed",
-                  "compiled using NumPy 1.x", "numpy._core")
+NUMPY_MISMATCH = (
+    "numpy.dtype size changed",
+    "_ARRAY_API not found",
+    "numpy.core.multiarray failed",
+    "compiled using NumPy 1.x",
+    "numpy._core",
+)
 """How a C extension built against numpy 1.x fails under numpy 2 (picamera2 issues 1088, 1211)."""
 
 
@@ -46,9 +52,11 @@ def import_picamera2() -> Any:
     except Exception as exc:  # noqa: BLE001 - see the docstring
         if _numpy_mismatch(exc):
             raise CameraError(NUMPY_HINT.format(numpy=np.__version__)) from exc
-        raise CameraError(f"picamera2 cannot be loaded ({type(exc).__name__}: {exc}); "
-                          "reinstall it with `sudo apt install --reinstall python3-picamera2`, "
-                          'or use a USB webcam (camera.source = "usb:0")') from exc
+        raise CameraError(
+            f"picamera2 cannot be loaded ({type(exc).__name__}: {exc}); "
+            "reinstall it with `sudo apt install --reinstall python3-picamera2`, "
+            'or use a USB webcam (camera.source = "usb:0")'
+        ) from exc
     return Picamera2
 
 
@@ -170,7 +178,8 @@ class Picamera2Camera(Camera):
         # ``sensor=`` (picamera2 0.3.13+, every Bookworm release) fixes the sensor mode.
         sensor = {"output_size": mode["size"], "bit_depth": mode["bit_depth"]} if mode else {}
         config = self._camera.create_video_configuration(
-            main={"size": (width, height), "format": "RGB888"}, sensor=sensor, controls=controls)
+            main={"size": (width, height), "format": "RGB888"}, sensor=sensor, controls=controls
+        )
         self._camera.configure(config)
         self._camera.start()
         settings = [f"sensor {mode['size'][0]}x{mode['size'][1]} full view" if mode else "sensor mode by picamera2"]

@@ -7,6 +7,7 @@ frames (the photo sliding in, motion-blurred, cross-faded from the previous one,
 an arm sweeping across), then is held still with sensor noise, so that the settle
 detector downstream sees what it sees at a real table: motion, then a still tray.
 """
+
 from __future__ import annotations
 
 import math
@@ -204,9 +205,7 @@ def tumble_frames(
         yield noise(frame)
 
 
-def draw_arm(
-    frame: np.ndarray, progress: float, side: int = 0, colour: tuple[int, int, int] = SKIN_BGR
-) -> None:
+def draw_arm(frame: np.ndarray, progress: float, side: int = 0, colour: tuple[int, int, int] = SKIN_BGR) -> None:
     """Draw, in place, an arm reaching in from one image edge (0 bottom, 1 right, 2 top, 3 left).
 
     ``progress`` 0..1: the hand enters, reaches the middle at 0.5 and leaves at 1.
@@ -214,7 +213,10 @@ def draw_arm(
     h, w = frame.shape[:2]
     depth = math.sin(math.pi * min(max(progress, 0.0), 1.0)) * 0.6
     base_x, base_y, dir_x, dir_y = [
-        (0.55 * w, h, 0.0, -h), (w, 0.45 * h, -w, 0.0), (0.45 * w, 0, 0.0, h), (0, 0.55 * h, w, 0.0)
+        (0.55 * w, h, 0.0, -h),
+        (w, 0.45 * h, -w, 0.0),
+        (0.45 * w, 0, 0.0, h),
+        (0, 0.55 * h, w, 0.0),
     ][side % 4]
     tip = (int(base_x + dir_x * depth), int(base_y + dir_y * depth))
     base = (int(base_x - dir_x * 0.1), int(base_y - dir_y * 0.1))

@@ -11,6 +11,7 @@ Sources (``camera.source`` in familiar.toml):
 Every backend is a :class:`Camera`; every failure is a :class:`CameraError` whose message
 tells the person at the table what to do.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -23,8 +24,9 @@ from vision.camera.usb import OpenCVCamera, open_first_usb_camera
 SOURCE_FORMS = '"auto", "picamera2", "usb:0", "usb:/dev/video2" or "replay:<folder or video>"'
 
 
-def open_camera(source: str, width: int = 1280, height: int = 720, fps: float = 15.0,
-                tuning: CameraTuning = CameraTuning()) -> Camera:
+def open_camera(
+    source: str, width: int = 1280, height: int = 720, fps: float = 15.0, tuning: CameraTuning = CameraTuning()
+) -> Camera:
     """Open the camera named by ``source`` (see the module docstring), or raise CameraError.
 
     ``width``/``height`` are requests: a webcam picks its nearest mode and a replay keeps
@@ -41,7 +43,9 @@ def open_camera(source: str, width: int = 1280, height: int = 720, fps: float = 
         return OpenCVCamera(int(arg) if arg.isdigit() else arg, width, height, fps)
     if kind == "replay" and arg:
         return ReplayCamera(arg, fps=fps)
-    raise CameraError(f"unknown camera source {source!r}: use {SOURCE_FORMS} (camera.source in /etc/familiar/familiar.toml)")
+    raise CameraError(
+        f"unknown camera source {source!r}: use {SOURCE_FORMS} (camera.source in /etc/familiar/familiar.toml)"
+    )
 
 
 def _open_auto(width: int, height: int, fps: float, tuning: CameraTuning) -> Camera:
@@ -59,8 +63,9 @@ def _open_auto(width: int, height: int, fps: float, tuning: CameraTuning) -> Cam
         raise CameraError(f"no camera found: {NO_CAMERA_HINT}{pi_problem}") from exc
 
 
-def check_camera(source: str, width: int = 1280, height: int = 720,
-                 tuning: CameraTuning = CameraTuning()) -> tuple[bool, str]:
+def check_camera(
+    source: str, width: int = 1280, height: int = 720, tuning: CameraTuning = CameraTuning()
+) -> tuple[bool, str]:
     """For ``familiar doctor``: open the camera, grab one frame, report size and brightness.
 
     Returns (ok, one line for a person). A frame that is nearly black or white counts as a

@@ -1,4 +1,5 @@
 """USB webcams (and video files) through OpenCV's ``VideoCapture``."""
+
 from __future__ import annotations
 
 import glob
@@ -95,8 +96,7 @@ class OpenCVCamera(Camera):
             if ok and frame is not None:
                 return as_bgr(frame, self._name)
         raise CameraError(
-            f"{self._name} stopped delivering frames: check the USB cable (unplug and replug it), "
-            f"or {NO_CAMERA_HINT}"
+            f"{self._name} stopped delivering frames: check the USB cable (unplug and replug it), or {NO_CAMERA_HINT}"
         )
 
     def close(self) -> None:

@@ -14,6 +14,7 @@ Every change is validated in full before anything is written; images are written
 fresh names and the index is replaced atomically (temp file + ``os.replace``), so a
 failed or interrupted enrolment leaves the catalog exactly as it was.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -199,7 +200,12 @@ class Catalog:
         used = {e.image for e in self._entries}
         names = sorted(name for name in self._cache if name in used)
         buffer = io.BytesIO()
-        np.savez(buffer, version=np.array(DESCRIPTOR_VERSION), images=np.array(names), vectors=np.stack([self._cache[n] for n in names]))
+        np.savez(
+            buffer,
+            version=np.array(DESCRIPTOR_VERSION),
+            images=np.array(names),
+            vectors=np.stack([self._cache[n] for n in names]),
+        )
         try:
             _atomic_write(self.directory / CACHE, buffer.getvalue())
         except OSError:
@@ -286,4 +292,3 @@ def warp_grid(frame: np.ndarray, rows: int, cols: int) -> list[np.ndarray]:
     would store, so a page can preview them before anything is written."""
     frame = check_frame(frame)
     return [warp_card(frame, q) for q in grid_order(find_cards(frame), rows, cols)]
-

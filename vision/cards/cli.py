@@ -8,6 +8,7 @@
 ``{"image": ..., "cards": [{"card": name|null, "corners": [[x,y]x4], "confidence": c}], "ms": t}``.
 Exit status: 0 success, 1 some image could not be read, 2 bad usage or catalog problem.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -59,7 +60,9 @@ def enroll_command(args: argparse.Namespace) -> int:
         return _fail(f"--data is not valid JSON: {exc}")
     except (CatalogError, ImageError) as exc:
         return _fail(str(exc))
-    print(f"enrolled {len(names)} card{'s' if len(names) != 1 else ''} into {args.catalog} ({len(catalog)} in the deck)")
+    print(
+        f"enrolled {len(names)} card{'s' if len(names) != 1 else ''} into {args.catalog} ({len(catalog)} in the deck)"
+    )
     return 0
 
 

@@ -13,6 +13,7 @@ two descriptors adds up how different two cards look in every respect:
 * contrast: how strong the card's darkest print is (log): glare or a washed-out photo
   erases faint detail such as stripes, and then the card must not be named at all.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -78,7 +79,15 @@ TEXTURE_CELL = 12
 ORIENT_BINS = 8
 """A power of two: a bin index wraps round with a bit mask, far cheaper than %."""
 
-TOLERANCES = {"silhouette": 0.06, "fill": 0.06, "layout": 0.06, "hues": 0.23, "chroma": 0.085, "texture": 0.36, "contrast": 0.3}
+TOLERANCES = {
+    "silhouette": 0.06,
+    "fill": 0.06,
+    "layout": 0.06,
+    "hues": 0.23,
+    "chroma": 0.085,
+    "texture": 0.36,
+    "contrast": 0.3,
+}
 """How far each part of the same card wanders between photos (about the 95th percentile,
 measured on the cards-set photos, enrol against test: two cameras, several days and
 lamps; contrast set by hand).  Each part is divided by its tolerance, so a distance of
@@ -308,7 +317,9 @@ def _parts_and_lighting(card: np.ndarray, soften: float = 0.0) -> tuple[dict[str
     filled = silhouette(tint)
     fill, layout = _fill(tint, filled)
     return {
-        "silhouette": cv2.GaussianBlur(_grid(filled, SILHOUETTE_GRID).reshape(SILHOUETTE_GRID[::-1]), (3, 3), 0).ravel(),
+        "silhouette": cv2.GaussianBlur(
+            _grid(filled, SILHOUETTE_GRID).reshape(SILHOUETTE_GRID[::-1]), (3, 3), 0
+        ).ravel(),
         "fill": fill,
         "contrast": _contrast(tint),
         "layout": layout,

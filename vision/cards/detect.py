@@ -8,6 +8,7 @@ a sensible size) becomes a candidate quad; duplicates from the two maps are merg
 Work happens on a copy scaled to ``DETECT_SIDE`` pixels so a 2-megapixel photo
 costs the same few milliseconds as a small one; corners are scaled back afterwards.
 """
+
 from __future__ import annotations
 
 import math
@@ -63,6 +64,7 @@ Its outlines are looser, so it only adds cards the other maps missed (see
 :func:`find_cards_scaled`).  Chosen on light-table variations of the enrol photos,
 where it finds cards the firm map misses, with no card lost or added on the untouched
 photos."""
+
 
 def working_frame(frame: np.ndarray) -> tuple[np.ndarray, float]:
     """The frame halved until its long side is at most ``DETECT_SIDE``, and the factor
@@ -242,7 +244,9 @@ def order_corners(quad: np.ndarray) -> np.ndarray:
     pts = np.asarray(quad, dtype=np.float32).reshape(4, 2)
     xy = pts.tolist()
     cx, cy = sum(x for x, _ in xy) / 4.0, sum(y for _, y in xy) / 4.0
-    order = sorted(range(4), key=lambda i: math.atan2(xy[i][1] - cy, xy[i][0] - cx))  # clockwise on screen (y grows downwards)
+    order = sorted(
+        range(4), key=lambda i: math.atan2(xy[i][1] - cy, xy[i][0] - cx)
+    )  # clockwise on screen (y grows downwards)
     start = min(range(4), key=lambda k: xy[order[k]][0] + xy[order[k]][1])  # the top-left-most corner
     order = order[start:] + order[:start]
     (x0, y0), (x1, y1), (x2, y2) = (xy[i] for i in order[:3])
@@ -298,7 +302,8 @@ def _missed(extra: list[Candidate], kept: list[Candidate], size: float) -> list[
     return [
         c
         for c in extra
-        if all(_overlap(c, k) < 0.2 for k in kept) and (not kept or typical <= c.area * size and c.area <= typical * size)
+        if all(_overlap(c, k) < 0.2 for k in kept)
+        and (not kept or typical <= c.area * size and c.area <= typical * size)
     ]
 
 
@@ -311,4 +316,6 @@ def warp_card(frame: np.ndarray, quad: np.ndarray, size: tuple[int, int] = CARD_
     src = np.asarray(quad, dtype=np.float32).reshape(4, 2)
     dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], dtype=np.float32)
     matrix = cv2.getPerspectiveTransform(src, dst)
-    return cv2.warpPerspective(frame, matrix, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)  # INTER_AREA is linear here anyway
+    return cv2.warpPerspective(
+        frame, matrix, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )  # INTER_AREA is linear here anyway

@@ -15,6 +15,7 @@ Each deck card is held sharp and as a soft photo would show it (see
 Search is one matrix product of the frame's card descriptors with the deck's, so a
 deck of 1000 costs little more than a deck of 80: describing the cards dominates.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -185,4 +186,3 @@ def read_cards(frame: np.ndarray, catalog: Catalog) -> list[Card]:
         Card(None if m.row is None else names[m.row], _corners(q, m.flipped), m.confidence)
         for q, m in zip(quads, matches, strict=False)
     ]
-

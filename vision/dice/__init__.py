@@ -5,6 +5,7 @@ The nets and their thresholds ship inside this package (``models/``, loaded by
 :mod:`vision.dice.nets`); the scripts that train them live outside the box, in
 ``training/``.
 """
+
 from vision.dice.read import DiceReading, Die, read_dice
 from vision.dice.taught import TaughtDice, add_face, check_name, face_patch, forget_die, taught_dice, teach_die
 

@@ -5,6 +5,7 @@ contract.  ``teach-die`` stores a symbol die's face in ``<state-dir>/dice/<NAME>
 (the same model the host page's "Teach a die" builds); ``dice --die NAME`` then reads
 that die together with pipped dice.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,12 +28,21 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     """Register ``dice`` and ``teach-die`` under ``familiar vision``."""
     dice = commands.add_parser("dice", help="read the dice in photos")
     dice.add_argument("--json", action="store_true", help="one JSON object per line per image")
-    dice.add_argument("--die", action="append", default=[], metavar="NAME", help="also read this taught die (repeatable)")
-    dice.add_argument("--state-dir", type=Path, default=None, help="state directory holding taught dice (default $FAMILIAR_STATE_DIR or ./state)")
+    dice.add_argument(
+        "--die", action="append", default=[], metavar="NAME", help="also read this taught die (repeatable)"
+    )
+    dice.add_argument(
+        "--state-dir",
+        type=Path,
+        default=None,
+        help="state directory holding taught dice (default $FAMILIAR_STATE_DIR or ./state)",
+    )
     dice.add_argument("images", nargs="+", metavar="IMAGE")
     dice.set_defaults(func=run_dice)
 
-    teach = commands.add_parser("teach-die", help="teach one face of a symbol die from photos of it alone in the tray (3-5 a face)")
+    teach = commands.add_parser(
+        "teach-die", help="teach one face of a symbol die from photos of it alone in the tray (3-5 a face)"
+    )
     teach.add_argument("--die", required=True, metavar="NAME", help="the die's name, e.g. clue")
     teach.add_argument("--face", required=True, metavar="FACE", help="the face shown in these photos, e.g. dark-mark")
     teach.add_argument("--state-dir", type=Path, default=None)

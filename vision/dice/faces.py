@@ -2,6 +2,7 @@
 candidate from the full frame, scaled to the die (``vision.dice.patch``), so 12 px and
 80 px dice look alike; 7 classes: not a die, 1..6.  A die it is not plainly sure of is
 seen again at other rotations (VIEW_STAGES)."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -55,8 +56,12 @@ def colourfulness(patch: np.ndarray) -> np.ndarray:
     return cv2.merge([chroma, chroma, chroma])
 
 
-def _face_probs(frame: np.ndarray, found: list[Candidate], angles: tuple[float, ...],
-                look: Callable[[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
+def _face_probs(
+    frame: np.ndarray,
+    found: list[Candidate],
+    angles: tuple[float, ...],
+    look: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> np.ndarray:
     """Class probabilities (not a die, 1..6) of each candidate, summed over its views
     at ``angles``, each patch seen through ``look`` if given: all views in the same
     forward passes (each pass has a fixed cost on top of its patches)."""
@@ -66,7 +71,7 @@ def _face_probs(frame: np.ndarray, found: list[Candidate], angles: tuple[float, 
     _, faces = nets()
     chunks = []
     for start in range(0, len(patches), FACE_BATCH):
-        faces.setInput(cv2.dnn.blobFromImages(patches[start:start + FACE_BATCH]))
+        faces.setInput(cv2.dnn.blobFromImages(patches[start : start + FACE_BATCH]))
         chunks.append(faces.forward())
     logits = np.concatenate(chunks)
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
@@ -90,8 +95,12 @@ def _plain(p: np.ndarray) -> np.ndarray:
     return (face_share(p) >= PLAIN) & (p[:, 0] < NOT_PLAIN)
 
 
-def classify_faces(frame: np.ndarray, found: list[Candidate], give_up: float = GIVE_UP,
-                   look: Callable[[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
+def classify_faces(
+    frame: np.ndarray,
+    found: list[Candidate],
+    give_up: float = GIVE_UP,
+    look: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> np.ndarray:
     """Class probabilities (not a die, 1..6) for each candidate, shape (n, 7): the
     mean over the VIEW_STAGES it needed.  A candidate whose views so far put P(not a
     die) above ``give_up`` gets no more views (see GIVE_UP; 1.0 gives every

@@ -10,6 +10,7 @@ a closer look finds the second: CLOSER), and nothing assumes a particular table 
 (the benchmark reads a dark table too).  How each constant below was chosen, with its
 figures, is in ``docs/experiments/2026-11-dice-reader.md``.
 """
+
 from __future__ import annotations
 
 import math
@@ -36,7 +37,7 @@ over the part of the frame around the first look's peaks (AROUND), its input at 
 DETECTOR_MAX_PIXELS and at most MAX_ZOOM times the frame.  A higher lower bound also
 re-reads photos whose dice the first look already sees well, and there side faces of
 packed dice came back read as dice."""
-DETECTOR_MAX_PIXELS = 3 * DETECTOR_SIDE ** 2 // 2
+DETECTOR_MAX_PIXELS = 3 * DETECTOR_SIDE**2 // 2
 """The input of the detector's second look is at most this many pixels (1.5 times a
 320 px square): cv2.dnn's memory grows with the detector's input, and this keeps the
 reader under its 80 MB peak memory target, reading as well as a larger input did."""
@@ -101,7 +102,9 @@ def find_dice(frame: np.ndarray, peak: float | None = None) -> list[Candidate]:
     return found + _look_closer(frame, found, zoom, peak)
 
 
-def _rescaled_look(frame: np.ndarray, peaks: list[Candidate], zoom: float, peak: float) -> tuple[float, list[Candidate]]:
+def _rescaled_look(
+    frame: np.ndarray, peaks: list[Candidate], zoom: float, peak: float
+) -> tuple[float, list[Candidate]]:
     """The detector's peaks again at a scale that shows the dice at DIE_IN_DETECTOR[1]
     pixels, over the part of the frame around the first look's peaks, if the first
     look (``peaks`` at ``zoom``) showed them too small or too large (see
@@ -112,7 +115,10 @@ def _rescaled_look(frame: np.ndarray, peaks: list[Candidate], zoom: float, peak:
         return zoom, peaks
     r = AROUND * typical
     x0, y0 = max(int(min(c.x for c in peaks) - r), 0), max(int(min(c.y for c in peaks) - r), 0)
-    x1, y1 = min(int(max(c.x for c in peaks) + r), frame.shape[1]), min(int(max(c.y for c in peaks) + r), frame.shape[0])
+    x1, y1 = (
+        min(int(max(c.x for c in peaks) + r), frame.shape[1]),
+        min(int(max(c.y for c in peaks) + r), frame.shape[0]),
+    )
     better = min(target / typical, MAX_ZOOM, math.sqrt(DETECTOR_MAX_PIXELS / max(1, (x1 - x0) * (y1 - y0))))
     if abs(better - zoom) <= 0.1 * zoom:
         return zoom, peaks
@@ -180,7 +186,7 @@ def _peaks_around(frame: np.ndarray, c: Candidate, zoom: float, peak: float) -> 
     the window scaled by ``zoom``: a closer look at one die and its neighbours."""
     r = int(1.5 * c.size)
     x0, y0 = max(int(c.x) - r, 0), max(int(c.y) - r, 0)
-    return _peaks(frame[y0:int(c.y) + r, x0:int(c.x) + r], zoom, peak, x0, y0)
+    return _peaks(frame[y0 : int(c.y) + r, x0 : int(c.x) + r], zoom, peak, x0, y0)
 
 
 def _blob(image: np.ndarray) -> np.ndarray:
@@ -196,7 +202,7 @@ def _blob(image: np.ndarray) -> np.ndarray:
 def _refine(heat: np.ndarray, ix: int, iy: int) -> tuple[float, float]:
     """Sub-cell peak position: the heat-weighted centroid of the 3x3 neighbourhood."""
     y0, x0 = max(iy - 1, 0), max(ix - 1, 0)
-    win = heat[y0:iy + 2, x0:ix + 2]
+    win = heat[y0 : iy + 2, x0 : ix + 2]
     total = float(win.sum())
     gx = float(win.sum(axis=0) @ np.arange(x0, x0 + win.shape[1])) / total
     gy = float(win.sum(axis=1) @ np.arange(y0, y0 + win.shape[0])) / total
@@ -206,8 +212,11 @@ def _refine(heat: np.ndarray, ix: int, iy: int) -> tuple[float, float]:
 def located_afresh(frame: np.ndarray, c: Candidate, peak: float) -> Candidate | None:
     """The die at candidate c as the detector finds it closer up (see RELOOK_SIDE), with
     c's heat; None if it finds no die of c's size there."""
-    near = [n for n in _peaks_around(frame, c, RELOOK_SIDE / c.size, peak)
-            if math.hypot(n.x - c.x, n.y - c.y) < RELOOK_NEAR * c.size and _die_sized(n, c.size)]
+    near = [
+        n
+        for n in _peaks_around(frame, c, RELOOK_SIDE / c.size, peak)
+        if math.hypot(n.x - c.x, n.y - c.y) < RELOOK_NEAR * c.size and _die_sized(n, c.size)
+    ]
     if not near:
         return None
     n = max(near, key=lambda n: n.heat)

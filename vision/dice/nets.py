@@ -1,5 +1,6 @@
 """The dice reader's two networks and its decision thresholds, as shipped in
 ``vision/dice/models`` (trained and picked by the scripts in ``training/``): loaded once a process."""
+
 from __future__ import annotations
 
 import json
@@ -16,9 +17,9 @@ MODELS = Path(__file__).resolve().parent / "models"
 class Thresholds:
     """Decision thresholds, picked on held-out training photos (dice_models.json)."""
 
-    peak: float = 0.3        # detector heat above which a peak is a die candidate
-    not_die: float = 0.5     # classifier P(not a die) above which the candidate is dropped
-    sure: float = 0.9        # classifier P(face) below which the value is None
+    peak: float = 0.3  # detector heat above which a peak is a die candidate
+    not_die: float = 0.5  # classifier P(not a die) above which the candidate is dropped
+    sure: float = 0.9  # classifier P(face) below which the value is None
 
 
 def read_net(path: Path) -> cv2.dnn.Net:

@@ -7,6 +7,7 @@ die box fills a fixed share of the patch) whatever its size in the frame, 12 px 
 training script imports this module so that the patches it learns from are cut
 exactly like the ones it will be shown at the table.
 """
+
 from __future__ import annotations
 
 import math
@@ -33,7 +34,9 @@ def patch_matrix(cx: float, cy: float, size: float, angle_deg: float = 0.0, out:
     return np.array([[c, s, half - c * cx - s * cy], [-s, c, half + s * cx - c * cy]], dtype=np.float32)
 
 
-def cut_patch(frame: np.ndarray, cx: float, cy: float, size: float, angle_deg: float = 0.0, out: int = PATCH) -> np.ndarray:
+def cut_patch(
+    frame: np.ndarray, cx: float, cy: float, size: float, angle_deg: float = 0.0, out: int = PATCH
+) -> np.ndarray:
     """The die at (cx, cy) of box side ``size`` as an out x out BGR patch.
 
     Large dice are first shrunk with area averaging (a pyramid step) so that a single

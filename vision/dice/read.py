@@ -15,6 +15,7 @@ guess: the host page asks a player to confirm it, which costs one tap, whereas a
 wrong value silently changes the game.  Dice taught with ``vision.dice.taught`` are
 matched first, so symbol dice and pipped dice are read together in one roll.
 """
+
 from __future__ import annotations
 
 import math
@@ -92,7 +93,9 @@ class DiceReading:
         return {"dice": [d.to_json() for d in self.dice]}
 
 
-def candidates(frame: np.ndarray, peak: float | None = None, give_up: float = GIVE_UP) -> list[tuple[Candidate, np.ndarray]]:
+def candidates(
+    frame: np.ndarray, peak: float | None = None, give_up: float = GIVE_UP
+) -> list[tuple[Candidate, np.ndarray]]:
     """Every die candidate with its class probabilities, echoes dropped (see ECHO):
     the one way the reader, the taught-die teacher and the threshold picker see dice."""
     found = find_dice(frame, peak)
@@ -151,8 +154,14 @@ def wants_second_look(c: Candidate, die: Die | None, view: tuple[int, ...]) -> b
     return die is not None and die.value is None and not _cut_by_edge(c, view)
 
 
-def second_look(die: Die | None, p: np.ndarray, again: tuple[Candidate, np.ndarray] | None,
-                by_colourfulness: np.ndarray | None, t: Thresholds, view: tuple[int, ...]) -> Die | None:
+def second_look(
+    die: Die | None,
+    p: np.ndarray,
+    again: tuple[Candidate, np.ndarray] | None,
+    by_colourfulness: np.ndarray | None,
+    t: Thresholds,
+    view: tuple[int, ...],
+) -> Die | None:
     """An unsure die (first read as ``die`` from class probabilities ``p``) read again:
     at its fresh location ``again`` (see ``relocate``), else through ``colourfulness``
     (``by_colourfulness``: its class probabilities seen so).  The first of those
@@ -173,8 +182,9 @@ def second_look(die: Die | None, p: np.ndarray, again: tuple[Candidate, np.ndarr
     return die
 
 
-def looks_by_colourfulness(frame: np.ndarray, found: list[tuple[Candidate, np.ndarray]],
-                           wanted: list[int]) -> list[np.ndarray | None]:
+def looks_by_colourfulness(
+    frame: np.ndarray, found: list[tuple[Candidate, np.ndarray]], wanted: list[int]
+) -> list[np.ndarray | None]:
     """Class probabilities of the wanted candidates (indices into ``found``) seen
     through ``colourfulness``, for ``second_look``; None for one near a stronger
     candidate (see ``_near``): it may be a part of that die, and a colourful die's

@@ -7,6 +7,7 @@ face: the square, at any angle, whose inside looks most like the die's body colo
 and whose surround looks least like it.  (Other ways of judging the square were
 tried and read worse: ``docs/experiments/2026-11-dice-reader.md``.)
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -38,8 +39,9 @@ SQUARE_CONTRAST = 0.25
 square minus outside, 0-1) for the square to be trusted."""
 
 
-def locate_face(frame: np.ndarray, x: float, y: float, size: float, body: np.ndarray | None = None,
-                below: float | None = None) -> tuple[float, float, float, float, float]:
+def locate_face(
+    frame: np.ndarray, x: float, y: float, size: float, body: np.ndarray | None = None, below: float | None = None
+) -> tuple[float, float, float, float, float]:
     """(cx, cy, side, angle, contrast) of the die's top face near a detector peak.
 
     The detector's box is only roughly centred and sized on a symbol die, and a face
@@ -70,13 +72,15 @@ def locate_face(frame: np.ndarray, x: float, y: float, size: float, body: np.nda
     return x + (wx - WINDOW / 2) / ppf, y + (wy - WINDOW / 2) / ppf, side / ppf, angle, score
 
 
-def _square_of(lab: np.ndarray, body: np.ndarray, size: float, limit: float | None) -> tuple[float, float, float, float, float]:
+def _square_of(
+    lab: np.ndarray, body: np.ndarray, size: float, limit: float | None
+) -> tuple[float, float, float, float, float]:
     """(contrast, cx, cy, side, angle) of the best square of ``body`` colour in a window
     (``size``: the detector's die size in window pixels; ``limit``: the largest side
     allowed, or None), searched coarsely then finely."""
     diff = lab - body
     diff[..., 0] *= 0.5  # lamp brightness varies more than colour
-    like = np.exp(-(diff ** 2).sum(axis=2) / (2 * 18.0 ** 2)).astype(np.float32)
+    like = np.exp(-(diff**2).sum(axis=2) / (2 * 18.0**2)).astype(np.float32)
     centre = ((WINDOW - 1) / 2, (WINDOW - 1) / 2)
     reach = 0.25 * size
 
@@ -109,8 +113,9 @@ def _middle_colours(lab: np.ndarray, size: float) -> list[np.ndarray]:
     # the same square each time (random seeds let a teaching photo that passed the
     # check fail when it was stored, and made taught faces differ from run to run).
     start = (inner[:, 0] > np.median(inner[:, 0])).astype(np.int32)[:, None]
-    _, labels, _ = cv2.kmeans(inner, 2, start, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5), 1,
-                              cv2.KMEANS_USE_INITIAL_LABELS)
+    _, labels, _ = cv2.kmeans(
+        inner, 2, start, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5), 1, cv2.KMEANS_USE_INITIAL_LABELS
+    )
     labels = labels.ravel()
     groups = [inner[labels == k] for k in (0, 1) if np.count_nonzero(labels == k) >= 0.05 * len(labels)]
     return [np.median(g, axis=0) for g in groups]
@@ -125,7 +130,7 @@ def _best_square(sums: np.ndarray, sides: np.ndarray, reach: float) -> tuple[flo
     s = np.maximum(4, np.round(sides)).astype(np.int64)[:, None, None]
     m = np.maximum(2, np.round(0.15 * s)).astype(np.int64)
     centres = np.arange(int(np.ceil(WINDOW / 2 - reach)), int(np.floor(WINDOW / 2 + reach)) + 1)
-    top = centres[None, :, None] - s // 2   # (sides, rows, 1)
+    top = centres[None, :, None] - s // 2  # (sides, rows, 1)
     left = centres[None, None, :] - s // 2  # (sides, 1, cols)
 
     def boxes(t: np.ndarray, lf: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -142,4 +147,9 @@ def _best_square(sums: np.ndarray, sides: np.ndarray, reach: float) -> tuple[flo
     score = np.where(fits, inner / (s * s) - (outer - inner) / (o * o - s * s), -1.0)
     k, i, j = np.unravel_index(int(np.argmax(score)), score.shape)
     side = int(s[k, 0, 0])
-    return float(score[k, i, j]), float(centres[j] - side // 2 + side / 2), float(centres[i] - side // 2 + side / 2), float(side)
+    return (
+        float(score[k, i, j]),
+        float(centres[j] - side // 2 + side / 2),
+        float(centres[i] - side // 2 + side / 2),
+        float(side),
+    )

@@ -19,6 +19,7 @@ A model is a directory of portable files, e.g. ``<state_dir>/dice/clue/``:
 (``<face>-<n>.png``), so it can be copied, inspected or re-taught.  The host page
 (``device.teach``) and ``familiar vision teach-die`` both build it here.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -100,7 +101,9 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 def check_name(kind: str, name: str) -> str:
     """Names become file names: refuse anything that could leave the model directory."""
     if not isinstance(name, str) or not _NAME.fullmatch(name):
-        raise ValueError(f"{kind} name {name!r}: use letters, digits, '-', '_' or '.' (up to 64, starting with a letter or digit)")
+        raise ValueError(
+            f"{kind} name {name!r}: use letters, digits, '-', '_' or '.' (up to 64, starting with a letter or digit)"
+        )
     return name
 
 
@@ -175,8 +178,15 @@ def _turns(patch: np.ndarray, turns: tuple[float, ...] = TURNS) -> np.ndarray:
     return np.stack(out)
 
 
-def face_patches(frame: np.ndarray, x: float, y: float, size: float, steps: bool = False,
-                 body: np.ndarray | None = None, below: float | None = None) -> tuple[list[np.ndarray], float, float]:
+def face_patches(
+    frame: np.ndarray,
+    x: float,
+    y: float,
+    size: float,
+    steps: bool = False,
+    body: np.ndarray | None = None,
+    below: float | None = None,
+) -> tuple[list[np.ndarray], float, float]:
     """The die's face cut square to the patch (at the found square), or, with ``steps``,
     at every tried scale and shift; the square's contrast with the tray and its side
     (see ``locate_face`` for ``body`` and ``below``)."""
@@ -194,8 +204,11 @@ def face_patches(frame: np.ndarray, x: float, y: float, size: float, steps: bool
 
 
 PIPS = {
-    1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
-    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
     6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
 }
 """Pip layouts, in units of the pip spacing (a quarter of the die side)."""
@@ -246,9 +259,9 @@ class TaughtDie:
     name: str
     faces: list[str]
     templates: np.ndarray  # (n_templates, k) normalised face patches at all rotations
-    owners: np.ndarray     # face index of each template
-    pips: np.ndarray       # (n, k) pip faces in the die's colours, at all rotations
-    colour: np.ndarray     # Lab body colour
+    owners: np.ndarray  # face index of each template
+    pips: np.ndarray  # (n, k) pip faces in the die's colours, at all rotations
+    colour: np.ndarray  # Lab body colour
 
     @classmethod
     def load(cls, directory: Path) -> TaughtDie:
@@ -328,8 +341,9 @@ class TaughtDice:
         return max(results, key=lambda r: (r[2], r[1])) if results else None
 
     @staticmethod
-    def _match(frame: np.ndarray, x: float, y: float, size: float, die: TaughtDie,
-               below: float | None) -> tuple[tuple[str | None, float, float] | None, float]:
+    def _match(
+        frame: np.ndarray, x: float, y: float, size: float, die: TaughtDie, below: float | None
+    ) -> tuple[tuple[str | None, float, float] | None, float]:
         """The die's match on its best square (smaller than ``below``), and that square's side."""
         patches, contrast, side = face_patches(frame, x, y, size, steps=True, body=die.colour, below=below)
         if contrast <= 0:
@@ -370,13 +384,18 @@ def face_patch(frame: np.ndarray, what: str = "") -> np.ndarray:
     found = [c for c, p in candidates(frame, t.peak) if p[0] < NOT_A_DIE and c.heat >= TEACH_HEAT]
     if len(found) != 1:
         seen = "no die" if not found else f"{len(found)} dice"
-        hint = ("put the die in the tray, well lit, away from the edges" if not found
-                else "leave only the die you are teaching")
+        hint = (
+            "put the die in the tray, well lit, away from the edges"
+            if not found
+            else "leave only the die you are teaching"
+        )
         raise ImageError(f"{said}I see {seen}: {hint}")
     die = found[0]
     patches, contrast, _ = face_patches(frame, die.x, die.y, die.size)
     if contrast < SQUARE_CONTRAST:
-        raise ImageError(f"{said}I cannot make out the die's edges against the tray: more light, or a tray of another colour")
+        raise ImageError(
+            f"{said}I cannot make out the die's edges against the tray: more light, or a tray of another colour"
+        )
     return patches[0]
 
 
@@ -392,7 +411,9 @@ def add_face(directory: Path, face: str, patches: list[np.ndarray]) -> TaughtDie
         raise ValueError("no photos given")
     count = len(list(directory.glob(f"{face}-*.png")))
     if count + len(patches) > MAX_PHOTOS:
-        raise ValueError(f"face {face!r} already has {count} photos; at most {MAX_PHOTOS} are kept: forget the die to start over")
+        raise ValueError(
+            f"face {face!r} already has {count} photos; at most {MAX_PHOTOS} are kept: forget the die to start over"
+        )
     directory.mkdir(parents=True, exist_ok=True)
     meta_path = directory / "die.json"
     meta = json.loads(meta_path.read_text()) if meta_path.exists() else {"name": directory.name, "faces": []}
@@ -400,7 +421,9 @@ def add_face(directory: Path, face: str, patches: list[np.ndarray]) -> TaughtDie
         cv2.imwrite(str(directory / f"{face}-{count + k}.png"), patch)
     if face not in meta["faces"]:
         meta["faces"].append(face)
-    meta_path.write_text(json.dumps({"name": meta["name"], "faces": meta["faces"], "patch": PATCH, "version": 2}, indent=2) + "\n")
+    meta_path.write_text(
+        json.dumps({"name": meta["name"], "faces": meta["faces"], "patch": PATCH, "version": 2}, indent=2) + "\n"
+    )
     return TaughtDie.load(directory)
 
 
