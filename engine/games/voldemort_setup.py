@@ -85,8 +85,17 @@ def _known(roles: list[str], seat: int, voldemort_knows: bool) -> dict[int, str]
     return {}
 
 
+EYES_CLOSING_S = 3.0
+"""Quiet after "close your eyes", so every eye is shut before anyone is called."""
+RECOGNISING_S = 6.0
+"""Quiet while the Death Eaters look round the table (and Voldemort's thumb is up)."""
+EYES_SHUT_S = 2.0
+"""Quiet after they close their eyes again, so no one hears who moved last."""
+
+
 def opening(state: VoldemortState) -> list[Effect]:
-    """The Opening in the rulebook's order; the same words whoever holds which role."""
+    """The Opening in the rulebook's order, with fixed pauses; the same words and the same
+    timing whoever holds which role, so the speaker gives nothing away."""
     voldemort = (
         "Lord Voldemort, open your eyes too, and see your Death Eater."
         if state.voldemort_knows
@@ -100,14 +109,15 @@ def opening(state: VoldemortState) -> list[Effect]:
     return [
         Say("Your Secret Role and Party Membership are on your phone: look at them privately, and never show anyone."),
         Say(deck),
-        Say("The Opening. Everyone, close your eyes."),
+        Say("The Opening. Everyone, close your eyes.", then_wait=EYES_CLOSING_S),
         Say("Death Eaters, open your eyes, and see one another, and who Lord Voldemort is."),
-        Say(voldemort),
+        Say(voldemort, then_wait=RECOGNISING_S),
         # Secret Hitler: at 5-6 players Hitler opens and closes his eyes with the Fascist.
         Say(
             "Death Eaters and Lord Voldemort, close your eyes."
             if state.voldemort_knows
-            else "Death Eaters, close your eyes. Lord Voldemort, lower your thumb."
+            else "Death Eaters, close your eyes. Lord Voldemort, lower your thumb.",
+            then_wait=EYES_SHUT_S,
         ),
         Say("Everyone, open your eyes."),
         Say(f"{state.names[state.minister]} is chosen at random as the first Minister for Magic."),

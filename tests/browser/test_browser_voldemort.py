@@ -95,12 +95,14 @@ def test_only_the_government_phones_receive_the_policies(browser, served):
     expect(host.page.locator("#view")).to_contain_text("discard a policy")
 
     hand = [{"order": "Order", "dark_arts": "Dark Arts"}[k] for k in service.table.current.state.hands[minister]]
+    expect(phones[minister].page.locator("#table-view")).to_contain_text("discard a policy")  # its view is current
     seen = reveal(phones[minister].page)
     assert ", ".join(hand) in seen
     phones[minister].page.locator("#secret-prompts").get_by_role("button", name=hand[0], exact=True).click()
     expect(host.page.locator("#view")).to_contain_text("to enact a policy")  # "Sent." may still be the vote's
 
     passed = [{"order": "Order", "dark_arts": "Dark Arts"}[k] for k in service.table.current.state.hands[headmaster]]
+    expect(phones[headmaster].page.locator("#table-view")).to_contain_text("to enact a policy")
     assert ", ".join(passed) in reveal(phones[headmaster].page)
     phones[headmaster].page.locator("#secret-prompts").get_by_role("button", name=passed[0], exact=True).click()
     expect(host.page.locator("#view")).to_contain_text("nominating a Headmaster")

@@ -377,3 +377,26 @@ def test_undo_never_shuffles_or_deals_differently() -> None:
     play.table.undo()
     play.table.apply(play.entries[-1].action, 777)
     assert play.s.hands == hand
+
+
+def test_the_opening_keeps_the_same_fixed_pauses_for_every_deal() -> None:
+    """The rulebook's Opening has the table close its eyes, the Death Eaters look, and all
+    close again; the quiet between those lines is fixed, whoever holds which role, so
+    neither the words nor the timing tell anyone anything."""
+    from engine.effects import Say
+    from engine.games.voldemort_setup import EYES_CLOSING_S, EYES_SHUT_S, RECOGNISING_S
+
+    timings = set()
+    for seed in range(12):
+        play = Play(7, seed=seed)
+        lines = [e for e in play.table.games["voldemort"].new({}, _turn(play, seed))[1] if isinstance(e, Say)]
+        timings.add(tuple((e.text, e.then_wait) for e in lines if "Minister" not in e.text and "nominate" not in e.text))
+    assert len(timings) == 1
+    waits = [wait for _, wait in timings.pop() if wait]
+    assert waits == [EYES_CLOSING_S, RECOGNISING_S, EYES_SHUT_S] and min(waits) >= 2
+
+
+def _turn(play: Play, seed: int):
+    from engine.game import Turn
+
+    return Turn("table.new", None, tuple(play.s.names), seed)

@@ -91,3 +91,4 @@ class HostWatch:
         page.select_option("#game-select", game)
         page.fill("#seat-names", "\n".join(seats))
         page.click("#new-game button[type=submit]")
+        expect(page.locator("#message")).to_have_text("Done.")  # the game exists (its join code too)
