@@ -6,6 +6,7 @@
 A tap acts on *release*: only when the button comes back up is it known whether it was
 a tap or a hold, and a hold must never also undo (or confirm) a move at the table.
 """
+
 from __future__ import annotations
 
 import logging
@@ -31,11 +32,13 @@ Action = Callable[[], None]
 def _guarded(name: str, action: Action) -> Action:
     """Runs a callback on gpiozero's thread, logging instead of losing an exception:
     one failing handler must not leave the button dead for the rest of the game."""
+
     def run() -> None:
         try:
             action()
         except Exception:  # noqa: BLE001 - logged, the button keeps working
             log.exception("the %s button's handler failed", name)
+
     return run
 
 
@@ -43,11 +46,19 @@ class TapOrHold:
     """One gpiozero ``Button`` telling a tap (fires on release) from a hold (fires once
     ``hold_seconds`` have passed, and then nothing fires on release)."""
 
-    def __init__(self, name: str, pin: int, hold_seconds: float, on_tap: Action,
-                 on_hold: Action | None, pin_factory: Factory | None) -> None:
+    def __init__(
+        self,
+        name: str,
+        pin: int,
+        hold_seconds: float,
+        on_tap: Action,
+        on_hold: Action | None,
+        pin_factory: Factory | None,
+    ) -> None:
         self.name = name
-        self.button = claim_pins([pin], lambda: Button(
-            pin, bounce_time=BOUNCE_SECONDS, hold_time=hold_seconds, pin_factory=pin_factory))
+        self.button = claim_pins(
+            [pin], lambda: Button(pin, bounce_time=BOUNCE_SECONDS, hold_time=hold_seconds, pin_factory=pin_factory)
+        )
         self._held = threading.Event()
         self._on_tap = _guarded(name, on_tap)
         self._on_hold = _guarded(f"{name} (held)", on_hold) if on_hold else None
@@ -93,11 +104,11 @@ class Buttons:
         pin_factory: Factory | None = None,
     ) -> None:
         """Claims both pins or raises ``HardwareError`` with the fix."""
-        self.confirm = TapOrHold("confirm", gpio.confirm_pin, gpio.hold_seconds,
-                                 on_confirm, on_confirm_hold, pin_factory)
+        self.confirm = TapOrHold(
+            "confirm", gpio.confirm_pin, gpio.hold_seconds, on_confirm, on_confirm_hold, pin_factory
+        )
         try:
-            self.undo = TapOrHold("undo", gpio.undo_pin, gpio.hold_seconds,
-                                  on_undo, on_undo_hold, pin_factory)
+            self.undo = TapOrHold("undo", gpio.undo_pin, gpio.hold_seconds, on_undo, on_undo_hold, pin_factory)
         except Exception:
             self.confirm.close()
             raise

@@ -3,6 +3,7 @@
 Exit status: 0 fine, 1 a problem the box reported (hardware, a failed check), 2 a
 bad command line or configuration file.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -62,8 +63,11 @@ def _serve(config: Config, first_game: tuple[str, list[str], dict] | None = None
 
             SimulatedPlayers(daemon.service)
 
-    print(f"familiar: host page http://{config.web.host}:{config.web.port}/host  "
-          f"virtual board /board  state {config.box.state_dir}", flush=True)
+    print(
+        f"familiar: host page http://{config.web.host}:{config.web.port}/host  "
+        f"virtual board /board  state {config.box.state_dir}",
+        flush=True,
+    )
     return daemon.run(after_start=first_table)
 
 
@@ -106,8 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the process exit status."""
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
-                        format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO, format="%(levelname)s %(name)s: %(message)s"
+    )
     try:
         return int(args.func(args) or 0)
     except ConfigError as exc:

@@ -5,6 +5,7 @@ next to it, so the file format, the defaults and the validation cannot drift apa
 A bad file raises :class:`ConfigError` naming the key and what is wrong; the CLI
 turns that into exit status 2. ``device/familiar.example.toml`` lists every option.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -29,8 +30,10 @@ class ConfigError(ValueError):
 
 def _between(low: float, high: float) -> Check:
     """A check that a number lies in ``[low, high]``."""
+
     def check(value: float) -> str | None:
         return None if low <= value <= high else f"must be between {low} and {high}, got {value}"
+
     return check
 
 
@@ -106,6 +109,7 @@ def _option(default: Any, check: Check | None = None, convert: Callable[[str, An
 @dataclass(frozen=True)
 class BoxConfig:
     """Whole-box switches: real or simulated hardware, and where state lives."""
+
     simulate: bool = _option(False)
     state_dir: Path = _option(Path("/var/lib/familiar"))
     language: str = _option("en", _not_empty)
@@ -117,6 +121,7 @@ class GpioConfig:
     :class:`LightsConfig`). Defaults keep clear of I2C (2, 3), SPI (7-11, 16-21), UART
     (14, 15) and I2S (18-21), so a MAX98357A amplifier on 18/19/21 and the LED strip on
     SPI0 still fit (see hardware.md)."""
+
     status_pin: int = _option(12, _bcm_pin)
     confirm_pin: int = _option(26, _bcm_pin)
     undo_pin: int = _option(13, _bcm_pin)
@@ -127,6 +132,7 @@ class GpioConfig:
 class Bar:
     """Plain LEDs on GPIO pins showing one track, first space first, and their colour
     (what the virtual board draws them in; the LEDs' own colour is fixed by the part)."""
+
     pins: tuple[int, ...] = _option(dataclasses.MISSING, _bcm_pins)
     colour: str = _option(dataclasses.MISSING, _colour)
 
@@ -135,6 +141,7 @@ class Bar:
 class Segment:
     """Pixels ``first`` .. ``first + pixels - 1`` (0 = the pixel nearest the Pi) of the
     strip showing one track, lit in ``colour``."""
+
     first: int = _option(dataclasses.MISSING, _between(0, 149))
     pixels: int = _option(dataclasses.MISSING, _between(1, 150))
     colour: str = _option(dataclasses.MISSING, _colour)
@@ -143,6 +150,7 @@ class Segment:
 def _tables_of(kind: type) -> Callable[[str, Any], Mapping[str, Any]]:
     """Converter for a table of named sub-tables (``[lights.bars]``): track name -> ``kind``,
     each sub-table checked like a section, with every key required."""
+
     def convert(key: str, raw: Any) -> Mapping[str, Any]:
         if not isinstance(raw, dict):
             raise ConfigError(f"{key}: must be a table of tracks, got {_describe(raw)}")
@@ -152,12 +160,14 @@ def _tables_of(kind: type) -> Callable[[str, Any], Mapping[str, Any]]:
                 raise ConfigError(f"{key}.{name}: a track name is lower-case letters, digits and _")
             if not isinstance(table, dict):
                 raise ConfigError(f"{key}.{name}: must be a table, got {_describe(table)}")
-            missing = [f.name for f in dataclasses.fields(kind)
-                       if f.default is dataclasses.MISSING and f.name not in table]
+            missing = [
+                f.name for f in dataclasses.fields(kind) if f.default is dataclasses.MISSING and f.name not in table
+            ]
             if missing:
                 raise ConfigError(f"{key}.{name}: missing {', '.join(missing)}")
             named[name] = _section(f"{key}.{name}", kind, table)
         return MappingProxyType(named)
+
     return convert
 
 
@@ -171,15 +181,18 @@ class LightsConfig:
     """The board's tracks on LEDs: each track name (as the game calls it) maps to a bar of
     plain LEDs on GPIO pins, or to a segment of one addressable RGB strip on SPI.  A
     track the game has and the config does not map is shown on the board page only."""
+
     strip: str = _option("", _spidev_or_empty)
     strip_pixels: int = _option(30, _between(1, 150))
     strip_brightness: float = _option(0.25, _between(0.02, 1.0))
     strip_order: str = _option("GRB", _pixel_order)
     bars: Mapping[str, Bar] = _option(
-        _named(threat=Bar((4, 27, 22, 23, 24, 25, 5, 6), "#ff2a1a")), convert=_tables_of(Bar))
+        _named(threat=Bar((4, 27, 22, 23, 24, 25, 5, 6), "#ff2a1a")), convert=_tables_of(Bar)
+    )
     segments: Mapping[str, Segment] = _option(
-        _named(order=Segment(0, 5, "#1f4dff"), dark_arts=Segment(5, 6, "#12b83a"),
-               election=Segment(11, 3, "#ffa000")), convert=_tables_of(Segment))
+        _named(order=Segment(0, 5, "#1f4dff"), dark_arts=Segment(5, 6, "#12b83a"), election=Segment(11, 3, "#ffa000")),
+        convert=_tables_of(Segment),
+    )
 
 
 @dataclass(frozen=True)
@@ -189,6 +202,7 @@ class CameraConfig:
     ``lens_position`` is in dioptres (1 / distance in metres) for a module with autofocus
     (Camera Module 3): the default 2.7 focuses at 37 cm, the mount height hardware.md
     gives the standard module; the Wide module at its 21 cm wants 4.8."""
+
     source: str = _option("auto", _camera_source)
     width: int = _option(1280, _between(160, 4608))
     height: int = _option(720, _between(120, 3456))
@@ -200,6 +214,7 @@ class CameraConfig:
 @dataclass(frozen=True)
 class AudioConfig:
     """Narration: ALSA device, espeak-ng voice, speed, loudness, and optional WAV copies."""
+
     device: str = _option("")
     voice: str = _option("en-gb", _not_empty)
     rate: int = _option(160, _between(80, 450))
@@ -210,6 +225,7 @@ class AudioConfig:
 @dataclass(frozen=True)
 class WebConfig:
     """Where the phones' web page is served, and the address printed in the QR code."""
+
     host: str = _option("0.0.0.0", _not_empty)
     port: int = _option(8080, _between(1, 65535))
     public_url: str = _option("", _url_or_empty)
@@ -224,6 +240,7 @@ class VisionConfig:
     ``make bench`` reports), and every unsure reading goes to the host.  A higher
     value also sends sure readings under that confidence to the host, for a table
     that would rather tap more often."""
+
     confirm_below: float = _option(0.0, _between(0.0, 1.0))
     dice_dir: Path = _option(Path("dice"))
     card_catalog: Path = _option(Path("cards"))
@@ -232,6 +249,7 @@ class VisionConfig:
 @dataclass(frozen=True)
 class Config:
     """The whole configuration; ``dataclasses.replace`` makes variants (e.g. the demo's)."""
+
     box: BoxConfig = field(default_factory=BoxConfig)
     gpio: GpioConfig = field(default_factory=GpioConfig)
     lights: LightsConfig = field(default_factory=LightsConfig)
@@ -338,14 +356,13 @@ def _convert(key: str, kind: Any, raw: Any) -> Any:
 
 def _describe(raw: Any) -> str:
     """Names a TOML value's type the way the file's author wrote it."""
-    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
-             list: "a list", dict: "a table"}
+    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list", dict: "a table"}
     return f"{names.get(type(raw), type(raw).__name__)} ({raw!r})"
 
 
 MOVED = {
     "gpio.track_pins": "moved: each track names its own LEDs now, e.g. "
-                       "[lights.bars] threat = { pins = [4, 27, ...], colour = \"#ff2a1a\" }",
+    '[lights.bars] threat = { pins = [4, 27, ...], colour = "#ff2a1a" }',
 }
 """Keys of older files, with where their setting lives now."""
 
@@ -364,14 +381,17 @@ def _check_distinct_pins(config: Config) -> None:
 def _check_lights(lights: LightsConfig) -> None:
     """Every segment on the strip and clear of the others; every track on one set of LEDs."""
     for name in lights.segments.keys() & lights.bars.keys():
-        raise ConfigError(f"lights.segments.{name}: track {name!r} is mapped twice (also "
-                          f"lights.bars.{name}); a track is shown on one set of LEDs")
+        raise ConfigError(
+            f"lights.segments.{name}: track {name!r} is mapped twice (also "
+            f"lights.bars.{name}); a track is shown on one set of LEDs"
+        )
     taken: dict[int, str] = {}
     for name, seg in lights.segments.items():
         key, span = f"lights.segments.{name}", f"pixels {seg.first}-{seg.first + seg.pixels - 1}"
         if seg.first + seg.pixels > lights.strip_pixels:
-            raise ConfigError(f"{key}: {span} do not fit on a strip of {lights.strip_pixels} "
-                              "pixels (lights.strip_pixels)")
+            raise ConfigError(
+                f"{key}: {span} do not fit on a strip of {lights.strip_pixels} pixels (lights.strip_pixels)"
+            )
         for pixel in range(seg.first, seg.first + seg.pixels):
             if pixel in taken:
                 raise ConfigError(f"{key}: {span} overlap lights.segments.{taken[pixel]} at pixel {pixel}")

@@ -7,6 +7,7 @@ offers (votes, choices, Revelio peeks, nominations) and submits it *as that seat
 exactly as the seat's phone would.  Dice and cards are left to the camera and the host,
 so the demo still exercises the readers.  A seat claimed by a real phone is never played.
 """
+
 from __future__ import annotations
 
 import logging

@@ -8,6 +8,7 @@ It runs beside the service only after ``sudo systemctl stop familiar`` (the serv
 the camera, the pins and the port), as the service user with the installed program:
 ``sudo -u familiar /opt/familiar/.venv/bin/familiar doctor``.
 """
+
 from __future__ import annotations
 
 import grp
@@ -30,14 +31,15 @@ from device.narrator import SpeechError, alsa_device, find_sound_card, measure_w
 from device.outputs import HardwareError, Outputs, make_pin_factory
 from device.strip import StripError
 
-MIN_FREE_BYTES = 200 * 1024 * 1024   # the log, taught dice and cards, a few hundred WAVs
+MIN_FREE_BYTES = 200 * 1024 * 1024  # the log, taught dice and cards, a few hundred WAVs
 LOW_FREE_BYTES = 1024 * 1024 * 1024
-SPEECH_FLOOR_RMS = 300               # espeak-ng speech measures about 2500-3200 at full volume
+SPEECH_FLOOR_RMS = 300  # espeak-ng speech measures about 2500-3200 at full volume
 SPOKEN_LINE = "This is Familiar. If you can hear me, my speaker works."
 BOOT_CONFIG = Path("/boot/firmware/config.txt")
 SOUND_CARDS = Path("/proc/asound/cards")
-NUMPY_FIX = ("sudo /opt/familiar/.venv/bin/pip install 'numpy<2' 'opencv-python-headless<4.12' "
-             "(sudo make install pins both)")
+NUMPY_FIX = (
+    "sudo /opt/familiar/.venv/bin/pip install 'numpy<2' 'opencv-python-headless<4.12' (sudo make install pins both)"
+)
 OVERLAY_PINS = {"max98357a": ("sdmode-pin", 4, "no-sdmode"), "w1-gpio": ("gpiopin", 4, None)}
 """Device-tree overlays that take a GPIO by default: overlay -> (the parameter that moves
 the pin, its default pin, the parameter that drops it). The MAX98357A overlay drives the
@@ -49,6 +51,7 @@ LG_GPIO_IS_KERNEL = 1  # lgpio's line flag: the line is held by a kernel driver 
 @dataclass(frozen=True)
 class CheckResult:
     """One line of the report: ``status`` is "ok", "warn" (works, degraded) or "fail"."""
+
     name: str
     status: str
     detail: str
@@ -65,11 +68,16 @@ def check_camera(config: Config) -> CheckResult:
         from vision.camera import CameraTuning
         from vision.camera import check_camera as grab_frame
     except ImportError as error:
-        return CheckResult("camera", "fail", f"the camera code cannot be loaded: {error}",
-                           "reinstall familiar (sudo make install) so the vision package is complete")
+        return CheckResult(
+            "camera",
+            "fail",
+            f"the camera code cannot be loaded: {error}",
+            "reinstall familiar (sudo make install) so the vision package is complete",
+        )
     try:
-        ok, message = grab_frame(cam.source, cam.width, cam.height,
-                                 CameraTuning(mains_hz=cam.mains_hz, lens_position=cam.lens_position))
+        ok, message = grab_frame(
+            cam.source, cam.width, cam.height, CameraTuning(mains_hz=cam.mains_hz, lens_position=cam.lens_position)
+        )
     except Exception as error:  # noqa: BLE001 - a doctor reports, it does not crash
         ok, message = False, f"{type(error).__name__}: {error}"
     if ok:
@@ -83,10 +91,14 @@ def _camera_fix(source: str, message: str = "") -> str:
     if source.startswith("replay:"):
         return f"make {source[7:]} a folder of photos or a video file, or set camera.source"
     if source.startswith("usb:"):
-        return (f"plug in the webcam and check that /dev/video{source[4:]} exists "
-                "(v4l2-ctl --list-devices), or set camera.source")
-    return ("for a Pi camera, reseat the ribbon cable (contacts towards the board) and check "
-            "rpicam-hello --list-cameras; for a USB webcam set camera.source = \"usb:0\"")
+        return (
+            f"plug in the webcam and check that /dev/video{source[4:]} exists "
+            "(v4l2-ctl --list-devices), or set camera.source"
+        )
+    return (
+        "for a Pi camera, reseat the ribbon cable (contacts towards the board) and check "
+        'rpicam-hello --list-cameras; for a USB webcam set camera.source = "usb:0"'
+    )
 
 
 def check_python(config: Config) -> CheckResult:
@@ -99,6 +111,7 @@ def check_python(config: Config) -> CheckResult:
     if importlib.util.find_spec("picamera2") is None:
         return CheckResult("python", "ok", f"{versions}; no picamera2 (USB webcams only)")
     from vision.camera.pi import import_picamera2
+
     try:
         import_picamera2()
     except Exception as error:  # noqa: BLE001 - CameraError, or anything from a broken install
@@ -126,8 +139,13 @@ def check_gpio(config: Config) -> CheckResult:
             warnings.simplefilter("always", PinFactoryFallback)
             outputs = Outputs.from_config(config, factory)
         try:
-            Buttons(config.gpio, on_confirm=_nothing, on_undo=_nothing, on_undo_hold=_nothing,
-                    pin_factory=outputs.pin_factory).close()
+            Buttons(
+                config.gpio,
+                on_confirm=_nothing,
+                on_undo=_nothing,
+                on_undo_hold=_nothing,
+                pin_factory=outputs.pin_factory,
+            ).close()
         finally:
             outputs.close()
     except HardwareError as error:
@@ -150,10 +168,14 @@ def _gpio_fix(cause: BaseException | None, in_group: bool) -> str:
     if not in_group:
         return f"sudo usermod -aG gpio {_user()}, then log out and in again"
     if type(cause).__name__ == "BadPinFactory":
-        return ("on a Raspberry Pi: sudo apt install python3-lgpio and export "
-                "GPIOZERO_PIN_FACTORY=lgpio; elsewhere set box.simulate = true")
-    return ("another program holds a pin (the service? sudo systemctl stop familiar), or the "
-            "pin map names a pin twice across devices; see hardware.md for the wiring")
+        return (
+            "on a Raspberry Pi: sudo apt install python3-lgpio and export "
+            "GPIOZERO_PIN_FACTORY=lgpio; elsewhere set box.simulate = true"
+        )
+    return (
+        "another program holds a pin (the service? sudo systemctl stop familiar), or the "
+        "pin map names a pin twice across devices; see hardware.md for the wiring"
+    )
 
 
 def _held_pins(config: Config) -> dict[int, str]:
@@ -164,8 +186,11 @@ def _held_pins(config: Config) -> dict[int, str]:
         boot = BOOT_CONFIG.read_text(errors="replace")
     except OSError:
         boot = ""
-    held = {pin: f"GPIO {pin} ({keys[pin]}) is taken by {line} in {BOOT_CONFIG}"
-            for pin, line in overlay_pins(boot).items() if pin in keys}
+    held = {
+        pin: f"GPIO {pin} ({keys[pin]}) is taken by {line} in {BOOT_CONFIG}"
+        for pin, line in overlay_pins(boot).items()
+        if pin in keys
+    }
     for pin, user in kernel_held_pins(sorted(keys)).items():
         held.setdefault(pin, f"GPIO {pin} ({keys[pin]}) is held by the kernel ({user or 'a driver'})")
     return held
@@ -173,8 +198,10 @@ def _held_pins(config: Config) -> dict[int, str]:
 
 def _held_fix(held: dict[int, str]) -> str:
     if any("max98357a" in text or "sdmode" in text for text in held.values()):
-        return (f"use dtoverlay=max98357a,no-sdmode in {BOOT_CONFIG} and reboot (the amp plays "
-                "without SD_MODE), or move that pin in [gpio]")
+        return (
+            f"use dtoverlay=max98357a,no-sdmode in {BOOT_CONFIG} and reboot (the amp plays "
+            "without SD_MODE), or move that pin in [gpio]"
+        )
     return f"remove the overlay that takes the pin from {BOOT_CONFIG} and reboot, or move the pin in [gpio]"
 
 
@@ -242,6 +269,7 @@ def _in_group(name: str) -> bool:
 
 def _user() -> str:
     import pwd
+
     return pwd.getpwuid(os.geteuid()).pw_name
 
 
@@ -252,14 +280,18 @@ def check_audio(config: Config) -> CheckResult:
     try:
         device = alsa_device(config.audio.device)  # a card's name ("USB") as the narrator finds it
     except SpeechError as error:
-        return CheckResult("audio", "fail", str(error),
-                           "set audio.device to a name from aplay -l, or to an ALSA device from aplay -L")
+        return CheckResult(
+            "audio", "fail", str(error), "set audio.device to a name from aplay -l, or to an ALSA device from aplay -L"
+        )
     if card is None and not device:
         status = "warn" if config.box.simulate else "fail"
         return CheckResult(
-            "audio", status, "no sound card found (aplay -l): narration only goes to WAV files",
+            "audio",
+            status,
+            "no sound card found (aplay -l): narration only goes to WAV files",
             "plug in a USB speaker, or for a MAX98357A amplifier add dtoverlay=max98357a,no-sdmode "
-            f"to {BOOT_CONFIG} and reboot; then set audio.device (see aplay -L)")
+            f"to {BOOT_CONFIG} and reboot; then set audio.device (see aplay -L)",
+        )
     card_name = sound_card_name(device, _read(SOUND_CARDS)) or card or "no card listed"
     where = f"{device or 'the default device'} ({card_name})"
     with tempfile.TemporaryDirectory(prefix="familiar-doctor-") as folder:
@@ -268,15 +300,27 @@ def check_audio(config: Config) -> CheckResult:
             synthesize(SPOKEN_LINE, line, config.audio)
             stats = measure_wav(line)
             if stats.rms < SPEECH_FLOOR_RMS:
-                return CheckResult("audio", "fail", f"the line for {where} is almost silent (RMS {stats.rms:.0f})",
-                                   "raise audio.volume (0-1)")
+                return CheckResult(
+                    "audio",
+                    "fail",
+                    f"the line for {where} is almost silent (RMS {stats.rms:.0f})",
+                    "raise audio.volume (0-1)",
+                )
             play_wav(line, device, stats.seconds)
         except SpeechError as error:
-            return CheckResult("audio", "fail", str(error),
-                               "list the devices with aplay -L and set audio.device, e.g. "
-                               "\"plughw:CARD=Device,DEV=0\"; the service user must be in the audio group")
-    return CheckResult("audio", "ok", f"said \"{SPOKEN_LINE}\" ({stats.seconds:.1f} s, RMS {stats.rms:.0f}) "
-                                      f"on {where}: if you heard nothing, check the volume and the cable")
+            return CheckResult(
+                "audio",
+                "fail",
+                str(error),
+                "list the devices with aplay -L and set audio.device, e.g. "
+                '"plughw:CARD=Device,DEV=0"; the service user must be in the audio group',
+            )
+    return CheckResult(
+        "audio",
+        "ok",
+        f'said "{SPOKEN_LINE}" ({stats.seconds:.1f} s, RMS {stats.rms:.0f}) '
+        f"on {where}: if you heard nothing, check the volume and the cable",
+    )
 
 
 def sound_card_name(device: str, cards: str) -> str | None:
@@ -308,22 +352,28 @@ def check_tts(config: Config) -> CheckResult:
             stats = measure_wav(path)
         except SpeechError as error:
             return CheckResult("speech", "fail", str(error), fix)
-    detail = (f"voice {config.audio.voice!r}: {stats.seconds:.1f} s of speech at "
-              f"{stats.sample_rate} Hz, RMS {stats.rms:.0f}")
+    detail = (
+        f"voice {config.audio.voice!r}: {stats.seconds:.1f} s of speech at {stats.sample_rate} Hz, RMS {stats.rms:.0f}"
+    )
     if warnings:
-        return CheckResult("speech", "fail", f"{detail}; {'; '.join(warnings)}",
-                           "pick a voice from espeak-ng --voices (e.g. \"en-gb\") for audio.voice")
+        return CheckResult(
+            "speech",
+            "fail",
+            f"{detail}; {'; '.join(warnings)}",
+            'pick a voice from espeak-ng --voices (e.g. "en-gb") for audio.voice',
+        )
     if stats.rms < SPEECH_FLOOR_RMS or stats.seconds < 0.5:
-        return CheckResult("speech", "fail", f"{detail}: almost silent",
-                           "raise audio.volume (0-1)")
+        return CheckResult("speech", "fail", f"{detail}: almost silent", "raise audio.volume (0-1)")
     return CheckResult("speech", "ok", detail)
 
 
 def check_disk(config: Config) -> CheckResult:
     """The state folder exists, is writable, and has room for the log and the catalogues."""
     state = config.box.state_dir
-    fix = (f"sudo make install creates it for the service; otherwise mkdir -p {state} and make "
-           f"it writable by {_user()}, or set box.state_dir")
+    fix = (
+        f"sudo make install creates it for the service; otherwise mkdir -p {state} and make "
+        f"it writable by {_user()}, or set box.state_dir"
+    )
     if not state.is_dir():
         return CheckResult("disk", "fail", f"state folder {state} does not exist", fix)
     try:
@@ -352,14 +402,16 @@ def check_web_port(config: Config) -> CheckResult:
             probe.bind((host, port))
         except OSError as error:
             return CheckResult(
-                "web", "fail", f"cannot listen on {host}:{port}: {error.strerror or error}",
+                "web",
+                "fail",
+                f"cannot listen on {host}:{port}: {error.strerror or error}",
                 f"find what uses it with: sudo ss -ltnp 'sport = :{port}' (the familiar service "
-                "itself? sudo systemctl stop familiar); or set web.port / web.host")
+                "itself? sudo systemctl stop familiar); or set web.port / web.host",
+            )
     return CheckResult("web", "ok", f"{host}:{port} is free")
 
 
-CHECKS: tuple[Check, ...] = (check_python, check_camera, check_gpio, check_audio, check_tts,
-                             check_disk, check_web_port)
+CHECKS: tuple[Check, ...] = (check_python, check_camera, check_gpio, check_audio, check_tts, check_disk, check_web_port)
 
 
 def run_doctor(config: Config, checks: Sequence[Check] = CHECKS) -> int:

@@ -6,6 +6,7 @@ driver call. So each watched thread beats, and the main loop pings only while ev
 thread beat within its own limit: a thread that stops beating stops the pings, and
 systemd restarts the service.
 """
+
 from __future__ import annotations
 
 import threading

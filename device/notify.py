@@ -4,6 +4,7 @@ A tiny class in the style of piwheels' ``systemd.py``: one small method per mess
 the ``sdnotify`` package. Outside systemd (``NOTIFY_SOCKET`` unset: a laptop, the demo,
 tests) every method is a no-op, so the daemon calls them unconditionally.
 """
+
 from __future__ import annotations
 
 import os

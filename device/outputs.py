@@ -6,6 +6,7 @@ gpiozero's pin factory (lgpio on a Pi, ``MockFactory`` when simulating), so the 
 runs on a real table and in tests, and nothing here imports RPi.GPIO or lgpio itself.
 The strip (``device/strip.py``) is driven over SPI instead.
 """
+
 from __future__ import annotations
 
 import math
@@ -64,8 +65,7 @@ def led_count(value: int, length: int, leds: int) -> int:
 class TrackLights:
     """A track of N spaces as an LED bar: ``show(k)`` lights LEDs 1..k (0 = at the start)."""
 
-    def __init__(self, pins: Sequence[int], *, colour: str | None = None,
-                 pin_factory: Factory | None = None) -> None:
+    def __init__(self, pins: Sequence[int], *, colour: str | None = None, pin_factory: Factory | None = None) -> None:
         self._bar = LEDBarGraph(*pins, pin_factory=pin_factory)
         self.colour = colour
         self._value = 0
@@ -165,11 +165,13 @@ class Outputs:
         try:
             bars = {}
             for name, bar in config.lights.bars.items():
-                bars[name] = claim_pins(bar.pins, lambda bar=bar: TrackLights(
-                    bar.pins, colour=bar.colour, pin_factory=pin_factory))
+                bars[name] = claim_pins(
+                    bar.pins, lambda bar=bar: TrackLights(bar.pins, colour=bar.colour, pin_factory=pin_factory)
+                )
                 built.append(bars[name])
-            status = claim_pins([config.gpio.status_pin],
-                                lambda: StatusLight(config.gpio.status_pin, pin_factory=pin_factory))
+            status = claim_pins(
+                [config.gpio.status_pin], lambda: StatusLight(config.gpio.status_pin, pin_factory=pin_factory)
+            )
             built.append(status)
             try:
                 strip = StripLights.from_config(config.lights, config.box.simulate)
@@ -226,12 +228,23 @@ class Outputs:
             where = placed.get(name)
             lights = self._lit(where) if where else _unlit(track)
             kind = leds[where][0] if where else None
-            shown[name] = {**lights, "value": track.value, "length": track.length,
-                           "attention": track.attention, "on": kind, "leds": where}
+            shown[name] = {
+                **lights,
+                "value": track.value,
+                "length": track.length,
+                "attention": track.attention,
+                "on": kind,
+                "leds": where,
+            }
         for output, (kind, _) in leds.items():
             if output not in placed.values() and output not in shown:
-                shown[output] = {**self._lit(output), "length": leds[output][1], "on": kind,
-                                 "leds": output, "idle": True}
+                shown[output] = {
+                    **self._lit(output),
+                    "length": leds[output][1],
+                    "on": kind,
+                    "leds": output,
+                    "idle": True,
+                }
         return {"tracks": shown, "status": self.status.snapshot()}
 
     def _lit(self, output: str) -> dict[str, Any]:

@@ -6,6 +6,7 @@ host confirms it with one tap (or corrects it) on the host page.  A confident
 reading that the rules refuse (say four dice when the Leader should roll five) is
 parked too, with the rule's message, instead of being lost.
 """
+
 from __future__ import annotations
 
 import math
@@ -45,8 +46,15 @@ class Pending:
     photo: bytes = field(repr=False, default=b"")
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "kind": self.kind, "action": self.action, "values": self.values,
-                "unsure": self.unsure, "confidence": self.confidence, "why": self.why}
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "action": self.action,
+            "values": self.values,
+            "unsure": self.unsure,
+            "confidence": self.confidence,
+            "why": self.why,
+        }
 
 
 def marked_photo(frame: np.ndarray, boxes: list[tuple[list, bool]]) -> bytes:
@@ -88,8 +96,16 @@ class ReadingDesk:
         values = [{"card": c.name, **(data(c.name) if c.name else {})} for c in cards]
         return self._route(frame, "cards", values, unsure, cards, expect, "reveal")
 
-    def _route(self, frame: np.ndarray, kind: str, values: list[Any], unsure: list[int], items: list[Any],
-               expect: Expect | None, default_action: str) -> str:
+    def _route(
+        self,
+        frame: np.ndarray,
+        kind: str,
+        values: list[Any],
+        unsure: list[int],
+        items: list[Any],
+        expect: Expect | None,
+        default_action: str,
+    ) -> str:
         """Submit a sure reading the table waits for; park anything else for the host."""
         action = expect.action if expect else default_action
         if expect is not None and not unsure:

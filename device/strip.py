@@ -24,6 +24,7 @@ the one thing a simulated box (and a test) replaces: :class:`RecordingSpidev` ke
 the bytes that would have gone to ``/dev/spidev0.0``, as gpiozero's ``MockFactory``
 keeps pin states.
 """
+
 from __future__ import annotations
 
 import logging
@@ -74,12 +75,15 @@ def open_spidev(path: str) -> Any:
     try:
         return SPI(path)
     except PermissionError as cause:
-        raise StripError(f"cannot open the LED strip's {path}: {cause}; add the user to the "
-                         "spi group (sudo usermod -aG spi USER)") from cause
+        raise StripError(
+            f"cannot open the LED strip's {path}: {cause}; add the user to the spi group (sudo usermod -aG spi USER)"
+        ) from cause
     except OSError as cause:
-        raise StripError(f"cannot open the LED strip's {path}: {cause}; enable SPI with "
-                         "dtparam=spi=on in /boot/firmware/config.txt and reboot, or set "
-                         'lights.strip = "" (see hardware.md)') from cause
+        raise StripError(
+            f"cannot open the LED strip's {path}: {cause}; enable SPI with "
+            "dtparam=spi=on in /boot/firmware/config.txt and reboot, or set "
+            'lights.strip = "" (see hardware.md)'
+        ) from cause
 
 
 class SpidevBus:
@@ -129,9 +133,14 @@ class StripLights:
         from neopixel_spi import NeoPixel_SPI  # imported only when a strip is configured
 
         self._bus = SpidevBus(device)
-        self._pixels = NeoPixel_SPI(self._bus, lights.strip_pixels, brightness=lights.strip_brightness,
-                                    auto_write=False, pixel_order=lights.strip_order,
-                                    reset_time=RESET_SECONDS)
+        self._pixels = NeoPixel_SPI(
+            self._bus,
+            lights.strip_pixels,
+            brightness=lights.strip_brightness,
+            auto_write=False,
+            pixel_order=lights.strip_order,
+            reset_time=RESET_SECONDS,
+        )
         self.segments: Mapping[str, Segment] = lights.segments
         self._shown: dict[str, tuple[int, bool]] = {name: (0, False) for name in self.segments}
         self._lock = threading.Lock()
@@ -214,10 +223,14 @@ class StripLights:
         seg = self.segments[name]
         with self._lock:
             count, blinking = self._shown[name]
-            lit = [any(self._pixels[seg.first + i]) or (blinking and i == count - 1)
-                   for i in range(seg.pixels)]
-        return {"lit": lit, "value": count, "attention": blinking, "colour": seg.colour,
-                "blinking": count - 1 if blinking else None}
+            lit = [any(self._pixels[seg.first + i]) or (blinking and i == count - 1) for i in range(seg.pixels)]
+        return {
+            "lit": lit,
+            "value": count,
+            "attention": blinking,
+            "colour": seg.colour,
+            "blinking": count - 1 if blinking else None,
+        }
 
     def close(self) -> None:
         """Stops blinking, darkens the strip and releases the SPI device."""

@@ -8,6 +8,7 @@ Die: the host puts the one die in the tray with a face up, names the die and the
 and taps Capture; each capture adds one photo of that face.  The page shows the cut
 patch exactly as the reader will compare it, so a badly cut die is seen at once.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -33,7 +34,9 @@ def jpeg(image: np.ndarray) -> bytes:
     return data.tobytes()
 
 
-def teach_cards(frame: np.ndarray | None, catalog: Path, rows: int, cols: int, names: list[str], commit: bool) -> list[bytes]:
+def teach_cards(
+    frame: np.ndarray | None, catalog: Path, rows: int, cols: int, names: list[str], commit: bool
+) -> list[bytes]:
     """Previews of the grid's cards as JPEG; with ``commit`` they are enrolled as ``names``.
     Raises ValueError (CatalogError is one) with a message for the host."""
     if frame is None:
@@ -61,4 +64,3 @@ def teach_die_face(frame: np.ndarray | None, root: Path, die: str, face: str) ->
     add_face(root / die, face, [patch])
     preview = cv2.resize(patch, (PREVIEW_SIDE, PREVIEW_SIDE), interpolation=cv2.INTER_NEAREST)
     return {"die": die, "face": face, "preview": jpeg(preview), "faces": taught_dice(root)[die]}
-

@@ -5,6 +5,7 @@ state is their fold, so persistence, crash recovery and undo are replays.  Actio
 carry who acted (a seat, or ``None`` for the host or the box itself) because the
 rules, not the transport, decide who may do what.
 """
+
 from __future__ import annotations
 
 import json

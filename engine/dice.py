@@ -3,6 +3,7 @@
 A die is a pip value (1..faces) or, where a game allows it, the name of a face of a
 symbol die taught to the box (Harry Potter Clue's black die: ``"dark-mark"``).
 """
+
 from __future__ import annotations
 
 import re

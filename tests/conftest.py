@@ -1,5 +1,6 @@
 """Fixtures every room shares: a fresh state directory with a durable table service, and
 gpiozero's own MockFactory reset after each test (as gpiozero's own tests do)."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator

@@ -1,6 +1,7 @@
 """The packages' one-way data flow, checked on the source: what the box runs imports
 neither the training scripts nor the tests, ``vision/`` and ``engine/`` import none of
 the other packages, and nothing the box runs reads a file under ``tests/``."""
+
 from __future__ import annotations
 
 import ast
@@ -48,6 +49,10 @@ def test_runtime_code_names_no_path_under_tests(package: str) -> None:
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.Constant) and node.value in ("tests", "training"):
                 readers.append(f"{path.relative_to(ROOT)}:{node.lineno}")
-            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith(("tests/", "training/")):
+            elif (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and node.value.startswith(("tests/", "training/"))
+            ):
                 readers.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert readers == []

@@ -4,6 +4,7 @@
 the box's hardware side (:class:`web.box.Box`) and serves it with
 :func:`web.serve.serve`.
 """
+
 from __future__ import annotations
 
 import threading
@@ -86,7 +87,9 @@ def _limit_joins(app: Flask) -> None:
     app.view_functions["api.join"] = limit(app.view_functions["api.join"])
 
 
-def create_app(service: Any, box: Box | None = None, *, public_url: str | None = None, simulated: bool = False) -> Flask:
+def create_app(
+    service: Any, box: Box | None = None, *, public_url: str | None = None, simulated: bool = False
+) -> Flask:
     """The Flask app for one table service; ``box`` defaults to :class:`NoHardware`."""
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY

@@ -5,6 +5,7 @@ table and the board; a phone with a seat cookie may read and answer for its own 
 (the seat comes only from the cookie, never from the URL or body); the host's device
 may do everything else.  Every refusal is ``{"error": ...}`` and changes nothing.
 """
+
 from __future__ import annotations
 
 import base64
@@ -83,8 +84,13 @@ def table() -> Response:
 
 @api.get("/events")
 def events() -> Response:
-    stream = version_events(service(), _web().stopping, _web().streams, request.remote_addr or "",
-                            gone=request.environ.get("waitress.client_disconnected", lambda: False))
+    stream = version_events(
+        service(),
+        _web().stopping,
+        _web().streams,
+        request.remote_addr or "",
+        gone=request.environ.get("waitress.client_disconnected", lambda: False),
+    )
     return Response(
         stream,
         mimetype="text/event-stream",
@@ -316,7 +322,6 @@ def teach() -> Response:
     return jsonify(ok=True, committed=commit, previews=urls)
 
 
-
 def _name_field(body: dict[str, Any], key: str, what: str) -> str:
     """A die or face name as typed; the box checks it fully (names become file names)."""
     value = body.get(key)
@@ -343,8 +348,14 @@ def teach_die() -> Response:
     except ValueError as exc:
         raise ApiError(400, str(exc)) from None
     preview = "data:image/jpeg;base64," + base64.b64encode(result["preview"]).decode("ascii")
-    return jsonify(ok=True, die=result["die"], face=result["face"], preview=preview, faces=result["faces"],
-                   dice=_web().box.taught_dice())
+    return jsonify(
+        ok=True,
+        die=result["die"],
+        face=result["face"],
+        preview=preview,
+        faces=result["faces"],
+        dice=_web().box.taught_dice(),
+    )
 
 
 @api.post("/host/dice/forget")

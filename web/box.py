@@ -5,6 +5,7 @@ protocol and hands it to :func:`web.create_app`.  With no hardware at all (manua
 play, or the Flask test client) :class:`NoHardware` answers honestly that there is
 nothing to show, so every page still works by hand.
 """
+
 from __future__ import annotations
 
 from typing import Any, Protocol

@@ -6,6 +6,7 @@ dealt what, not even by timing.  The stream ends itself after a few minutes (the
 browser reconnects after ``retry``) so a phone that slept without closing its
 socket frees its server thread.
 """
+
 from __future__ import annotations
 
 import threading
@@ -80,8 +81,9 @@ def version_events(
         yield from _stream(service, stopping, gone, heartbeat, lifetime)
 
 
-def _stream(service: Any, stopping: threading.Event, gone: Callable[[], bool], heartbeat: float,
-            lifetime: float) -> Iterator[str]:
+def _stream(
+    service: Any, stopping: threading.Event, gone: Callable[[], bool], heartbeat: float, lifetime: float
+) -> Iterator[str]:
     version = service.version
     yield f"retry: {RETRY_MS}\n\ndata: {version}\n\n"
     started = last_sent = time.monotonic()

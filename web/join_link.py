@@ -5,6 +5,7 @@ see the host's screen can join.  When the host page is opened on the box itself
 (``localhost``), that address would mean nothing to a phone, so the box's own LAN
 address is used instead.
 """
+
 from __future__ import annotations
 
 import ipaddress

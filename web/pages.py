@@ -1,6 +1,7 @@
 """The HTML pages: shells only.  No view is baked into any page; each page's script
 fetches its own JSON after loading, so a page restored from history or the
 back-forward cache never shows a secret that is no longer (or never was) its own."""
+
 from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, make_response, redirect, render_template, request
@@ -26,7 +27,6 @@ def join_with_code(code: str) -> Response:
     response = redirect("/", code=303)
     set_token_cookie(response, JOIN_COOKIE, code[:16], max_age=JOIN_COOKIE_MAX_AGE)
     return response
-
 
 
 @pages.get("/me")

@@ -6,6 +6,7 @@ a seat and a guessed URL shows nothing.  Cross-site writes are refused twice ove
 the strict cookie is not sent by other sites, and API POSTs must be JSON from this
 origin (a plain HTML form on another site cannot send ``application/json``).
 """
+
 from __future__ import annotations
 
 import functools
@@ -139,9 +140,10 @@ def check_host(public_url: str | None) -> None:
 
 def top_level_visit() -> bool:
     """A page opened by the person (typed, scanned, tapped), not loaded by another page."""
-    return request.headers.get("Sec-Fetch-Dest", "document") == "document" and request.headers.get(
-        "Sec-Fetch-Site", "none"
-    ) in SAME_SITE_FETCH
+    return (
+        request.headers.get("Sec-Fetch-Dest", "document") == "document"
+        and request.headers.get("Sec-Fetch-Site", "none") in SAME_SITE_FETCH
+    )
 
 
 def check_same_origin_write() -> None:

@@ -15,6 +15,7 @@ timed out), and idle keep-alive sockets are closed after ``CHANNEL_TIMEOUT``.
 waitress writes no access log (nothing that could hold a cookie), and 3.x sends
 each chunk at once (``send_bytes`` defaults to 1), so events are not held back.
 """
+
 from __future__ import annotations
 
 import functools
@@ -50,8 +51,9 @@ class PerClientChannel(HTTPChannel):
 class WebServer:
     """A running (or ready) waitress server for the app; ``stop()`` ends it and its streams."""
 
-    def __init__(self, app: Flask, host: str, port: int, threads: int = THREADS,
-                 per_client: int = MAX_PER_CLIENT) -> None:
+    def __init__(
+        self, app: Flask, host: str, port: int, threads: int = THREADS, per_client: int = MAX_PER_CLIENT
+    ) -> None:
         self.app = app
         self.server = create_server(
             app,

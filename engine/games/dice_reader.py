@@ -3,6 +3,7 @@
 This is what the box does before a game is chosen, and what the demo starts with.
 Symbol dice taught to the box are read with the pipped ones and said by face name.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -31,7 +32,10 @@ def roll(state: DiceState, turn: Turn) -> list[Effect]:
 
 
 ROLL = Move[DiceState](
-    "roll", roll, args={"dice": Dice(named=True)}, by=lambda s: [],
+    "roll",
+    roll,
+    args={"dice": Dice(named=True)},
+    by=lambda s: [],
     ask=lambda s: [Expect(kind="dice", action="roll", prompt="Roll any dice", symbols=True)],
 )
 

@@ -1,4 +1,5 @@
 """Fixtures of the browser tests: one chromium per module, a served app, a clean console."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator

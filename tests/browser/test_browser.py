@@ -1,6 +1,7 @@
 """Real phones, as far as a test can get: Debian's chromium driven by Playwright against
 the app served by waitress.  Two phones join; each sees its own secret and never the
 other's; the host's page never holds a secret, in its DOM or anything it downloads."""
+
 from __future__ import annotations
 
 import re
@@ -90,7 +91,9 @@ def test_unmask_loyalties_reach_only_their_own_phones(browser, served):
     host = HostWatch(browser, base)
     host.start("unmask", ["Ann", "Bob", "Cy", "Di"])
     ann, bob = join(browser, base, "Ann", service.join_code()), join(browser, base, "Bob", service.join_code())
-    for name, (first, second) in zip(["Ann", "Bob", "Cy", "Di"], ([1, 1], [1, 2], [2, 2], [2, 3]), strict=True):  # no ties
+    for name, (first, second) in zip(
+        ["Ann", "Bob", "Cy", "Di"], ([1, 1], [1, 2], [2, 2], [2, 3]), strict=True
+    ):  # no ties
         expect(host.page.locator("#prompts")).to_contain_text(f"{name}: roll")  # the live update has redrawn it
         dice = host.page.locator("#prompts .faces").first
         dice.get_by_role("button", name=f"die showing {first}").click()

@@ -1,6 +1,7 @@
 """The virtual board in Debian's chromium: the real daemon on simulated hardware (the
 strip's SPI bytes recorded, the bars on MockFactory) lights Secret Voldemort's three
 tracks, and /board shows every track in its colours exactly as lit, blinking included."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -31,8 +32,10 @@ def box(tmp_path, monkeypatch):
     def build(strip: str) -> Daemon:
         base = demo_config(Config(), tmp_path / f"state{len(made)}", port=0)
         config = dataclasses.replace(
-            base, camera=dataclasses.replace(base.camera, source="usb:/dev/familiar-no-such-camera"),
-            lights=dataclasses.replace(base.lights, strip=strip, strip_pixels=14))
+            base,
+            camera=dataclasses.replace(base.camera, source="usb:/dev/familiar-no-such-camera"),
+            lights=dataclasses.replace(base.lights, strip=strip, strip_pixels=14),
+        )
         made.append(Daemon(config))
         made[-1].start()
         made[-1].service.submit(Action("table.new", {"game": "three_tracks", "seats": []}))

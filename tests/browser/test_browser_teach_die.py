@@ -1,6 +1,7 @@
 """The host teaches a symbol die from the host page in a real browser (Debian's chromium
 driven by Playwright), with the real daemon behind the page: each capture takes the
 camera's latest frame (replayed from photos), and the next roll reads the die."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -27,7 +28,9 @@ CAPTURES = [(face, 31 + i) for i, face in enumerate(FACES)] + [("star", 40)]
 @pytest.fixture
 def box(tmp_path):
     config = demo_config(Config(), tmp_path / "state", port=0)
-    config = dataclasses.replace(config, camera=dataclasses.replace(config.camera, source="usb:/dev/familiar-no-such-camera"))
+    config = dataclasses.replace(
+        config, camera=dataclasses.replace(config.camera, source="usb:/dev/familiar-no-such-camera")
+    )
     daemon = Daemon(config)
     daemon.start()
     yield daemon, f"http://127.0.0.1:{daemon.server.port}"
@@ -65,7 +68,8 @@ def test_host_teaches_a_die_on_the_page_and_a_roll_reads_it(box, camera, browser
         page.click("#capture")
         counts[face] = counts.get(face, 0) + 1
         expect(page.locator("#die-result")).to_have_text(
-            f"Saved photo {counts[face]} of {face}. Turn or move the die and capture again, or show the next face.")
+            f"Saved photo {counts[face]} of {face}. Turn or move the die and capture again, or show the next face."
+        )
         expect(page.locator("#die-preview figcaption")).to_have_text(f"clue: {face}")
     die = page.locator(".taught-die[data-die=clue]")
     expect(die).to_contain_text("star: 2 photos")
@@ -92,7 +96,8 @@ def test_host_teaches_a_die_on_the_page_and_a_roll_reads_it(box, camera, browser
     assert len(pending) == 1 and "bolt" in pending[0]["values"], pending
     expect(page.locator("#pending")).to_contain_text("bolt")  # live: the parked reading wakes the page
     page.wait_for_function(  # the page has its photo before the reading goes away
-        "() => { const i = document.querySelector('#pending img'); return i && i.complete && i.naturalWidth > 0; }")
+        "() => { const i = document.querySelector('#pending img'); return i && i.complete && i.naturalWidth > 0; }"
+    )
     values = [v for v in pending[0]["values"] if v is not None]
     daemon.resolve(pending[0]["id"], values)
     expect(page.locator("#pending")).not_to_contain_text("bolt")  # and it leaves the page live

@@ -1,6 +1,7 @@
 """The board's named tracks on real LED drivers: bars on gpiozero's MockFactory (pin
 states asserted) and the RGB strip through Adafruit's neopixel_spi with only the spidev
 handle replaced (the bytes that would go to /dev/spidev0.0 asserted, decoded bit by bit)."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -23,8 +24,9 @@ BLUE, GREEN, AMBER = "#1f4dff", "#12b83a", "#ffa000"
 def config(**lights) -> Config:
     """The default box with its lights replaced; simulated, as the demo and tests run."""
     base = Config()
-    return dataclasses.replace(base, box=dataclasses.replace(base.box, simulate=True),
-                               lights=dataclasses.replace(base.lights, **lights))
+    return dataclasses.replace(
+        base, box=dataclasses.replace(base.box, simulate=True), lights=dataclasses.replace(base.lights, **lights)
+    )
 
 
 def three_bars() -> Config:
@@ -68,8 +70,15 @@ def test_three_tracks_at_once_on_three_bars(built, mock_factory) -> None:
     snap = outputs.snapshot()["tracks"]
     assert set(snap) == {"order", "dark_arts", "election"}
     assert snap["election"] | {"lit": None} == {
-        "lit": None, "value": 3, "length": 3, "attention": True, "colour": AMBER,
-        "blinking": 2, "on": "bar", "leds": "election"}
+        "lit": None,
+        "value": 3,
+        "length": 3,
+        "attention": True,
+        "colour": AMBER,
+        "blinking": 2,
+        "on": "bar",
+        "leds": "election",
+    }
     assert snap["election"]["lit"] == [True] * 3 and snap["order"]["colour"] == BLUE
 
 
@@ -93,7 +102,7 @@ def test_the_penalty_space_blinks_on_the_strip(built) -> None:
     outputs = built(strip_only(strip_pixels=14, strip_brightness=1.0))
     device = outputs.strip.device
     outputs.show(three_tracks(order=0, dark_arts=0, election=3))
-    amber, off = bytes([0xa0, 0xff, 0x00]), bytes(3)  # full brightness: the colour itself, GRB
+    amber, off = bytes([0xA0, 0xFF, 0x00]), bytes(3)  # full brightness: the colour itself, GRB
     on_frame, off_frame = off * 11 + amber * 3, off * 11 + amber * 2 + off
     assert decode(device.writes[-1]) == on_frame
     assert wait_until(lambda: decode(device.writes[-1]) == off_frame, timeout=4 * BLINK_SECONDS + 2)
@@ -122,8 +131,16 @@ def test_more_tracks_than_lights_show_what_fits_and_the_rest_on_the_page(built, 
     assert pins(mock_factory, (4, 27, 22, 23, 24, 25, 5, 6)) == [True] * 2 + [False] * 6  # order takes the idle bar
     snap = outputs.snapshot()["tracks"]
     assert snap["order"]["on"] == "bar" and snap["order"]["leds"] == "threat"
-    assert snap["dark_arts"] == {"lit": [True] * 4 + [False] * 2, "colour": None, "blinking": None,
-                                 "value": 4, "length": 6, "attention": False, "on": None, "leds": None}
+    assert snap["dark_arts"] == {
+        "lit": [True] * 4 + [False] * 2,
+        "colour": None,
+        "blinking": None,
+        "value": 4,
+        "length": 6,
+        "attention": False,
+        "on": None,
+        "leds": None,
+    }
     assert snap["election"]["on"] is None and snap["election"]["blinking"] == 2
     assert "threat" not in snap  # the bar is in use, under the track it shows
 

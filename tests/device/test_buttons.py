@@ -1,4 +1,5 @@
 """The two buttons, pressed by driving MockFactory pins low (they pull up, press to ground)."""
+
 from __future__ import annotations
 
 import time
@@ -27,9 +28,14 @@ class Recorder:
 @pytest.fixture
 def pressed(mock_factory: MockFactory) -> Iterator[tuple[Buttons, Recorder]]:
     record = Recorder()
-    buttons = Buttons(GPIO, on_confirm=record("confirm"), on_confirm_hold=record("pair"),
-                      on_undo=record("undo"), on_undo_hold=record("repeat"),
-                      pin_factory=mock_factory)
+    buttons = Buttons(
+        GPIO,
+        on_confirm=record("confirm"),
+        on_confirm_hold=record("pair"),
+        on_undo=record("undo"),
+        on_undo_hold=record("repeat"),
+        pin_factory=mock_factory,
+    )
     yield buttons, record
     buttons.close()
 
@@ -57,8 +63,7 @@ def test_short_undo_press_undoes_once(pressed, mock_factory) -> None:
 
 
 @pytest.mark.parametrize(("pin", "held", "tapped"), [(13, "repeat", "undo"), (26, "pair", "confirm")])
-def test_a_hold_fires_the_hold_action_and_nothing_on_release(pressed, mock_factory,
-                                                             pin, held, tapped) -> None:
+def test_a_hold_fires_the_hold_action_and_nothing_on_release(pressed, mock_factory, pin, held, tapped) -> None:
     _, record = pressed
     button = mock_factory.pin(pin)
     button.drive_low()
@@ -72,8 +77,13 @@ def test_a_hold_fires_the_hold_action_and_nothing_on_release(pressed, mock_facto
 
 def test_confirm_without_a_hold_action_ignores_holds(mock_factory) -> None:
     record = Recorder()
-    buttons = Buttons(GPIO, on_confirm=record("confirm"), on_undo=record("undo"),
-                      on_undo_hold=record("repeat"), pin_factory=mock_factory)
+    buttons = Buttons(
+        GPIO,
+        on_confirm=record("confirm"),
+        on_undo=record("undo"),
+        on_undo_hold=record("repeat"),
+        pin_factory=mock_factory,
+    )
     try:
         buttons.simulate("confirm-hold")
         buttons.simulate("confirm")
@@ -98,8 +108,9 @@ def test_a_failing_handler_is_logged_and_the_button_keeps_working(mock_factory, 
         calls.append("confirm")
         raise RuntimeError("engine said no")
 
-    buttons = Buttons(GPIO, on_confirm=broken, on_undo=lambda: None, on_undo_hold=lambda: None,
-                      pin_factory=mock_factory)
+    buttons = Buttons(
+        GPIO, on_confirm=broken, on_undo=lambda: None, on_undo_hold=lambda: None, pin_factory=mock_factory
+    )
     try:
         tap(mock_factory.pin(26))
         tap(mock_factory.pin(26))
@@ -113,10 +124,15 @@ def test_a_taken_pin_raises_hardware_error_and_frees_the_other(mock_factory) -> 
     blocker = StatusLight(13, pin_factory=mock_factory)
     try:
         with pytest.raises(HardwareError, match="cannot use GPIO pins 13"):
-            Buttons(GPIO, on_confirm=lambda: None, on_undo=lambda: None,
-                    on_undo_hold=lambda: None, pin_factory=mock_factory)
-        Buttons(GpioConfig(undo_pin=14), on_confirm=lambda: None, on_undo=lambda: None,
-                on_undo_hold=lambda: None, pin_factory=mock_factory).close()  # 26 was freed
+            Buttons(
+                GPIO, on_confirm=lambda: None, on_undo=lambda: None, on_undo_hold=lambda: None, pin_factory=mock_factory
+            )
+        Buttons(
+            GpioConfig(undo_pin=14),
+            on_confirm=lambda: None,
+            on_undo=lambda: None,
+            on_undo_hold=lambda: None,
+            pin_factory=mock_factory,
+        ).close()  # 26 was freed
     finally:
         blocker.close()
-

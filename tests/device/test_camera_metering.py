@@ -1,6 +1,7 @@
 """The camera meters the light afresh when a new game starts and when the host asks,
 on the real daemon with the replay camera over the tray photos (which counts the
 requests: a replay has no exposure to re-measure)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -21,6 +22,7 @@ TRAY = DEMO_PHOTOS
 
 class MeteredReplay(ReplayCamera):
     """The real replay camera, remembering each ``remeter()`` the daemon asked for."""
+
     remeters = 0
 
     def remeter(self) -> None:

@@ -1,4 +1,5 @@
 """hardware.md's wiring table agrees with the config defaults and gpiozero's header map."""
+
 from __future__ import annotations
 
 import re

@@ -1,4 +1,5 @@
 """The demo's simulated players answer their own seats' prompts and leave phones' seats alone."""
+
 from __future__ import annotations
 
 import random

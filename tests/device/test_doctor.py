@@ -1,4 +1,5 @@
 """``familiar doctor`` on a simulated box in a temporary state folder: real checks, real fixes."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -22,9 +23,11 @@ PHOTOS = DEMO_PHOTOS
 
 
 def simulated(tmp_path: Path, **sections) -> Config:
-    base = Config(box=BoxConfig(simulate=True, state_dir=tmp_path),
-                  camera=CameraConfig(source=f"replay:{PHOTOS}"),
-                  web=WebConfig(host="127.0.0.1", port=free_port()))
+    base = Config(
+        box=BoxConfig(simulate=True, state_dir=tmp_path),
+        camera=CameraConfig(source=f"replay:{PHOTOS}"),
+        web=WebConfig(host="127.0.0.1", port=free_port()),
+    )
     return dataclasses.replace(base, **sections)
 
 
@@ -36,15 +39,15 @@ def free_port() -> int:
 
 def test_simulated_pins_are_claimed_and_released(tmp_path: Path) -> None:
     result = doctor.check_gpio(simulated(tmp_path))
-    assert result == CheckResult("gpio", "ok",
-                                 "11 pins claimed on simulated pins (box.simulate = true)")
+    assert result == CheckResult("gpio", "ok", "11 pins claimed on simulated pins (box.simulate = true)")
 
 
 def test_the_gpio_check_opens_the_led_strip_too(tmp_path: Path, monkeypatch) -> None:
     config = simulated(tmp_path)
     config = dataclasses.replace(config, lights=dataclasses.replace(config.lights, strip="/dev/spidev0.0"))
     assert doctor.check_gpio(config).detail == (
-        "11 pins, the LED strip on /dev/spidev0.0 claimed on simulated pins (box.simulate = true)")
+        "11 pins, the LED strip on /dev/spidev0.0 claimed on simulated pins (box.simulate = true)"
+    )
     real = dataclasses.replace(config, box=dataclasses.replace(config.box, simulate=False))
     # real SPI (there is no /dev/spidev0.0 on this machine) over simulated pins
     monkeypatch.setattr(doctor, "make_pin_factory", lambda simulate: make_pin_factory(simulate=True))
@@ -99,8 +102,7 @@ def test_a_busy_web_port_fails_and_a_free_one_passes(tmp_path: Path) -> None:
     assert doctor.check_web_port(config).status == "ok"
 
 
-def test_no_sound_card_is_a_warning_when_simulating_and_a_failure_on_a_box(
-        tmp_path: Path, monkeypatch) -> None:
+def test_no_sound_card_is_a_warning_when_simulating_and_a_failure_on_a_box(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(doctor, "find_sound_card", lambda: None)
     assert doctor.check_audio(simulated(tmp_path)).status == "warn"
     real = dataclasses.replace(simulated(tmp_path), box=BoxConfig(state_dir=tmp_path))
@@ -186,6 +188,7 @@ def test_full_doctor_on_a_simulated_box(tmp_path: Path, capsys, monkeypatch) -> 
 def test_doctor_gpio_sees_a_pin_map_conflict_with_a_running_box(tmp_path: Path, monkeypatch) -> None:
     """Two boxes on one factory: the doctor's claim fails like on a Pi whose service runs."""
     from device import outputs as outputs_module
+
     factory = outputs_module.make_pin_factory(True)
     monkeypatch.setattr(doctor, "make_pin_factory", lambda simulate: factory)
     running = StatusLight(GpioConfig().status_pin, pin_factory=factory)
@@ -239,6 +242,7 @@ def test_the_doctor_sets_lg_wd_to_the_state_folder_as_the_unit_does(tmp_path: Pa
 def real_pins(tmp_path: Path, monkeypatch) -> Config:
     """A box on real pins, where gpiozero's own MockFactory stands in for the Pi's."""
     from device import outputs as outputs_module
+
     monkeypatch.setattr(doctor, "make_pin_factory", lambda simulate: outputs_module.make_pin_factory(True))
     monkeypatch.setattr(doctor, "BOOT_CONFIG", tmp_path / "config.txt")
     yield dataclasses.replace(simulated(tmp_path), box=BoxConfig(state_dir=tmp_path))
@@ -269,7 +273,8 @@ def broken_picamera2(tmp_path: Path, monkeypatch) -> None:
     (tmp_path / "picamera2").mkdir()
     (tmp_path / "picamera2" / "__init__.py").write_text(
         'raise ValueError("numpy.dtype size changed, may indicate binary incompatibility. '
-        'Expected 96 from C header, got 88 from PyObject")\n')
+        'Expected 96 from C header, got 88 from PyObject")\n'
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "picamera2", raising=False)
 

@@ -1,4 +1,5 @@
 """The narrator makes real speech: WAVs from pyttsx3/espeak-ng, measured with ``wave``."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -14,8 +15,7 @@ from device.config import AudioConfig, BoxConfig, Config
 from device.narrator import Narrator, SpeechError, measure_wav, synthesize
 
 SHORT = "Three, three, five: eleven."
-LONG = ("The Dark Lord's forces advance: move the Threat marker one space, "
-        "and every hero loses one heart.")
+LONG = "The Dark Lord's forces advance: move the Threat marker one space, and every hero loses one heart."
 SILENCE_RMS = 300  # espeak-ng speech at full volume measures about 2500-3200
 
 
@@ -75,8 +75,7 @@ def test_voice_given_as_language_code_or_identifier(tmp_path: Path) -> None:
 
 def test_unknown_voice_is_a_warning_and_speech_still_happens(tmp_path: Path) -> None:
     problems: list[str] = []
-    narrator = Narrator(AudioConfig(voice="xx-nope"), speaker=False,
-                        wav_dir=tmp_path, on_problem=problems.append)
+    narrator = Narrator(AudioConfig(voice="xx-nope"), speaker=False, wav_dir=tmp_path, on_problem=problems.append)
     narrator.say(SHORT)
     narrator.say(SHORT)
     narrator.close()
@@ -122,8 +121,9 @@ def test_blank_lines_are_ignored_and_whitespace_is_folded(quiet: Narrator) -> No
 
 def test_a_broken_speaker_is_reported_once_and_never_stops_narration(tmp_path: Path) -> None:
     problems: list[str] = []
-    narrator = Narrator(AudioConfig(device="hw:no_such_card"), speaker=True,
-                        wav_dir=tmp_path, on_problem=problems.append)
+    narrator = Narrator(
+        AudioConfig(device="hw:no_such_card"), speaker=True, wav_dir=tmp_path, on_problem=problems.append
+    )
     for n in range(3):
         narrator.say(f"line {n}")
     narrator.close()
@@ -162,8 +162,7 @@ def test_close_finishes_queued_lines_then_ignores_new_ones(quiet: Narrator) -> N
     assert quiet.history == ["before"]
 
 
-def test_from_config_without_a_sound_card_writes_wavs_outside_the_state_dir(
-        tmp_path: Path, monkeypatch) -> None:
+def test_from_config_without_a_sound_card_writes_wavs_outside_the_state_dir(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(narrator_module, "find_sound_card", lambda: None)
     config = dataclasses.replace(Config(), box=BoxConfig(state_dir=tmp_path))
     narrator = Narrator.from_config(config)
@@ -177,8 +176,7 @@ def test_from_config_without_a_sound_card_writes_wavs_outside_the_state_dir(
 
 def test_from_config_keeps_wavs_where_configured(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(narrator_module, "find_sound_card", lambda: "card 0: Fake [Fake]")
-    config = dataclasses.replace(Config(), box=BoxConfig(state_dir=tmp_path),
-                                 audio=AudioConfig(wav_dir="copies"))
+    config = dataclasses.replace(Config(), box=BoxConfig(state_dir=tmp_path), audio=AudioConfig(wav_dir="copies"))
     narrator = Narrator.from_config(config)
     narrator.close()
     assert narrator.speaker is True and narrator.wav_dir == tmp_path / "copies"
@@ -219,8 +217,13 @@ def test_a_hung_espeak_costs_one_line_is_reported_and_clears_itself(tmp_path: Pa
     monkeypatch.setenv("PATH", f"{fake_espeak(tmp_path / 'bin', 'exec sleep 60')}:{real_path}")
     problems: list[str] = []
     recovered: list[bool] = []
-    narrator = Narrator(AudioConfig(), speaker=False, wav_dir=tmp_path / "speech",
-                        on_problem=problems.append, on_recovered=lambda: recovered.append(True))
+    narrator = Narrator(
+        AudioConfig(),
+        speaker=False,
+        wav_dir=tmp_path / "speech",
+        on_problem=problems.append,
+        on_recovered=lambda: recovered.append(True),
+    )
     for n in range(3):
         narrator.say(f"line {n}")
     assert narrator.wait_idle(30)  # three lines of at most a second each, not a stall
@@ -235,8 +238,12 @@ def test_a_speaker_problem_clears_when_a_line_plays_again(tmp_path: Path) -> Non
     """ALSA's null device plays (into nothing) on any machine, sound card or not."""
     problems: list[str] = []
     recovered: list[bool] = []
-    narrator = Narrator(AudioConfig(device="hw:no_such_card"), speaker=True,
-                        on_problem=problems.append, on_recovered=lambda: recovered.append(True))
+    narrator = Narrator(
+        AudioConfig(device="hw:no_such_card"),
+        speaker=True,
+        on_problem=problems.append,
+        on_recovered=lambda: recovered.append(True),
+    )
     narrator.say("one")
     assert narrator.wait_idle(30) and len(problems) == 1 and narrator.problems == problems
     narrator.audio = AudioConfig(device="null")  # the speaker is back

@@ -1,4 +1,5 @@
 """The LED track and status light, checked on gpiozero's MockFactory by real pin states."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -37,8 +38,12 @@ def test_show_lights_exactly_the_first_value_pins(outputs: Outputs, mock_factory
     outputs.track.show(value)
     assert states(mock_factory) == [i < value for i in range(len(PINS))]
     assert outputs.track.snapshot() == {
-        "lit": [i < value for i in range(len(PINS))], "value": value, "attention": False,
-        "colour": "#ff2a1a", "blinking": None}
+        "lit": [i < value for i in range(len(PINS))],
+        "value": value,
+        "attention": False,
+        "colour": "#ff2a1a",
+        "blinking": None,
+    }
 
 
 def test_outputs_report_the_factory_their_pins_came_from(outputs: Outputs, mock_factory) -> None:

@@ -1,4 +1,5 @@
 """The reading desk: confident readings become actions, the rest wait for the host."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,8 +15,13 @@ ROLL = Expect("dice", "roll", "Roll 2 dice", count=2)
 
 
 def die(value, x, y, confidence=0.99) -> Die:
-    return Die(value=value, x=x, y=y, corners=((x - 5, y - 5), (x + 5, y - 5), (x + 5, y + 5), (x - 5, y + 5)),
-               confidence=confidence)
+    return Die(
+        value=value,
+        x=x,
+        y=y,
+        corners=((x - 5, y - 5), (x + 5, y - 5), (x + 5, y + 5), (x - 5, y + 5)),
+        confidence=confidence,
+    )
 
 
 class Table:
@@ -73,7 +79,8 @@ def test_known_cards_are_sent_with_their_deck_data_unknown_ones_wait():
     deck = {"Galleon": {"dice": 2}, "Crucio": {"dice": 0, "curse": True}}
     reveal = Expect("cards", "reveal", "Reveal the cards")
     desk.cards(FRAME, [Card("Galleon", corners, 0.97), Card("Crucio", corners, 0.95)], deck.__getitem__, reveal)
-    assert table.actions == [Action("reveal", {"cards": [{"card": "Galleon", "dice": 2},
-                                                         {"card": "Crucio", "dice": 0, "curse": True}]})]
+    assert table.actions == [
+        Action("reveal", {"cards": [{"card": "Galleon", "dice": 2}, {"card": "Crucio", "dice": 0, "curse": True}]})
+    ]
     desk.cards(FRAME, [Card("Galleon", corners, 0.97), Card(None, corners, 0.3)], deck.__getitem__, reveal)
     assert desk.pending()[0]["unsure"] == [1] and len(table.actions) == 1

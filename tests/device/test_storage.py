@@ -7,6 +7,7 @@ A full disk is a real one where this user may mount a tiny tmpfs (root in a cont
 say); elsewhere SQLite's own size limit (``PRAGMA max_page_count``) fails the write with
 the same error, ``SQLITE_FULL``, from the same place in SQLite.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -116,7 +117,10 @@ def test_a_full_disk_is_answered_503_with_the_reason(disk: Disk):
     app = create_app(service, public_url="http://familiar.test:8080")
     host = app.test_client()
     assert host.get("/host").status_code == 200
-    assert host.post("/api/host/act", json={"kind": "table.new", "data": {"game": "dice", "seats": ["Ann"]}}).status_code == 200
+    assert (
+        host.post("/api/host/act", json={"kind": "table.new", "data": {"game": "dice", "seats": ["Ann"]}}).status_code
+        == 200
+    )
     disk.fill()
     for _ in range(500):
         reply = host.post("/api/host/act", json={"kind": "table.new", "data": BIG})
@@ -183,10 +187,17 @@ def test_check_state_dir_names_the_folder_and_the_fix(tmp_path: Path, locked: Pa
 
 def test_a_read_only_state_dir_stops_the_box_with_a_readable_message(tmp_path: Path, locked: Path):
     config = tmp_path / "familiar.toml"
-    config.write_text(f'[box]\nsimulate = true\nstate_dir = "{locked}"\n[camera]\nsource = "usb:99"\n'
-                      f'[web]\nhost = "127.0.0.1"\nport = 18089\n')
-    done = subprocess.run([sys.executable, "-m", "device.cli", "--config", str(config), "run"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    config.write_text(
+        f'[box]\nsimulate = true\nstate_dir = "{locked}"\n[camera]\nsource = "usb:99"\n'
+        f'[web]\nhost = "127.0.0.1"\nport = 18089\n'
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "device.cli", "--config", str(config), "run"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     assert f"the state directory {locked} cannot be written" in done.stderr

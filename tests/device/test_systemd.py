@@ -1,4 +1,5 @@
 """The systemd side: the unit verifies, it carries the hardening, install.sh's plan, sd_notify."""
+
 from __future__ import annotations
 
 import os
@@ -36,14 +37,15 @@ def verify(unit_text: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     """``systemd-analyze verify`` on a copy whose ExecStart points at a real program (the
     venv of /opt/familiar exists only on an installed Pi)."""
     copy = tmp_path / "familiar.service"
-    copy.write_text(unit_text.replace("ExecStart=/opt/familiar/.venv/bin/familiar",
-                                      f"ExecStart={shutil.which('true')}"))
-    return subprocess.run(["systemd-analyze", "verify", str(copy)],
-                          capture_output=True, text=True, timeout=60)
+    copy.write_text(
+        unit_text.replace("ExecStart=/opt/familiar/.venv/bin/familiar", f"ExecStart={shutil.which('true')}")
+    )
+    return subprocess.run(["systemd-analyze", "verify", str(copy)], capture_output=True, text=True, timeout=60)
 
 
 needs_systemd_analyze = pytest.mark.skipif(
-    shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
+    shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed"
+)
 
 
 @needs_systemd_analyze
@@ -63,14 +65,25 @@ def test_unit_has_the_service_contract_and_hardening() -> None:
     pairs = directives(UNIT.read_text())
     found = dict(pairs)
     expected = {
-        "Type": "notify", "WatchdogSec": "30", "NotifyAccess": "main",
-        "ExecStart": "/opt/familiar/.venv/bin/familiar run", "Restart": "on-failure",
-        "User": "familiar", "SupplementaryGroups": "gpio spi video audio",
-        "StateDirectory": "familiar", "ConfigurationDirectory": "familiar",
-        "WorkingDirectory": "/var/lib/familiar", "ProtectSystem": "strict",
-        "ProtectHome": "true", "PrivateTmp": "true", "NoNewPrivileges": "true",
-        "RestartPreventExitStatus": "2", "ProtectKernelTunables": "true",
-        "ProtectKernelModules": "true", "ProtectKernelLogs": "true", "ProtectControlGroups": "true",
+        "Type": "notify",
+        "WatchdogSec": "30",
+        "NotifyAccess": "main",
+        "ExecStart": "/opt/familiar/.venv/bin/familiar run",
+        "Restart": "on-failure",
+        "User": "familiar",
+        "SupplementaryGroups": "gpio spi video audio",
+        "StateDirectory": "familiar",
+        "ConfigurationDirectory": "familiar",
+        "WorkingDirectory": "/var/lib/familiar",
+        "ProtectSystem": "strict",
+        "ProtectHome": "true",
+        "PrivateTmp": "true",
+        "NoNewPrivileges": "true",
+        "RestartPreventExitStatus": "2",
+        "ProtectKernelTunables": "true",
+        "ProtectKernelModules": "true",
+        "ProtectKernelLogs": "true",
+        "ProtectControlGroups": "true",
     }
     assert {key: found.get(key) for key in expected} == expected
     environment = [value for key, value in pairs if key == "Environment"]
@@ -85,6 +98,7 @@ def test_a_configuration_error_exits_with_the_status_systemd_does_not_restart(tm
     bad = tmp_path / "familiar.toml"
     bad.write_text("[camera]\nfps = 500\n")
     from device.cli import main
+
     assert main(["--config", str(bad), "run"]) == 2
     assert dict(directives(UNIT.read_text()))["RestartPreventExitStatus"] == "2"
 
@@ -94,8 +108,9 @@ def security(unit_text: str, tmp_path: Path) -> tuple[float, str]:
     down, 10 = fully exposed) and the report."""
     copy = tmp_path / "familiar.service"
     copy.write_text(unit_text)
-    result = subprocess.run(["systemd-analyze", "security", "--offline=true", str(copy)],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        ["systemd-analyze", "security", "--offline=true", str(copy)], capture_output=True, text=True, timeout=60
+    )
     match = re.search(r"Overall exposure level for familiar.service: ([0-9.]+)", result.stdout)
     assert match, result.stdout + result.stderr
     return float(match.group(1)), result.stdout
@@ -111,8 +126,7 @@ def test_security_exposure_is_measured_and_the_kernel_hardening_counts(tmp_path:
     text = UNIT.read_text()
     exposure, report = security(text, tmp_path)
     assert exposure <= 4.5, report
-    for key in ("ProtectKernelTunables=", "ProtectKernelModules=", "ProtectKernelLogs=",
-                "ProtectControlGroups="):
+    for key in ("ProtectKernelTunables=", "ProtectKernelModules=", "ProtectKernelLogs=", "ProtectControlGroups="):
         line = next(row for row in report.splitlines() if key in row)
         assert line.lstrip().startswith("✓"), line
     weaker = "\n".join(row for row in text.splitlines() if not row.startswith("Protect"))
@@ -121,10 +135,15 @@ def test_security_exposure_is_measured_and_the_kernel_hardening_counts(tmp_path:
 
 def install_plan(tmp_path: Path, *command: str, **paths: Path) -> str:
     """What the installer would do, as its dry run prints it (changes nothing)."""
-    env = {**os.environ, "FAMILIAR_DRY_RUN": "1", "CONFIG_DIR": str(tmp_path / "etc"),
-           **{key: str(value) for key, value in paths.items()}}
-    result = subprocess.run(list(command or ("sh", str(INSTALL))), capture_output=True, text=True,
-                            env=env, timeout=120, cwd=REPO)
+    env = {
+        **os.environ,
+        "FAMILIAR_DRY_RUN": "1",
+        "CONFIG_DIR": str(tmp_path / "etc"),
+        **{key: str(value) for key, value in paths.items()},
+    }
+    result = subprocess.run(
+        list(command or ("sh", str(INSTALL))), capture_output=True, text=True, env=env, timeout=120, cwd=REPO
+    )
     assert result.returncode == 0, result.stderr
     return result.stdout
 
@@ -132,8 +151,7 @@ def install_plan(tmp_path: Path, *command: str, **paths: Path) -> str:
 def test_install_script_plan(tmp_path: Path) -> None:
     plan = install_plan(tmp_path)
     for package in ("python3-venv", "espeak-ng", "alsa-utils"):
-        assert (f"= apt package {package} is installed" in plan
-                or f"apt-get install -y -qq {package}" in plan), package
+        assert f"= apt package {package} is installed" in plan or f"apt-get install -y -qq {package}" in plan, package
     for step in (
         "usermod --append --groups gpio,spi,video,audio familiar",
         "python3 -m venv --system-site-packages /opt/familiar/.venv",
@@ -169,8 +187,9 @@ def test_a_second_run_over_an_installed_box_changes_nothing(tmp_path: Path) -> N
     (prefix / "src").mkdir()
     archive = subprocess.run(["git", "-C", str(REPO), "archive", "HEAD"], capture_output=True, check=True)
     subprocess.run(["tar", "-x", "-C", str(prefix / "src")], input=archive.stdout, check=True)
-    commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True,
-                            text=True, check=True).stdout.strip()
+    commit = subprocess.run(
+        ["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
     (prefix / "src" / ".commit").write_text(commit + "\n")
     units.mkdir()
     shutil.copy(UNIT, units / "familiar.service")

@@ -1,4 +1,5 @@
 """The durable table: accepted actions survive restarts and kill -9; seats and host tokens."""
+
 from __future__ import annotations
 
 import os

@@ -1,4 +1,5 @@
 """Teaching a deck from a camera frame: preview writes nothing, commit enrols the grid."""
+
 from __future__ import annotations
 
 from pathlib import Path

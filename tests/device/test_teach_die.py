@@ -5,6 +5,7 @@ The frames are real tray photos: emptied of their dice for the die shown alone (
 the rendered Clue-like die of ``bench/taught_dice.py``), or as they are for
 "too many dice".
 """
+
 from __future__ import annotations
 
 import base64
@@ -37,14 +38,17 @@ def test_a_capture_adds_one_photo_of_the_face_and_shows_its_patch(tmp_path):
     assert teach_die_face(shot("bolt", 3), tmp_path, "clue", "bolt")["faces"] == {"star": 2, "bolt": 1}
 
 
-@pytest.mark.parametrize("frame, die, face, message", [
-    (None, "clue", "star", "camera has not delivered"),
-    (EMPTY, "clue", "star", "I see no die"),
-    (FULL_TRAY, "clue", "star", r"I see \d+ dice: leave only the die you are teaching"),
-    ("die", "../clue", "star", "die name"),
-    ("die", "clue", "dark mark", "face name"),
-    ("die", "clue", "", "face name"),
-])
+@pytest.mark.parametrize(
+    "frame, die, face, message",
+    [
+        (None, "clue", "star", "camera has not delivered"),
+        (EMPTY, "clue", "star", "I see no die"),
+        (FULL_TRAY, "clue", "star", r"I see \d+ dice: leave only the die you are teaching"),
+        ("die", "../clue", "star", "die name"),
+        ("die", "clue", "dark mark", "face name"),
+        ("die", "clue", "", "face name"),
+    ],
+)
 def test_refused_captures_say_why_and_write_nothing(tmp_path, frame, die, face, message):
     frame = shot("star", 4) if isinstance(frame, str) else frame
     with pytest.raises(ValueError, match=message):
@@ -58,7 +62,9 @@ def test_refused_captures_say_why_and_write_nothing(tmp_path, frame, die, face, 
 @pytest.fixture
 def box(tmp_path):
     config = demo_config(Config(), tmp_path / "state", port=0)
-    config = dataclasses.replace(config, camera=dataclasses.replace(config.camera, source="usb:/dev/familiar-no-such-camera"))
+    config = dataclasses.replace(
+        config, camera=dataclasses.replace(config.camera, source="usb:/dev/familiar-no-such-camera")
+    )
     daemon = Daemon(config)  # not started: the test hands it camera frames itself
     yield daemon
     daemon.close()
@@ -103,7 +109,11 @@ def test_the_host_teaches_a_die_and_the_next_roll_reads_it(box, clients):
 
 def test_captures_that_show_no_die_or_several_change_nothing(box, clients):
     host, _, _ = clients
-    for frame, message in ((FULL_TRAY, "dice: leave only the die you are teaching"), (EMPTY, "I see no die"), (None, "camera")):
+    for frame, message in (
+        (FULL_TRAY, "dice: leave only the die you are teaching"),
+        (EMPTY, "I see no die"),
+        (None, "camera"),
+    ):
         reply = capture(host, box, frame)
         assert reply.status_code == 400 and message in reply.json["error"]
     reply = capture(host, box, shot("star", 5), die="../../etc")
@@ -123,11 +133,14 @@ def test_forget_a_die(box, clients):
     assert box.taught is None and not (box._dice_root() / "clue").exists()
 
 
-@pytest.mark.parametrize("method, path, body", [
-    ("get", "/api/host/dice", None),
-    ("post", "/api/host/dice/teach", {"die": "clue", "face": "star"}),
-    ("post", "/api/host/dice/forget", {"die": "clue"}),
-])
+@pytest.mark.parametrize(
+    "method, path, body",
+    [
+        ("get", "/api/host/dice", None),
+        ("post", "/api/host/dice/teach", {"die": "clue", "face": "star"}),
+        ("post", "/api/host/dice/forget", {"die": "clue"}),
+    ],
+)
 def test_only_the_host_may_teach_or_forget(box, clients, method, path, body):
     _, player, stranger = clients
     box._latest_frame = shot("star", 7)

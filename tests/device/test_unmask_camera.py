@@ -6,6 +6,7 @@ Leader keeps the three 4s and re-rolls the 5s, one of which lands on a 4.  That
 second photo is the first one with one die changed: a real 4 from the same photo
 pasted over a 5, the way the tray looks when only some dice move.
 """
+
 from __future__ import annotations
 
 import csv
@@ -30,7 +31,9 @@ PHOTO = "IMG_20191209_095545.jpg"
 
 def boxes(image: str) -> list[tuple[int, tuple[int, int, int, int]]]:
     rows = csv.DictReader((TRAY / "labels.csv").open())
-    return [(int(r["face"]), tuple(int(float(r[k])) for k in ("x1", "y1", "x2", "y2"))) for r in rows if r["image"] == image]
+    return [
+        (int(r["face"]), tuple(int(float(r[k])) for k in ("x1", "y1", "x2", "y2"))) for r in rows if r["image"] == image
+    ]
 
 
 def reroll_photos(folder: Path) -> None:
@@ -44,7 +47,7 @@ def reroll_photos(folder: Path) -> None:
     (a1, b1, a2, b2) = next(box for face, box in dice if face == 5)
     cx, cy = (a1 + a2) // 2, (b1 + b2) // 2
     h, w = four.shape[:2]
-    second[cy - h // 2: cy - h // 2 + h, cx - w // 2: cx - w // 2 + w] = four
+    second[cy - h // 2 : cy - h // 2 + h, cx - w // 2 : cx - w // 2 + w] = four
     folder.mkdir()
     cv2.imwrite(str(folder / "1.jpg"), first, [cv2.IMWRITE_JPEG_QUALITY, 95])
     cv2.imwrite(str(folder / "2.jpg"), second, [cv2.IMWRITE_JPEG_QUALITY, 95])
@@ -54,7 +57,9 @@ def reroll_photos(folder: Path) -> None:
 def box(tmp_path):
     reroll_photos(tmp_path / "rolls")
     config = demo_config(Config(), tmp_path / "state", port=0)
-    config = dataclasses.replace(config, camera=dataclasses.replace(config.camera, source=f"replay:{tmp_path / 'rolls'}", fps=30))
+    config = dataclasses.replace(
+        config, camera=dataclasses.replace(config.camera, source=f"replay:{tmp_path / 'rolls'}", fps=30)
+    )
     daemon = Daemon(config)
     yield daemon
     daemon.close()
@@ -66,7 +71,12 @@ def test_a_dementor_battle_read_from_a_roll_and_a_partial_reroll(box):
     play = Play(5)
     play.table = box.service.table
     play.submit = box.service.submit
-    box.service.submit(Action("table.new", {"game": "unmask", "seats": NAMES[:5], "options": {"creatures": "dementor:4, inferius:3, giant:4"}}))
+    box.service.submit(
+        Action(
+            "table.new",
+            {"game": "unmask", "seats": NAMES[:5], "options": {"creatures": "dementor:4, inferius:3, giant:4"}},
+        )
+    )
     play.first_leader(0)
     play.token("dementor")
     play.act("reveal", cards=[{"dice": 4}, {"dice": 5}])
@@ -79,6 +89,10 @@ def test_a_dementor_battle_read_from_a_roll_and_a_partial_reroll(box):
     rolls = [line for line in said if line.startswith(f"{NAMES[0]}: ") or "4, 4, 4" in line]
     assert any("Not yet" in line for line in said), said
     assert any(line.startswith("The Dementor is defeated") or "Dementor is defeated" in line for line in said), said
-    logged = [e.action.data["dice"] for e in box.store.entries() if e.action.kind == "roll" and len(e.action.data.get("dice", [])) == 6]
+    logged = [
+        e.action.data["dice"]
+        for e in box.store.entries()
+        if e.action.kind == "roll" and len(e.action.data.get("dice", [])) == 6
+    ]
     assert [sorted(d) for d in logged] == [[4, 4, 4, 5, 5, 5], [4, 4, 4, 4, 5, 5]], (logged, rolls, box.pending())
     assert box.board()["tracks"]["threat"]["lit"] == [False] * 8

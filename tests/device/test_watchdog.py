@@ -5,6 +5,7 @@ The daemon runs for real (MockFactory pins, espeak-ng, waitress on a loopback po
 the replay camera over the tray photos; a gate in front of that camera stands for a
 driver call that never returns, and a datagram socket stands for systemd's NOTIFY_SOCKET.
 """
+
 from __future__ import annotations
 
 import os
@@ -79,7 +80,8 @@ def pings(received: list[tuple[float, str]]) -> int:
 
 @pytest.mark.slow
 def test_pings_stop_while_the_camera_thread_stalls_and_resume_after(
-        tmp_path: Path, notify_socket: socket.socket, monkeypatch) -> None:
+    tmp_path: Path, notify_socket: socket.socket, monkeypatch
+) -> None:
     gate = threading.Event()
     gate.set()
     monkeypatch.setattr(daemon_module, "CAMERA_STALL_S", 1.0)

@@ -3,6 +3,7 @@ bug is a refusal, prompts ask only for what the game accepts.
 
 The game-independent tests walk each registered game through its own prompts (as the
 pages answer them), so a game added to the registry is checked without a line here."""
+
 from __future__ import annotations
 
 import random
@@ -159,8 +160,17 @@ def test_a_revelio_peek_cannot_be_unseen() -> None:
     assert all(not play.table.private_view(s)["seen"] for s in others)
 
 
-@pytest.mark.parametrize("data", [{"check": ["x"]}, {"choice": "²"}, {"choice": "٣"}, {"group": "3", "check": {}},
-                                  {"choice": 2, "extra": 1}, {"choice": True}])
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"check": ["x"]},
+        {"choice": "²"},
+        {"choice": "٣"},
+        {"group": "3", "check": {}},
+        {"choice": 2, "extra": 1},
+        {"choice": True},
+    ],
+)
 def test_malformed_encounters_are_refused_and_change_nothing(data: dict[str, Any]) -> None:
     """Inputs that once reached a handler and crashed it (HTTP 500) are refusals."""
     play = Play(4)

@@ -1,4 +1,5 @@
 """Rolls as the rules take them: pips, taught symbol faces, and how a roll is said."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """The engine core: actions validated, the table as a fold of its log, undo as replay."""
+
 from __future__ import annotations
 
 import pytest
@@ -74,9 +75,14 @@ def test_action_json_round_trip_and_refusals():
 
 
 def test_undo_removes_the_last_effective_action_each_time():
-    entries = [Entry(1, new_dice(), 1), Entry(2, Action("roll", {"dice": [1]}), 2),
-               Entry(3, Action("roll", {"dice": [2]}), 3), Entry(4, Action(UNDO), 0),
-               Entry(5, Action(UNDO), 0), Entry(6, Action("roll", {"dice": [6]}), 6)]
+    entries = [
+        Entry(1, new_dice(), 1),
+        Entry(2, Action("roll", {"dice": [1]}), 2),
+        Entry(3, Action("roll", {"dice": [2]}), 3),
+        Entry(4, Action(UNDO), 0),
+        Entry(5, Action(UNDO), 0),
+        Entry(6, Action("roll", {"dice": [6]}), 6),
+    ]
     assert [e.seq for e in effective(entries)] == [1, 6]
     assert replay(entries).public_view()["view"]["history"] == [[6]]
 

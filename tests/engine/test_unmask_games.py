@@ -1,4 +1,5 @@
 """Whole games of Unmask the Death Eaters for 4 to 8 players, through the table core."""
+
 from __future__ import annotations
 
 import random
@@ -105,7 +106,10 @@ def finish(play: Play, outcome: str) -> None:
 )
 def test_full_game_with_a_turned_order_player(players: int, outcome: str) -> None:
     wants_partial = outcome == "partial"
-    play = seeded(players, lambda p: order_turns(p) and (not wants_partial or eaters_after_shift(p) == NAMES_TO_SUBMIT[players][1] - 1))
+    play = seeded(
+        players,
+        lambda p: order_turns(p) and (not wants_partial or eaters_after_shift(p) == NAMES_TO_SUBMIT[players][1] - 1),
+    )
     turned = [x for x in range(players) if play.s.loyalty[x] == ORDER and play.s.phase2_deck[x] == DEATH_EATER]
     play_beginning(play)
     assert all(play.s.loyalty[x] == DEATH_EATER for x in turned)
@@ -122,7 +126,9 @@ def test_five_players_end_on_the_track_with_a_partial_victory() -> None:
     assert play.s.board.snake == 3 and play.s.leader == 0
     play.act("leave_out", by=1, choice="Cat")
     play.encounter(False, group=5)  # snake to 4; Cat sat out, so the group is the other four
-    assert "Cat regains their wand but may not exchange a card; the Expelliarmus card goes back in the box." in play.said
+    assert (
+        "Cat regains their wand but may not exchange a card; the Expelliarmus card goes back in the box." in play.said
+    )
     assert play.s.board.snake == 4 and play.s.now.left_out is None and play.s.leader == 1
     assert play.table.tracks()["threat"].attention
     play.encounter(False)  # the penalty Encounter fails too: 5

@@ -1,5 +1,6 @@
 """Property tests: random legal games keep the chart, move the Snake once a turn at most,
 never leak a Loyalty, and replay (and undo/redo) to exactly the same state."""
+
 from __future__ import annotations
 
 import copy
@@ -32,7 +33,6 @@ def flipped(table: Table, seat: int) -> Table:
     if s.phase2_deck:
         s.phase2_deck[seat] = other[s.phase2_deck[seat]]
     return twin
-
 
 
 def assert_same_outside(real: Table, twin: Table, secret: int) -> None:
@@ -97,5 +97,7 @@ def test_replay_and_undo_redo_give_the_same_state(players: int, seed: int, cut: 
 @pytest.mark.slow
 def test_random_walks_reach_the_moment_of_truth() -> None:
     """The walks above are only meaningful if they get through whole games."""
-    finished = sum(walk(players, seed, check_secrets=False).table.public_view()["over"] for seed in range(10) for players in (4, 8))
+    finished = sum(
+        walk(players, seed, check_secrets=False).table.public_view()["over"] for seed in range(10) for players in (4, 8)
+    )
     assert finished >= 10

@@ -1,4 +1,5 @@
 """Unmask the Death Eaters: the charts, the checks and every edge case of the rulebook."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -57,8 +58,14 @@ def test_dice_checks_and_the_six_dice_cap() -> None:
 def test_options_are_validated() -> None:
     assert parse_config({}).revelio_peeks == (2, 2, 2, 1, 1, 0, 0)
     assert len(parse_config({"track_length": 8}).revelio_peeks) == 9
-    typed = parse_config({"creatures": "giant:4, dementor:3, inferius:4, troll:3", "beginning_tokens": "Troll, expelliarmus",
-                          "beginning_spaces": "troll", "revelio_peeks": "2,1,1,1,0,0,0"})
+    typed = parse_config(
+        {
+            "creatures": "giant:4, dementor:3, inferius:4, troll:3",
+            "beginning_tokens": "Troll, expelliarmus",
+            "beginning_spaces": "troll",
+            "revelio_peeks": "2,1,1,1,0,0,0",
+        }
+    )
     assert typed.kind_needed("troll") == 3 and typed.phase_tokens("beginning") == ("troll", "expelliarmus")
     assert typed.revelio_peeks == (2, 1, 1, 1, 0, 0, 0) and typed.phase_spaces("war") == Config().phase_spaces("war")
     for bad in (
@@ -111,7 +118,12 @@ def test_group_must_include_the_leader_and_match_the_card() -> None:
     play = started()
     play.act("encounter", group=3, check="host")
     assert play.table.expects()[0].count == 2 and "Ann" not in play.table.expects()[0].options
-    for seats, message in (([1, 2, 3], "exactly 3"), ([0, 1], "exactly 3"), ([0, 1, 1], "twice"), ([0, 1, 9], "seat number")):
+    for seats, message in (
+        ([1, 2, 3], "exactly 3"),
+        ([0, 1], "exactly 3"),
+        ([0, 1, 1], "twice"),
+        ([0, 1, 9], "seat number"),
+    ):
         with pytest.raises(IllegalAction, match=message):
             play.act("group", choices=seats)
     with pytest.raises(IllegalAction, match="Ann"):
@@ -216,7 +228,9 @@ def test_the_host_taps_an_encounter_in_and_types_the_cards() -> None:
     assert play.table.expects()[0].action == "target" and play.s.step == "encounter"
     play.act("target", choice="3")
     play.act("rolls", choice="2")
-    assert play.s.step == "group" and play.said[-1].startswith("Encounter: the Encounter. Roll 3 of a kind, in up to 2 rolls.")
+    assert play.s.step == "group" and play.said[-1].startswith(
+        "Encounter: the Encounter. Roll 3 of a kind, in up to 2 rolls."
+    )
     play.act("group", choices=["Ann", "Bob", "Cat"])
     with pytest.raises(IllegalAction, match="dice value or 'curse'"):
         play.act("reveal", cards=["two"])
@@ -267,8 +281,13 @@ def test_talk_mode_is_the_hosts_and_is_reminded_each_turn() -> None:
 
 def test_out_of_step_and_unknown_actions_are_refused() -> None:
     play = started()
-    refused = (("token", {"choice": "redraw"}), ("vote", {"vote": True}), ("peek", {}),
-               ("directive", {"choice": "dice total"}), ("fly", {}))
+    refused = (
+        ("token", {"choice": "redraw"}),
+        ("vote", {"vote": True}),
+        ("peek", {}),
+        ("directive", {"choice": "dice total"}),
+        ("fly", {}),
+    )
     for kind, data in refused:
         with pytest.raises(IllegalAction):
             play.act(kind, **data)
@@ -341,7 +360,9 @@ def test_a_tied_vote_fails_and_exhausted_nominations_start_over() -> None:
         assert play.s.step == "nominate"
     # Only the fourth nominator was never nominated: rather than deadlock, the list starts over.
     assert play.s.final.nominator == (n0 + 3) % 4 and play.s.final.nominated == []
-    assert sorted(play.table.expects()[0].options) == sorted(n for x, n in enumerate(play.s.names) if x != play.s.final.nominator)
+    assert sorted(play.table.expects()[0].options) == sorted(
+        n for x, n in enumerate(play.s.names) if x != play.s.final.nominator
+    )
 
 
 def test_a_curse_revealed_with_the_cards_leaves_the_verdict_to_the_host() -> None:

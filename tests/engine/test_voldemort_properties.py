@@ -77,7 +77,6 @@ def flip_vote(r: random.Random) -> Callable[[VoldemortState], set[int]]:
     return change
 
 
-
 def shown_to(table: Table) -> set[int]:
     """Seats holding or shown policies or a peek now (the deck is theirs to know)."""
     s: VoldemortState = table.current.state

@@ -390,7 +390,9 @@ def test_the_opening_keeps_the_same_fixed_pauses_for_every_deal() -> None:
     for seed in range(12):
         play = Play(7, seed=seed)
         lines = [e for e in play.table.games["voldemort"].new({}, _turn(play, seed))[1] if isinstance(e, Say)]
-        timings.add(tuple((e.text, e.then_wait) for e in lines if "Minister" not in e.text and "nominate" not in e.text))
+        timings.add(
+            tuple((e.text, e.then_wait) for e in lines if "Minister" not in e.text and "nominate" not in e.text)
+        )
     assert len(timings) == 1
     waits = [wait for _, wait in timings.pop() if wait]
     assert waits == [EYES_CLOSING_S, RECOGNISING_S, EYES_SHUT_S] and min(waits) >= 2

@@ -1,5 +1,6 @@
 """The web side through Flask's test client: seats and the host by cookie only, each
 phone sees only its own secret, every refusal is JSON and changes nothing."""
+
 from __future__ import annotations
 
 import json
@@ -71,7 +72,10 @@ def test_host_page_and_public_api_hold_no_secret(table):
     ann = join(app, 0)
     ann.post("/api/me/act", json={"kind": "peek", "data": {"choice": "Bob"}})
     stranger = app.test_client()
-    bodies = [host.get(p).get_data(as_text=True) for p in ("/host", "/api/table", "/api/board", "/api/host/pending", "/", "/me", "/board")]
+    bodies = [
+        host.get(p).get_data(as_text=True)
+        for p in ("/host", "/api/table", "/api/board", "/api/host/pending", "/", "/me", "/board")
+    ]
     bodies.append(stranger.get("/api/table").get_data(as_text=True))
     for word in words(service):
         assert not any(word in body for body in bodies)
@@ -189,7 +193,12 @@ BAD_POSTS = [
     ("/api/host/act", '{"kind": "vote", "data": {"vote": "yes", "seat": 0}}', "application/json", 409),
     ("/api/host/act", '{"kind": "table.undo", "data": {}}', "application/json", 409),
     ("/api/host/act", '{"kind": "table.new", "data": {"game": "chess", "seats": ["a", "b"]}}', "application/json", 409),
-    ("/api/host/act", '{"kind": "table.new", "data": {"game": "secrets", "seats": ["a", "a"]}}', "application/json", 409),
+    (
+        "/api/host/act",
+        '{"kind": "table.new", "data": {"game": "secrets", "seats": ["a", "a"]}}',
+        "application/json",
+        409,
+    ),
     ("/api/host/act", '{"kind": "next", "data": {"x": NaN}}', "application/json", 400),
     ("/api/host/reset", '{"seat": "0"}', "application/json", 400),
     ("/api/host/reset", '{"seat": true}', "application/json", 400),
@@ -228,7 +237,9 @@ def test_cross_site_posts_are_refused(table, headers):
     assert reply.status_code == 403 and "cross-site" in reply.json["error"]
     assert service.version == before
     same = host.post(
-        "/api/host/act", json={"kind": "next", "data": {}}, headers={"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"}
+        "/api/host/act",
+        json={"kind": "next", "data": {}},
+        headers={"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"},
     )
     assert same.status_code == 200 and service.version == before + 1
 
@@ -236,7 +247,14 @@ def test_cross_site_posts_are_refused(table, headers):
 def test_security_headers_and_no_store_everywhere(table):
     app, service, host = table
     ann = join(app, 0)
-    for client, path in [(ann, "/api/me"), (ann, "/me"), (host, "/host"), (host, "/api/table"), (ann, "/"), (host, "/board")]:
+    for client, path in [
+        (ann, "/api/me"),
+        (ann, "/me"),
+        (host, "/host"),
+        (host, "/api/table"),
+        (ann, "/"),
+        (host, "/board"),
+    ]:
         reply = client.get(path)
         assert reply.headers["Cache-Control"] == "no-store", path
         csp = reply.headers["Content-Security-Policy"]
@@ -302,7 +320,9 @@ def test_event_stream_sends_versions_only(table):
 
 def test_stream_ends_after_its_lifetime(table):
     app, service, host = table
-    stream = version_events(service, app.extensions["familiar"].stopping, StreamSlots(), "phone", heartbeat=10, lifetime=0.2)
+    stream = version_events(
+        service, app.extensions["familiar"].stopping, StreamSlots(), "phone", heartbeat=10, lifetime=0.2
+    )
     assert len(list(stream)) == 1
 
 
@@ -324,7 +344,9 @@ def test_join_link_and_qr(tmp_path):
     assert join_url("http://127.0.0.1:8080/", "http://box.local:8080", "C0DE") == "http://box.local:8080/j/C0DE"
     assert join_url("http://192.168.1.20:8080/", None, "C0DE") == "http://192.168.1.20:8080/j/C0DE"
     lan = lan_address()
-    assert join_url("http://localhost:8080/", None, "X") == (f"http://{lan}:8080/j/X" if lan else "http://localhost:8080/j/X")
+    assert join_url("http://localhost:8080/", None, "X") == (
+        f"http://{lan}:8080/j/X" if lan else "http://localhost:8080/j/X"
+    )
     qr = qr_data_uri("http://192.168.1.20:8080/j/C0DE")
     assert qr.startswith("data:image/svg+xml") and "script" not in qr
     app, service = make_app(tmp_path)
@@ -360,11 +382,23 @@ LAN = lan_address()
 
 @pytest.mark.parametrize(
     "host,allowed",
-    [("evil.example.com", False), (f"{LAN}:8080" if LAN else "127.0.0.2:8080", True), (f"{HOSTNAME}.local", True),
-     (HOSTNAME, True), ("[::1]:8080", True), ("familiar.test:8080", True), ("familiar.local.evil.com", False),
-     # single-label names and *.lan are names anyone can give a device on the router's DNS
-     ("printer", False), ("evil.lan", False), ("evil.home.arpa", False), (f"{HOSTNAME}.evil.com", False),
-     ("192.0.2.7:8080", False), ("0.0.0.0:8080", False), ("localhost:8080", True)],
+    [
+        ("evil.example.com", False),
+        (f"{LAN}:8080" if LAN else "127.0.0.2:8080", True),
+        (f"{HOSTNAME}.local", True),
+        (HOSTNAME, True),
+        ("[::1]:8080", True),
+        ("familiar.test:8080", True),
+        ("familiar.local.evil.com", False),
+        # single-label names and *.lan are names anyone can give a device on the router's DNS
+        ("printer", False),
+        ("evil.lan", False),
+        ("evil.home.arpa", False),
+        (f"{HOSTNAME}.evil.com", False),
+        ("192.0.2.7:8080", False),
+        ("0.0.0.0:8080", False),
+        ("localhost:8080", True),
+    ],
 )
 def test_only_the_box_own_names_are_answered(tmp_path, host, allowed):
     """DNS rebinding: a public domain pointed at the box must not reach it as "same origin"."""

@@ -1,5 +1,6 @@
 """The host's hardware tools through the web: readings to confirm, teaching a deck,
 the camera picture, the board and its simulated buttons."""
+
 from __future__ import annotations
 
 import base64
@@ -18,7 +19,9 @@ class RecordingBox:
 
     def __init__(self) -> None:
         self.service: Any = None
-        self.readings = {"r1": {"id": "r1", "kind": "dice", "action": "roll", "values": [3, 5], "unsure": [1], "confidence": 0.6}}
+        self.readings = {
+            "r1": {"id": "r1", "kind": "dice", "action": "roll", "values": [3, 5], "unsure": [1], "confidence": 0.6}
+        }
         self.pressed: list[str] = []
         self.taught: list[tuple] = []
 
@@ -81,7 +84,14 @@ def test_confirm_a_pending_reading_with_its_photo(dice_table):
 def test_correct_or_discard_a_reading(dice_table):
     app, service, host, box = dice_table
     assert host.post("/api/host/pending/r1", json={"values": [3, 9]}).status_code == 409  # the rules refuse a 9
-    box.readings["r1"] = {"id": "r1", "kind": "dice", "action": "roll", "values": [3, 5], "unsure": [1], "confidence": 0.6}
+    box.readings["r1"] = {
+        "id": "r1",
+        "kind": "dice",
+        "action": "roll",
+        "values": [3, 5],
+        "unsure": [1],
+        "confidence": 0.6,
+    }
     assert host.post("/api/host/pending/r1", json={"values": [3, 6]}).status_code == 200
     assert service.public_view()["view"]["last"] == [3, 6]
     box.readings["r2"] = {"id": "r2", "kind": "dice", "action": "roll", "values": [1], "unsure": [0], "confidence": 0.5}
@@ -96,7 +106,9 @@ def test_teach_a_deck_preview_then_commit(dice_table):
     preview = host.post("/api/host/teach", json={"catalog": "set-deck", "rows": 2, "cols": 3, "names": names})
     assert preview.status_code == 200 and preview.json["committed"] is False
     assert [base64.b64decode(u.split(",", 1)[1]) for u in preview.json["previews"]] == [JPEG] * 6
-    saved = host.post("/api/host/teach", json={"catalog": "set-deck", "rows": 2, "cols": 3, "names": names, "commit": True})
+    saved = host.post(
+        "/api/host/teach", json={"catalog": "set-deck", "rows": 2, "cols": 3, "names": names, "commit": True}
+    )
     assert saved.json["committed"] is True
     assert [t[4] for t in box.taught] == [False, True]
     refused = host.post("/api/host/teach", json={"catalog": "set-deck", "rows": 2, "cols": 2, "names": names[:4]})

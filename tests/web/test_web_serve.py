@@ -1,5 +1,6 @@
 """The app served for real by waitress: live streams arrive at once, a table's worth
 of open streams does not starve other requests, and stop() ends it all."""
+
 from __future__ import annotations
 
 import http.client
@@ -102,8 +103,7 @@ def test_served_requests_log_no_cookie_and_no_secret(tmp_path, caplog):
     server = serve(app, "127.0.0.1", 0)
     try:
         service.submit(Action("table.new", {"game": "secrets", "seats": ["Ann", "Bob"]}))
-        status, _, set_cookie = post_json(server.port, "/api/join", {"seat": 0},
-                                          f"familiar_join={service.join_code()}")
+        status, _, set_cookie = post_json(server.port, "/api/join", {"seat": 0}, f"familiar_join={service.join_code()}")
         token = set_cookie.split(";")[0].split("=", 1)[1]
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
         conn.request("GET", "/api/me", headers={"Cookie": f"familiar_seat={token}"})
