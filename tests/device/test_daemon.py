@@ -140,6 +140,7 @@ def test_a_missing_camera_is_said_and_shown_and_play_goes_on_by_hand(daemon):
     assert box.service.public_view()["view"]["total"] == 7
 
 
+@pytest.mark.slow
 def test_kill_9_of_the_demo_daemon_then_restart_loses_nothing(tmp_path):
     port = free_port()
     base = f"http://127.0.0.1:{port}"

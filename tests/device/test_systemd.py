@@ -175,6 +175,7 @@ def test_make_install_dry_run_prints_every_step_and_changes_nothing(tmp_path: Pa
     assert not (tmp_path / "etc").exists()
 
 
+@pytest.mark.slow
 def test_a_second_run_over_an_installed_box_changes_nothing(tmp_path: Path) -> None:
     """The state a first run leaves (made here for real: the committed tree and its
     commit stamp, a venv, the unit and the config): the plan copies, installs and
@@ -206,6 +207,7 @@ def test_a_second_run_over_an_installed_box_changes_nothing(tmp_path: Path) -> N
     assert "+ systemctl start familiar.service" in changes  # does nothing to a running service
 
 
+@pytest.mark.slow
 def test_install_script_keeps_an_existing_config(tmp_path: Path) -> None:
     (tmp_path / "etc").mkdir()
     (tmp_path / "etc" / "familiar.toml").write_text("[web]\nport = 9000\n")

@@ -116,6 +116,7 @@ def test_a_line_then_wait_is_followed_by_exactly_that_quiet(tmp_path, speaker):
 # The board: the real daemon on simulated pins drains the timer's track
 
 
+@pytest.mark.slow
 def test_the_daemon_drains_the_timer_on_an_idle_bar_sends_timer_done_and_pauses(tmp_path, monkeypatch):
     monkeypatch.setattr(engine.table, "registry", games)
     box = make_daemon(tmp_path, source="usb:/dev/familiar-no-such-camera")
