@@ -363,16 +363,15 @@ def replay(entries: Sequence[Entry], games: Mapping[str, Game[Any]] | None = Non
     """Rebuild the table from its log.  Raises :class:`ReplayError` if a logged action no
     longer applies, because silently dropping history would be worse than a loud failure.
 
-    Only the current game is folded entry by entry (undos included); the games before it
-    are kept as entries, and rebuilt only if an undo of a new game brings one back."""
+    The log is folded entry by entry (undos included) from its first effective entry: every
+    game an undo can still bring back is folded, so each comes back with what its seats
+    were shown (``seen``) exactly as on the table that was running.  Entries before it
+    belong to games undone entirely, which nothing can bring back."""
     table = Table(games)
     kept = effective(entries)
-    start = next((i for i in range(len(kept) - 1, -1, -1) if kept[i].action.kind == NEW), None)
-    if start is None:
+    if not kept:
         return table
-    first = kept[start].seq
-    table.kept = kept[:start]
     for entry in entries:
-        if entry.seq >= first:
+        if entry.seq >= kept[0].seq:
             table.fold(entry)
     return table

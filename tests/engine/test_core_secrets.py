@@ -215,3 +215,27 @@ def test_refusals_never_name_internal_steps() -> None:
     with pytest.raises(IllegalAction) as refused:
         play.act("reveal", cards=["1"])
     assert "first_roll" not in str(refused.value) and "rolling for the first Leader" in str(refused.value)
+
+
+def test_an_undone_new_game_brings_back_what_its_seats_saw_after_a_restart() -> None:
+    """Game A's peek, undone with the host's confirmation, stays on Ann's phone; a new game
+    B is started, the box restarts, and B is undone: A comes back with Ann's memory, as on
+    the table that never restarted (the review's reproduction)."""
+    from engine.table import UNDO, Entry, replay
+    from support.web import games
+
+    log: list[Entry] = []
+
+    def add(action: Action, seed: int = 0) -> None:
+        log.append(Entry(len(log) + 1, action, seed))
+
+    add(Action(NEW, {"game": "secrets", "seats": ["Ann", "Bob", "Cy"]}), 7)
+    add(Action("peek", {"choice": "Bob"}, 0))
+    add(Action(UNDO))
+    remembered = replay(log, games()).private_view(0)["seen"]  # game A, after the undo
+    assert remembered and remembered[0]["peeked"] == "Bob"
+    add(Action(NEW, {"game": "secrets", "seats": ["Ann", "Bob"]}), 8)
+    add(Action(UNDO))  # undo game B, on the restarted box
+    restarted = replay(log[:-1], games())
+    restarted.undo(log[-1].seq)
+    assert restarted.private_view(0)["seen"] == remembered == replay(log, games()).private_view(0)["seen"]
