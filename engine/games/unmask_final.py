@@ -129,11 +129,14 @@ def _ask_nominate(state: UnmaskState) -> list[Expect]:
 
 def vote(state: UnmaskState, turn: Turn) -> list[Effect]:
     """One seat's vote (its own, or entered by the host with ``seat``); the tally when all
-    are in.  Votes stay hidden until then, like thumbs held in fists."""
+    are in.  Votes stay hidden until then, like thumbs held in fists.  The host enters a
+    vote only for a seat that has not voted: it never replaces a vote cast on a phone."""
     dept, given = state.dept(), turn.args["seat"]
     if turn.seat is None:
         if given is None:
             raise IllegalAction("say whose vote this is: seat")
+        if given in dept.votes:
+            raise IllegalAction(f"{state.names[given]} has already voted")
         voter = given
     else:
         if given is not None and given != turn.seat:

@@ -373,3 +373,17 @@ def test_a_curse_revealed_with_the_cards_leaves_the_verdict_to_the_host() -> Non
     assert play.s.step == "result" and play.s.now.pool.card_dice == 4 and play.s.board.snake == 0
     play.act("result", choice="failure")
     assert play.s.board.snake == 1
+
+
+def test_the_host_never_replaces_a_vote_cast_on_a_phone() -> None:
+    """The review's reproduction: Bob voted on his phone, then the host sent a vote "for"
+    Bob; it must be refused and Bob's own vote stand."""
+    play = at_department()
+    if play.s.step == "revelio":
+        play.act("peek", choice="no one")
+    nominee = next(x for x in range(play.s.players) if x != play.s.final.nominator)
+    play.act("nominate", choice=nominee)
+    play.act("vote", by=1, vote=True)
+    with pytest.raises(IllegalAction, match="Bob has already voted"):
+        play.act("vote", seat=1, vote=False)
+    assert play.s.final.votes == {1: True}
