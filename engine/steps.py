@@ -77,6 +77,10 @@ class Move(Generic[S]):
     when: Callable[[S], bool] | None = None
     not_now: str | Callable[[S], str] = ""
 
+    def seats(self, state: S) -> list[int]:
+        """The seats that may make this move now (none: the host's alone)."""
+        return [s for s in (self.by(state) if self.by else ()) if s is not None]
+
 
 @dataclass(frozen=True)
 class Step(Generic[S]):
@@ -149,7 +153,7 @@ class StepGame(Generic[S]):
         must be a player who may make the move (a phone may only name itself)."""
         if seat is not None and behalf != seat:
             raise IllegalAction("you can only answer for yourself")
-        allowed = [s for s in (move.by(state) if move.by else ()) if s is not None]
+        allowed = move.seats(state)
         if behalf not in allowed:
             raise IllegalAction(f"that is not {names[behalf]}'s to answer now")
 
@@ -169,7 +173,7 @@ class StepGame(Generic[S]):
         return f"{kind.replace('_', ' ')!r} is not possible now: {self.step(state).doing}"
 
     def _check_actor(self, state: S, move: Move[S], seat: int | None, names: Sequence[str]) -> None:
-        allowed = [s for s in (move.by(state) if move.by else ()) if s is not None]
+        allowed = move.seats(state)
         if seat is None:
             if not move.host:
                 raise IllegalAction("only a player can do that, on their own phone")

@@ -265,8 +265,8 @@ class Table:
         What the entry showed stays with the seats that saw it (:attr:`seen`)."""
         if not self.kept:
             raise IllegalAction("there is nothing to undo")
+        game_seq = self.game_seq  # the undone entry's game, even when it is that game's start
         undone = self.kept.pop()
-        game_seq = next((e.seq for e in reversed([*self.kept, undone]) if e.action.kind == NEW), 0)
         for seat, keys in self.informed.get(undone.seq, {}).items():
             learned = self._learned(self.current, seat)
             shown = {k: learned[k] for k in keys if k in learned}
