@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 APT_PKGS := espeak-ng alsa-utils chromium sox
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test test-fast lint bench system-deps venv install clean
+.PHONY: demo test test-fast lint bench system-deps venv catalogs install clean
 
 system-deps:
 	@missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -29,7 +29,11 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[$(EXTRAS)]'
 	@touch $(STAMP)
 
-venv: system-deps $(STAMP)
+# The message catalogs the box reads (web/translations/*/LC_MESSAGES/*.mo), from the .po files.
+catalogs: $(STAMP)
+	$(PY) -m web.catalogs compile >/dev/null
+
+venv: system-deps $(STAMP) catalogs
 
 demo: venv
 	$(VENV)/bin/familiar demo

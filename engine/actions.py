@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.messages import _
+
 MAX_DEPTH = 16
 """Deepest nesting of lists and objects in an action's data.  No move needs more than a
 few levels; a deep one is accepted by ``json`` on one thread and overflows the stack
@@ -23,6 +25,11 @@ MAX_BYTES = 16 * 1024
 
 class IllegalAction(ValueError):
     """An action the rules do not allow now; the message is for the person who tried."""
+
+    @property
+    def message(self) -> str:
+        """The refusal as the rules gave it (a message the edge can translate)."""
+        return self.args[0] if self.args and isinstance(self.args[0], str) else str(self)
 
 
 def nesting_depth(value: Any) -> int:
@@ -53,19 +60,19 @@ class Action:
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, str) or not self.kind:
-            raise IllegalAction("an action needs a kind")
+            raise IllegalAction(_("an action needs a kind"))
         if not isinstance(self.data, Mapping):
-            raise IllegalAction("action data must be an object")
+            raise IllegalAction(_("action data must be an object"))
         if self.seat is not None and (not isinstance(self.seat, int) or isinstance(self.seat, bool) or self.seat < 0):
-            raise IllegalAction("seat must be a non-negative integer")
+            raise IllegalAction(_("seat must be a non-negative integer"))
         if nesting_depth(self.data) > MAX_DEPTH:
-            raise IllegalAction(f"action data nests deeper than {MAX_DEPTH} levels")
+            raise IllegalAction(_("action data nests deeper than {most} levels", most=MAX_DEPTH))
         try:
             size = len(json.dumps(dict(self.data)))
         except (TypeError, ValueError) as exc:
-            raise IllegalAction(f"action data must be JSON: {exc}") from None
+            raise IllegalAction(_("action data must be JSON: {reason}", reason=str(exc))) from None
         if size > MAX_BYTES:
-            raise IllegalAction(f"action data is larger than {MAX_BYTES // 1024} kB")
+            raise IllegalAction(_("action data is larger than {most} kB", most=MAX_BYTES // 1024))
 
     def to_json(self) -> str:
         """The form stored in the log (stable key order, so logs diff cleanly)."""
@@ -77,15 +84,16 @@ class Action:
         try:
             raw = json.loads(text)
         except (ValueError, RecursionError) as exc:
-            raise IllegalAction(f"not JSON: {exc}") from None
+            raise IllegalAction(_("not JSON: {reason}", reason=str(exc))) from None
         return cls.from_dict(raw)
 
     @classmethod
     def from_dict(cls, raw: Any) -> Action:
         """Build an action from a decoded JSON object, refusing unknown fields."""
         if not isinstance(raw, dict):
-            raise IllegalAction("an action must be a JSON object")
+            raise IllegalAction(_("an action must be a JSON object"))
         unknown = set(raw) - {"kind", "data", "seat"}
         if unknown:
-            raise IllegalAction(f"unknown action fields: {', '.join(sorted(unknown))}")
+            raise IllegalAction(_("unknown action fields: {unknown}", unknown=", ".join(sorted(unknown))))
+
         return cls(kind=raw.get("kind", ""), data=raw.get("data") or {}, seat=raw.get("seat"))

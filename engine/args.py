@@ -20,6 +20,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from engine.actions import IllegalAction
 from engine.dice import parse_roll
+from engine.messages import _, listing
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
@@ -53,7 +54,7 @@ def whole_number(raw: Any, lo: int, hi: int, what: str) -> int:
     if isinstance(raw, str) and DIGITS.fullmatch(raw.strip()):
         raw = int(raw.strip())
     if not isinstance(raw, int) or isinstance(raw, bool) or not lo <= raw <= hi:
-        raise IllegalAction(f"{what} must be a whole number from {lo} to {hi}")
+        raise IllegalAction(_("{what} must be a whole number from {lo} to {hi}", what=what, lo=lo, hi=hi))
     return raw
 
 
@@ -74,7 +75,7 @@ class Flag:
 
     def parse(self, raw: Any, where: Where, what: str) -> bool:
         if not isinstance(raw, bool):
-            raise IllegalAction(f"{what} must be true or false")
+            raise IllegalAction(_("{what} must be true or false", what=what))
         return raw
 
 
@@ -87,7 +88,7 @@ class Text:
     def parse(self, raw: Any, where: Where, what: str) -> str:
         text = " ".join(raw.split()) if isinstance(raw, str) else ""
         if not text or len(text) > self.longest or not text.isprintable():
-            raise IllegalAction(f"{what} must be 1 to {self.longest} printable characters")
+            raise IllegalAction(_("{what} must be 1 to {most} printable characters", what=what, most=self.longest))
         return text
 
 
@@ -106,7 +107,7 @@ class Choice:
         for option in options:
             if option.casefold() == text:
                 return option
-        raise IllegalAction(f"choose one of: {', '.join(options)}")
+        raise IllegalAction(_("choose one of: {options}", options=listing(options, "or")))
 
 
 @dataclass(frozen=True)
@@ -119,10 +120,12 @@ class Seat:
             for seat, name in enumerate(where.seats):
                 if name.casefold() == wanted:
                     return seat
-            raise IllegalAction(f"no player called {raw[:40]!r}")
+            raise IllegalAction(_("no player called {name!r}", name=raw[:40]))
         last = len(where.seats) - 1
         if not isinstance(raw, int) or isinstance(raw, bool) or not 0 <= raw <= last:
-            raise IllegalAction(f"{what} must be a player's name or a seat number from 0 to {last}")
+            raise IllegalAction(
+                _("{what} must be a player's name or a seat number from 0 to {last}", what=what, last=last)
+            )
         return raw
 
 
@@ -132,10 +135,10 @@ class Seats:
 
     def parse(self, raw: Any, where: Where, what: str) -> list[int]:
         if not isinstance(raw, list) or len(raw) > len(where.seats):
-            raise IllegalAction(f"{what} must be a list of players")
+            raise IllegalAction(_("{what} must be a list of players", what=what))
         seats = [Seat().parse(item, where, what) for item in raw]
         if len(set(seats)) != len(seats):
-            raise IllegalAction(f"{what} names a player twice")
+            raise IllegalAction(_("{what} names a player twice", what=what))
         return seats
 
 
@@ -161,7 +164,7 @@ class Items(Generic[T]):
 
     def parse(self, raw: Any, where: Where, what: str) -> list[T]:
         if not isinstance(raw, list) or len(raw) > self.longest:
-            raise IllegalAction(f"{what} must be a list of up to {self.longest}")
+            raise IllegalAction(_("{what} must be a list of up to {most}", what=what, most=self.longest))
         return [self.item(value) for value in raw]
 
 
@@ -177,8 +180,8 @@ class Either:
             try:
                 return spec.parse(raw, where, what)
             except IllegalAction as exc:
-                refusals.append(str(exc))
-        raise IllegalAction("; or ".join(refusals))
+                refusals.append(exc.message)
+        raise IllegalAction(listing(refusals, "or"))
 
 
 @dataclass(frozen=True)
@@ -197,8 +200,10 @@ def parse_args(specs: Mapping[str, ArgSpec], data: Mapping[str, Any], where: Whe
     undeclared key or a missing required one is refused."""
     unknown = sorted(set(data) - set(specs))
     if unknown:
-        taken = ", ".join(specs) or "nothing"
-        raise IllegalAction(f"unexpected {', '.join(repr(k[:40]) for k in unknown)}: this takes {taken}")
+        keys = ", ".join(repr(k[:40]) for k in unknown)
+        if not specs:
+            raise IllegalAction(_("unexpected {keys}: this takes nothing", keys=keys))
+        raise IllegalAction(_("unexpected {keys}: this takes {taken}", keys=keys, taken=", ".join(specs)))
     args: dict[str, Any] = {}
     for key, spec in specs.items():
         if isinstance(spec, Opt):
@@ -206,7 +211,8 @@ def parse_args(specs: Mapping[str, ArgSpec], data: Mapping[str, Any], where: Whe
         elif key in data:
             args[key] = spec.parse(data[key], where, key)
         else:
-            raise IllegalAction(f"{key} is missing")
+            raise IllegalAction(_("{key} is missing", key=key))
+
     return args
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.actions import IllegalAction
+from engine.messages import _, _n
 
 FACE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 """What a taught face may be called: the same rule as ``vision.dice.taught`` names
@@ -21,15 +22,20 @@ def parse_roll(raw: Any, count: int | None = None, faces: int = 6, named: bool =
     """Validate a roll from an action: a list of ints 1..faces (``count`` of them if
     given); with ``named``, taught face names are dice too."""
     if not isinstance(raw, list) or not raw:
-        raise IllegalAction("a roll is a non-empty list of dice values")
+        raise IllegalAction(_("a roll is a non-empty list of dice values"))
     for v in raw:
         if named and isinstance(v, str) and FACE_NAME.fullmatch(v):
             continue
         if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= faces:
-            also = " or a taught face's name" if named else ""
-            raise IllegalAction(f"each die must be a whole number from 1 to {faces}{also}")
+            if named:
+                raise IllegalAction(
+                    _("each die must be a whole number from 1 to {faces} or a taught face's name", faces=faces)
+                )
+            raise IllegalAction(_("each die must be a whole number from 1 to {faces}", faces=faces))
     if count is not None and len(raw) != count:
-        raise IllegalAction(f"expected {count} dice, got {len(raw)}")
+        raise IllegalAction(
+            _n("expected {count} die, got {got}", "expected {count} dice, got {got}", count, got=len(raw))
+        )
     return list(raw)
 
 

@@ -77,6 +77,12 @@ class Game(Protocol[S]):
         """Options the host picks from at set-up (name -> allowed values, first the default)."""
         ...
 
+    @property
+    def labels(self) -> Mapping[str, str]:
+        """What the pages call each key of the views (key -> message), e.g.
+        ``{"threat": _("Threat Track")}``; a key without one is shown as it is written."""
+        ...
+
     def new(self, options: Mapping[str, Any], turn: Turn) -> tuple[S, list[Effect]]:
         """Set up a game for ``turn.seats``; return its state and opening effects."""
         ...

@@ -44,6 +44,7 @@ from engine.actions import Action, IllegalAction
 from engine.args import ArgSpec, Seat, Where, parse_args
 from engine.effects import Effect, Expect, Track
 from engine.game import Turn
+from engine.messages import _, listing
 
 
 class HasStep(Protocol):
@@ -99,6 +100,7 @@ class StepGame(Generic[S]):
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     option_choices: ClassVar[Mapping[str, Sequence[str]]] = {}
+    labels: ClassVar[Mapping[str, str]] = {}
     steps: ClassVar[Sequence[Step[Any]]]
     anytime: ClassVar[Sequence[Move[Any]]] = ()
 
@@ -152,10 +154,10 @@ class StepGame(Generic[S]):
         """The host page answers a player's prompt with that player's ``seat`` added: it
         must be a player who may make the move (a phone may only name itself)."""
         if seat is not None and behalf != seat:
-            raise IllegalAction("you can only answer for yourself")
+            raise IllegalAction(_("you can only answer for yourself"))
         allowed = move.seats(state)
         if behalf not in allowed:
-            raise IllegalAction(f"that is not {names[behalf]}'s to answer now")
+            raise IllegalAction(_("that is not {name}'s to answer now", name=names[behalf]))
 
     def _move(self, state: S, kind: str) -> Move[S]:
         for move in self.moves_now(state):
@@ -167,22 +169,32 @@ class StepGame(Generic[S]):
                 raise IllegalAction(said or self._not_now(state, kind))
         if any(m.kind == kind for s in self.steps for m in s.moves):
             raise IllegalAction(self._not_now(state, kind))
-        raise IllegalAction(f"{self.title} has no move called {kind[:40]!r}")
+        raise IllegalAction(_("{game} has no move called {kind!r}", game=self.title, kind=kind[:40]))
 
     def _not_now(self, state: S, kind: str) -> str:
-        return f"{kind.replace('_', ' ')!r} is not possible now: {self.step(state).doing}"
+        doing = self.step(state).doing
+        return _("{kind!r} is not possible now: {doing}", kind=kind.replace("_", " "), doing=doing)
 
     def _check_actor(self, state: S, move: Move[S], seat: int | None, names: Sequence[str]) -> None:
         allowed = move.seats(state)
         if seat is None:
             if not move.host:
-                raise IllegalAction("only a player can do that, on their own phone")
+                raise IllegalAction(_("only a player can do that, on their own phone"))
             return
         if seat not in allowed:
-            who = " or ".join(names[s] for s in allowed)
-            role = f" ({move.role})" if move.role and who else ""
-            others = f"{who}{role}" if who else "the host"
-            raise IllegalAction(f"only {others}{' or the host' if who and move.host else ''} can do that")
+            raise IllegalAction(self._only(move, [names[s] for s in allowed]))
+
+    @staticmethod
+    def _only(move: Move[S], who: list[str]) -> str:
+        """Who may make a move, for the refusal of anyone else."""
+        if not who:
+            return _("only the host can do that")
+        players = listing(who, "or")
+        if move.role:
+            players = _("{players} ({role})", players=players, role=move.role)
+        if move.host:
+            return _("only {players} or the host can do that", players=players)
+        return _("only {players} can do that", players=players)
 
     def expects(self, state: S) -> list[Expect]:
         return [e for m in self.moves_now(state) if m.ask for e in m.ask(state)]

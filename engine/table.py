@@ -30,6 +30,7 @@ from engine.actions import Action, IllegalAction
 from engine.effects import TIMER_DONE, Effect, Expect, Say, Track
 from engine.game import Game, Turn
 from engine.games import registry
+from engine.messages import LANGUAGES, _, listing
 
 NEW = "table.new"
 UNDO = "table.undo"
@@ -55,7 +56,9 @@ class GameFault(IllegalAction):
     refusal (nothing changes) and keeps the traceback for the box's log."""
 
     def __init__(self, kind: str, trace: str) -> None:
-        super().__init__(f"the box could not take {kind[:40]!r}: that is a fault in the box, and it has been logged")
+        super().__init__(
+            _("the box could not take {kind!r}: that is a fault in the box, and it has been logged", kind=kind[:40])
+        )
         self.trace = trace
 
 
@@ -79,6 +82,8 @@ class TableState:
     game: str | None = None
     seats: tuple[str, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
+    language: str | None = None
+    """The game's language if chosen at set-up (option ``language``), else the box's."""
     seed: int = 0
     state: Any = None
     timers: timing.Timers = field(default_factory=dict)
@@ -109,14 +114,22 @@ def effective(entries: Iterable[Entry]) -> list[Entry]:
 def _seat_names(raw: Any, game: Game[Any]) -> tuple[str, ...]:
     """Validate seat names for a new game: distinct, short, printable, right count."""
     if not isinstance(raw, list) or any(not isinstance(n, str) for n in raw):
-        raise IllegalAction("seats must be a list of names")
+        raise IllegalAction(_("seats must be a list of names"))
     names = tuple(" ".join(n.split()) for n in raw)
     if any(not n or len(n) > MAX_NAME or not n.isprintable() for n in names):
-        raise IllegalAction(f"each seat needs a name of 1 to {MAX_NAME} printable characters")
+        raise IllegalAction(_("each seat needs a name of 1 to {most} printable characters", most=MAX_NAME))
     if len({n.casefold() for n in names}) != len(names):
-        raise IllegalAction("two seats have the same name")
+        raise IllegalAction(_("two seats have the same name"))
     if not game.min_seats <= len(names) <= game.max_seats:
-        raise IllegalAction(f"{game.title} is for {game.min_seats} to {game.max_seats} players, not {len(names)}")
+        raise IllegalAction(
+            _(
+                "{game} is for {least} to {most} players, not {count}",
+                game=game.title,
+                least=game.min_seats,
+                most=game.max_seats,
+                count=len(names),
+            )
+        )
     return names
 
 
@@ -152,16 +165,16 @@ class Table:
         """What ``action`` would do if accepted at wall time ``at``, without committing it
         (IllegalAction if refused)."""
         if action.kind == UNDO:
-            raise IllegalAction("undo is not an action of the game: use the undo button")
+            raise IllegalAction(_("undo is not an action of the game: use the undo button"))
         if action.kind == NEW:
             return self._new_game(action, seed, at)
         game = self.game
         if game is None:
-            raise IllegalAction("no game is being played: start one first")
+            raise IllegalAction(_("no game is being played: start one first"))
         if action.seat is not None and action.seat >= len(self.current.seats):
-            raise IllegalAction(f"there is no seat {action.seat}")
+            raise IllegalAction(_("there is no seat {seat}", seat=action.seat))
         if game.is_over(self.current.state):
-            raise IllegalAction("the game is over: start a new one or undo")
+            raise IllegalAction(_("the game is over: start a new one or undo"))
         after = copy.deepcopy(self.current)
         if action.kind == TIMER:
             after.timers = timing.control(after.timers, action, at)
@@ -176,29 +189,40 @@ class Table:
 
     def _new_game(self, action: Action, seed: int, at: float) -> Outcome:
         if action.seat is not None:
-            raise IllegalAction("only the host can start a game")
+            raise IllegalAction(_("only the host can start a game"))
         name = action.data.get("game")
         game = self.games.get(name) if isinstance(name, str) else None
         if game is None:
-            raise IllegalAction(f"unknown game {str(name)[:40]!r}; known: {', '.join(sorted(self.games))}")
+            known = ", ".join(sorted(self.games))
+            raise IllegalAction(_("unknown game {name!r}; known: {known}", name=str(name)[:40], known=known))
         unknown = set(action.data) - {"game", "seats", "options"}
         if unknown:
-            raise IllegalAction(f"a new game takes game, seats and options, not {', '.join(sorted(unknown))}")
+            raise IllegalAction(
+                _("a new game takes game, seats and options, not {unknown}", unknown=", ".join(sorted(unknown)))
+            )
         seats = _seat_names(action.data.get("seats", []), game)
         options = action.data.get("options") or {}
         if not isinstance(options, dict):
-            raise IllegalAction("options must be an object")
+            raise IllegalAction(_("options must be an object"))
+        options = dict(options)
+        language = options.pop("language", None)
+        if language is not None and language not in LANGUAGES:
+            raise IllegalAction(
+                _("the box speaks {known}, not {language!r}", known=", ".join(LANGUAGES), language=str(language)[:20])
+            )
         turn = Turn.of(action, seats, seed)
         state, effects = _guarded(NEW, lambda: game.new(options, turn))
         after = TableState(
             game=name,
             seats=seats,
-            options=dict(options),
+            options=options,
+            language=language,
             seed=seed,
             state=state,
             timers=timing.started({}, effects, at),
         )
-        return Outcome(after, [Say(f"New game: {game.title}."), *effects], self._informed(TableState(), after))
+        said = Say(_("New game: {game}.", game=game.title))
+        return Outcome(after, [said, *effects], self._informed(TableState(), after))
 
     def _informed(self, before: TableState, after: TableState) -> dict[int, list[str]]:
         """The seats whose shown secrets the action changed, with those secrets' names."""
@@ -249,13 +273,13 @@ class Table:
         game = self.game
         names = game.secret_labels(self.current.state) if game else {}
         parts = [
-            f"{self.current.seats[s]} ({', '.join(names.get(k, k) for k in keys)})"
+            _("{name} ({secrets})", name=self.current.seats[s], secrets=listing(names.get(k, k) for k in keys))
             for s, keys in sorted(informed.items())
         ]
-        return (
-            "That step showed a secret on a phone, which undo cannot take back from the player: "
-            + "; ".join(parts)
-            + ". Each phone keeps showing what it saw."
+        return _(
+            "That step showed a secret on a phone, which undo cannot take back from the player: {seats}."
+            " Each phone keeps showing what it saw.",
+            seats=listing(parts),
         )
 
     def undo(self, seq: int | None = None) -> None:
@@ -264,7 +288,8 @@ class Table:
 
         What the entry showed stays with the seats that saw it (:attr:`seen`)."""
         if not self.kept:
-            raise IllegalAction("there is nothing to undo")
+            raise IllegalAction(_("there is nothing to undo"))
+
         game_seq = self.game_seq  # the undone entry's game, even when it is that game's start
         undone = self.kept.pop()
         for seat, keys in self.informed.get(undone.seq, {}).items():

@@ -24,6 +24,7 @@ from typing import Any
 
 from engine.actions import Action, IllegalAction
 from engine.effects import TIMER_DONE, Effect, StartTimer, Track
+from engine.messages import _
 
 CONTROLS = ("pause", "resume", "add", "end")
 MINUTE = 60.0
@@ -73,7 +74,7 @@ def check_done(timers: Timers, action: Action, at: float) -> None:
     so the log never says a timer ended that had not."""
     name, timer = _named(timers, action)
     if timer.remaining(at) > 0:
-        raise IllegalAction(f"the {name} timer has not run out: end it with the timer's End button")
+        raise IllegalAction(_("the {name} timer has not run out: end it with the timer's End button", name=name))
 
 
 def _named(timers: Timers, action: Action) -> tuple[str, Timer]:
@@ -81,7 +82,7 @@ def _named(timers: Timers, action: Action) -> tuple[str, Timer]:
     name = action.data.get("name")
     timer = timers.get(name) if isinstance(name, str) else None
     if timer is None:
-        raise IllegalAction(f"no timer called {str(name)[:40]!r} is running")
+        raise IllegalAction(_("no timer called {name!r} is running", name=str(name)[:40]))
     return str(name), timer
 
 
@@ -93,15 +94,17 @@ def finished(timers: Timers, action: Action) -> Timers:
 def control(timers: Timers, action: Action, at: float) -> Timers:
     """The host's ``table.timer`` action ``{"name", "do", "seconds"?}`` at ``at``."""
     if action.seat is not None:
-        raise IllegalAction("only the host can pause, extend or end a timer")
+        raise IllegalAction(_("only the host can pause, extend or end a timer"))
     unknown = set(action.data) - {"name", "do", "seconds"}
     if unknown:
-        raise IllegalAction(f"a timer control takes name, do and seconds, not {', '.join(sorted(unknown))}")
+        raise IllegalAction(
+            _("a timer control takes name, do and seconds, not {unknown}", unknown=", ".join(sorted(unknown)))
+        )
     (name, timer), do = _named(timers, action), action.data.get("do")
     if do not in CONTROLS:
-        raise IllegalAction(f"a timer can {', '.join(CONTROLS)}, not {str(do)[:20]!r}")
+        raise IllegalAction(_("a timer can {controls}, not {do!r}", controls=", ".join(CONTROLS), do=str(do)[:20]))
     if do != "add" and "seconds" in action.data:
-        raise IllegalAction("only adding takes seconds")
+        raise IllegalAction(_("only adding takes seconds"))
     return {**timers, name: _controlled(timer, do, action.data.get("seconds", MINUTE), at)}
 
 
@@ -109,16 +112,17 @@ def _controlled(timer: Timer, do: str, seconds: Any, at: float) -> Timer:
     left = timer.remaining(at)
     if do == "pause":
         if not timer.running or left <= 0:
-            raise IllegalAction("that timer is not running")
+            raise IllegalAction(_("that timer is not running"))
         return dataclasses.replace(timer, deadline=None, left=left)
     if do == "resume":
         if timer.running:
-            raise IllegalAction("that timer is not paused")
+            raise IllegalAction(_("that timer is not paused"))
         return dataclasses.replace(timer, deadline=at + left, left=0.0)
     if do == "end":
         return dataclasses.replace(timer, deadline=at, left=0.0)
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 1 <= seconds <= MOST_ADDED:
-        raise IllegalAction(f"add 1 to {MOST_ADDED:.0f} seconds")
+        raise IllegalAction(_("add 1 to {most} seconds", most=round(MOST_ADDED)))
+
     if timer.running:  # one that ran out and waits (its end undone) counts from now
         return dataclasses.replace(timer, deadline=at + left + seconds, total=timer.total + seconds)
     return dataclasses.replace(timer, left=left + seconds, total=timer.total + seconds)

@@ -111,6 +111,8 @@ install_project() {
     # The [pi] extra keeps apt's numpy 1.x (picamera2 is built for it) with OpenCV 4.11;
     # apt's lgpio already satisfies lgpio.
     run "$PREFIX/.venv/bin/python" -m pip install -q "$PREFIX/src[pi]"
+    # the message catalogs, compiled beside the installed .po files
+    run "$PREFIX/.venv/bin/python" -m web.catalogs compile
     run install -m 0644 "$REPO/hardware.md" "$PREFIX/hardware.md"
     if [ -n "$commit" ]; then
         echo "+ echo $commit > $PREFIX/src/.commit"

@@ -14,8 +14,10 @@ from engine.args import Dice
 from engine.dice import pip_total, say_roll
 from engine.effects import Effect, Expect, Say
 from engine.game import Turn
+from engine.messages import words
 from engine.steps import Move, Step, StepGame
 
+_, _n = words("dice")
 HISTORY = 20
 
 
@@ -36,7 +38,7 @@ ROLL = Move[DiceState](
     roll,
     args={"dice": Dice(named=True)},
     by=lambda s: [],
-    ask=lambda s: [Expect(kind="dice", action="roll", prompt="Roll any dice", symbols=True)],
+    ask=lambda s: [Expect(kind="dice", action="roll", prompt=_("Roll any dice"), symbols=True)],
 )
 
 
@@ -44,13 +46,14 @@ class DiceReader(StepGame[DiceState]):
     """Reads any roll of pipped or taught symbol dice and announces it; no hidden information."""
 
     name = "dice"
-    title = "Dice reader"
+    title = _("Dice reader")
     min_seats = 0
     max_seats = 12
-    steps = (Step("rolling", "the box is reading dice", (ROLL,)),)
+    labels = {"last": _("Last roll"), "total": _("Total"), "history": _("Earlier rolls")}
+    steps = (Step("rolling", _("the box is reading dice"), (ROLL,)),)
 
     def setup(self, options: Mapping[str, Any], turn: Turn) -> tuple[DiceState, list[Effect]]:
-        return DiceState(), [Say("Ready. Roll the dice in the tray.")]
+        return DiceState(), [Say(_("Ready. Roll the dice in the tray."))]
 
     def describe(self, public: DiceState) -> dict[str, Any]:
         last = public.history[-1] if public.history else None

@@ -1,0 +1,130 @@
+"""Words for people, made by the rules and translated at the edge.
+
+Rules code never builds a sentence for a language: it writes ``_("{name} is the Leader",
+name=seat)`` and the box's edge (the narrator, the pages) says it in the table's
+language from a gettext catalog (``web/translations/<lang>/LC_MESSAGES/<domain>.po``).
+Each game keeps its words in a domain named after it, so its catalog travels with it::
+
+    _, _n = words("coins")
+    Say(_("{name} flips the coin.", name=turn.seats[seat]))
+    Notice(_n("one flip left", "{count} flips left", left))
+
+A :class:`Msg` *is* its English text (a ``str``), so logs, tests, JSON and the English
+pages read it as they are, and a choice's option answers with its English value
+whatever language the button shows.  It also keeps its message id, domain and
+parameters, which is all the edge needs to say it in another language.  Parameters may be
+messages themselves (a role's name inside a sentence); plain strings (seat names, card
+names) are never translated.  Building text with ``+`` or f-strings loses the message:
+the catalog test finds such lines, because they have no translation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Protocol
+
+CORE = "familiar"
+"""The domain of the table core's own words (refusals, timers, the box's warnings)."""
+LANGUAGES = {"en": "English", "de": "Deutsch"}
+"""The languages the box speaks, by code, each named in its own words; English is the
+language messages are written in."""
+
+Param = str | int | float
+
+
+class Catalog(Protocol):
+    """What the edge translates with: a gettext translations object for one domain."""
+
+    def gettext(self, message: str, /) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, n: int, /) -> str: ...
+
+
+class Msg(str):
+    """A message: its English text, with what it is made of for other languages.
+
+    ``plural`` and ``count`` make a message that picks its form by ``count`` (passed to
+    the format as ``count`` too)."""
+
+    msgid: str
+    domain: str
+    params: dict[str, Param]
+    plural: str | None
+    number: int | None
+
+    def __new__(
+        cls,
+        msgid: str,
+        domain: str = CORE,
+        params: Mapping[str, Param] | None = None,
+        plural: str | None = None,
+        count: int | None = None,
+    ) -> Msg:
+        values = dict(params or {})
+        if count is not None:
+            values.setdefault("count", count)
+        template = plural if plural is not None and count is not None and count != 1 else msgid
+        self = super().__new__(cls, template.format(**values))
+        self.msgid, self.domain, self.params = msgid, domain, values
+        self.plural, self.number = plural, count
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # deepcopy and pickle rebuild from the parts, not from the English text
+        return (Msg, (self.msgid, self.domain, self.params, self.plural, self.number))
+
+    def __repr__(self) -> str:
+        return f"Msg({str(self)!r})"
+
+    def translated(self, catalogs: Callable[[str], Catalog]) -> str:
+        """This message in the language of ``catalogs`` (domain -> catalog); parameters
+        that are messages are translated too, plain ones kept as they are."""
+        catalog = catalogs(self.domain)
+        if self.plural is not None and self.number is not None:
+            template = catalog.ngettext(self.msgid, self.plural, self.number)
+        else:
+            template = catalog.gettext(self.msgid)
+        values = {k: v.translated(catalogs) if isinstance(v, Msg) else v for k, v in self.params.items()}
+        try:
+            return template.format(**values)
+        except (KeyError, IndexError, ValueError):
+            # a catalog entry with a placeholder the message lacks: say it in English
+            # rather than fail (the catalog test refuses such entries)
+            return self.msgid.format(**values) if self.plural is None else str(self)
+
+
+Say1 = Callable[..., Msg]
+SayN = Callable[..., Msg]
+
+
+def words(domain: str) -> tuple[Say1, SayN]:
+    """The two message makers of one domain: ``_(text, **params)`` and
+    ``_n(singular, plural, count, **params)``, the names the catalog extraction knows."""
+
+    def one(msgid: str, /, **params: Param) -> Msg:
+        return Msg(msgid, domain, params)
+
+    def many(singular: str, plural: str, count: int, /, **params: Param) -> Msg:
+        return Msg(singular, domain, params, plural=plural, count=count)
+
+    return one, many
+
+
+_, _n = words(CORE)
+
+
+def listing(items: Iterable[Param], last: str = "and") -> Msg | str:
+    """Items as a sentence's list, "Ann, Ben and Cy" ("... or Cy" with ``last="or"``),
+    in the table's language: each join is a message, so German says "und" / "oder"."""
+    parts = list(items)
+    if not parts:
+        return ""
+    said: Param = parts[0]
+    for index, item in enumerate(parts[1:], start=2):
+        if index < len(parts):
+            said = _("{items}, {item}", items=said, item=item)
+        elif last == "or":
+            said = _("{items} or {item}", items=said, item=item)
+        else:
+            said = _("{items} and {item}", items=said, item=item)
+    return said if isinstance(said, Msg) else str(said)
