@@ -1,7 +1,7 @@
 """The message catalogs: which source files speak in which domain, and keeping the
 ``.po`` files in step with them (Babel's extract / update / compile, as ``pybabel`` does).
 
-    python -m web.catalogs update    # after changing words: new ids into every .po
+    python -m web.catalogs update [DOMAIN...]  # after changing words: new ids into the .po files
     python -m web.catalogs compile   # at install: the .mo files the box reads
     python -m web.catalogs check     # what is untranslated, fuzzy or malformed
 
@@ -104,9 +104,10 @@ def read(language: str, domain: str) -> Catalog:
         return read_po(file, locale=language, domain=domain)
 
 
-def update() -> None:
-    """Bring every language's ``.po`` up to the source (new ids empty, gone ids obsolete)."""
-    for domain in domains():
+def update(only: list[str] | None = None) -> None:
+    """Bring every language's ``.po`` up to the source (new ids empty, gone ids dropped),
+    for every domain or ``only`` those named."""
+    for domain in only or domains():
         pot = template(domain)
         for language in set(LANGUAGES) - {SOURCE}:
             po = read(language, domain)
@@ -173,12 +174,12 @@ def _field_problems(source: Message, mine: Message) -> list[str]:
 def main(argv: list[str]) -> int:
     command = argv[0] if argv else "check"
     if command == "update":
-        update()
+        update(argv[1:])
     elif command == "compile":
         for path in compile_all():
             print(path.relative_to(ROOT))
     elif command == "check":
-        found = [p for lang in set(LANGUAGES) - {SOURCE} for d in domains() for p in problems(lang, d)]
+        found = [p for lang in set(LANGUAGES) - {SOURCE} for d in argv[1:] or domains() for p in problems(lang, d)]
         print("\n".join(found) or "every message is translated")
         return 1 if found else 0
     else:
