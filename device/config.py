@@ -18,6 +18,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from engine.messages import LANGUAGES
+
 DEFAULT_PATH = Path("/etc/familiar/familiar.toml")
 EXAMPLE_PATH = Path(__file__).with_name("familiar.example.toml")
 
@@ -57,6 +59,10 @@ def _not_empty(value: str) -> str | None:
 
 
 _CAMERA_SOURCE = re.compile(r"^(auto|picamera2|usb:\d+|replay:.+)$")
+
+
+def _language(value: str) -> str | None:
+    return None if value in LANGUAGES else f"must be one of {', '.join(LANGUAGES)}"
 
 
 def _camera_source(value: str) -> str | None:
@@ -112,7 +118,7 @@ class BoxConfig:
 
     simulate: bool = _option(False)
     state_dir: Path = _option(Path("/var/lib/familiar"))
-    language: str = _option("en", _not_empty)
+    language: str = _option("en", _language)
 
 
 @dataclass(frozen=True)
@@ -217,9 +223,16 @@ class AudioConfig:
 
     device: str = _option("")
     voice: str = _option("en-gb", _not_empty)
+    """The espeak-ng voice for English lines (``espeak-ng --voices=en``)."""
+    voice_de: str = _option("de", _not_empty)
+    """The voice for German lines: a German line is never said with an English voice."""
     rate: int = _option(160, _between(80, 450))
     volume: float = _option(1.0, _between(0.0, 1.0))
     wav_dir: str = _option("")
+
+    def voice_for(self, language: str) -> str:
+        """The voice that says a line of ``language``."""
+        return self.voice_de if language == "de" else self.voice
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ from device.timers import TimerKeeper
 from engine import timers as timing
 from engine.actions import Action, IllegalAction
 from engine.effects import Effect, Say
+from engine.messages import _, said
 from engine.table import UndoNeedsConfirmation
 from vision.camera import CameraError, CameraTuning, open_camera
 from vision.cards import Catalog, read_cards
@@ -63,6 +64,19 @@ TEACHING_QUIET_S = 30.0
 long: the die put in the tray to be taught is not a roll."""
 
 
+PARTS = {
+    "camera": _("Camera"),
+    "speaker": _("Speaker"),
+    "gpio": _("Lights and buttons"),
+    "storage": _("Storage"),
+    "vision": _("Reading"),
+    "timers": _("Timer"),
+    "narrator": _("Narrator"),
+    "web": _("Web pages"),
+}
+"""The box's parts as the table hears them named."""
+
+
 def _failure(exc: Exception) -> str:
     """A camera failure in words: a CameraError already says what to do; anything else is
     unexpected, so its type is kept and its traceback logged."""
@@ -82,12 +96,15 @@ class Daemon:
         self.problems: dict[str, str] = {}
         self.parts: dict[str, str] = {"camera": "starting", "speaker": "starting", "gpio": "starting", "storage": "ok"}
         self.store = Store(config.box.state_dir / "familiar.db")  # StorageError: the CLI says why
-        self.service = TableService(self.store)
+        self.service = TableService(self.store, language=config.box.language)
         self.outputs = Outputs.from_config(config, make_pin_factory(self.simulated))
         self.pin_factory = self.outputs.pin_factory
         self.parts["gpio"] = "simulated" if self.simulated else "ok"
         self.narrator = Narrator.from_config(
-            config, on_problem=self._speaker_problem, on_recovered=self._speaker_recovered
+            config,
+            on_problem=self._speaker_problem,
+            on_recovered=self._speaker_recovered,
+            language=lambda: self.service.language,
         )
         if not self.narrator.speaker:
             self.parts["speaker"] = "missing: WAV files only"
@@ -132,7 +149,11 @@ class Daemon:
         try:
             return TaughtDice.load(root, names)
         except (OSError, ValueError) as exc:
-            self._problem("vision", f"taught dice in {root} cannot be loaded: {exc}", "failing")
+            self._problem(
+                "vision",
+                _("taught dice in {root} cannot be loaded: {reason}", root=str(root), reason=str(exc)),
+                "failing",
+            )
             return None
 
     def _dice_root(self) -> Path:
@@ -174,12 +195,14 @@ class Daemon:
             return
         self.problems[part] = message
         log.warning("%s: %s", part, message)
-        self.service.note(f"{part.capitalize()} problem: {message}", speak=part != "speaker")
+        self.service.note(
+            _("{part} problem: {message}", part=PARTS.get(part, part), message=message), speak=part != "speaker"
+        )
 
     def _solved(self, part: str, state: str = "ok") -> None:
         self.parts[part] = state
         if self.problems.pop(part, None) is not None:
-            self.service.note(f"{part.capitalize()} is working again.")
+            self.service.note(_("{part} is working again.", part=PARTS.get(part, part)))
 
     def _storage_health(self, problem: str | None) -> None:
         """Each write's outcome: a full or read-only disk is said and shown like any part."""
@@ -205,7 +228,7 @@ class Daemon:
                 try:
                     self.service.submit(Action(expect.action, {}))
                 except IllegalAction as exc:
-                    self.service.note(str(exc))
+                    self.service.note(said(exc))
                 return
 
     def undo(self) -> None:
@@ -215,10 +238,10 @@ class Daemon:
             self.service.undo()
         except UndoNeedsConfirmation:
             self.narrator.say(
-                "That step showed a secret on a phone: undo it from the host page, which says who saw what."
+                _("That step showed a secret on a phone: undo it from the host page, which says who saw what.")
             )
         except IllegalAction as exc:
-            self.narrator.say(str(exc))
+            self.narrator.say(said(exc))
 
     # The camera
 
@@ -234,7 +257,11 @@ class Daemon:
             try:
                 camera = open_camera(cam.source, cam.width, cam.height, cam.fps, tuning)
             except Exception as exc:  # noqa: BLE001 - e.g. picamera2 failing to import
-                self._problem("camera", f"{_failure(exc)} Play on by hand: enter dice on the host page.", "missing")
+                self._problem(
+                    "camera",
+                    _("{failure} Play on by hand: enter dice on the host page.", failure=_failure(exc)),
+                    "missing",
+                )
                 self._rest(CAMERA_RETRY_S)
                 continue
             if "camera" not in self.problems:
@@ -244,7 +271,7 @@ class Daemon:
                 with camera:
                     self._watch(camera, SettleDetector(fps=cam.fps))
             except Exception as exc:  # noqa: BLE001
-                self._problem("camera", f"the camera stopped: {_failure(exc)}", "failing")
+                self._problem("camera", _("the camera stopped: {failure}", failure=_failure(exc)), "failing")
                 self._rest(1.0)
 
     def _rest(self, seconds: float) -> None:
@@ -271,7 +298,7 @@ class Daemon:
                 self._on_settled(settled)
             except Exception:  # noqa: BLE001 - a reader bug must not blind the box
                 log.exception("reading a settled frame failed")
-                self._problem("vision", "a photo could not be read: enter it by hand on the host page", "failing")
+                self._problem("vision", _("a photo could not be read: enter it by hand on the host page"), "failing")
 
     def _on_settled(self, frame: Any) -> None:
         """A still tray: read what the table waits for (dice or cards), nothing else."""
@@ -399,7 +426,7 @@ class Daemon:
         self.heartbeats.expect("timers", TIMERS_STALL_S)
         self.timers.start()
         threading.Thread(target=self._camera_loop, name="camera", daemon=True).start()
-        self.narrator.say("Familiar is ready.")
+        self.narrator.say(_("Familiar is ready."))
 
     def run(self, after_start: Callable[[], None] | None = None) -> int:
         """Start everything, tell systemd, and ping its watchdog until asked to stop, but
@@ -439,7 +466,7 @@ class Daemon:
         log.error("watchdog: not pinging, silent threads: %s", names)
         self.notify.status(f"stalled: {names}; systemd restarts the box")
         for name in stalled:
-            self._problem(name, f"the {name} thread stopped responding: the box restarts", "stalled")
+            self._problem(name, _("the {name} thread stopped responding: the box restarts", name=name), "stalled")
 
     def close(self) -> None:
         self.notify.stopping()

@@ -38,6 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from device.config import AudioConfig, Config
+from web.language import Language
 
 log = logging.getLogger(__name__)
 
@@ -81,10 +82,12 @@ def measure_wav(path: Path) -> WavStats:
     return WavStats(sample_rate=rate, seconds=count / rate if rate else 0.0, rms=rms)
 
 
-def synthesize(text: str, path: Path, audio: AudioConfig) -> list[str]:
-    """Writes ``text`` as speech to the WAV file ``path`` with the configured voice, rate and
-    volume. Returns warnings (an unknown voice: espeak-ng's English voice is used instead);
-    raises :class:`SpeechError` when no audio could be written."""
+def synthesize(text: str, path: Path, audio: AudioConfig, voice: str | None = None) -> list[str]:
+    """Writes ``text`` as speech to the WAV file ``path`` with ``voice`` (the configured
+    English voice by default), rate and volume. Returns warnings (an unknown voice:
+    espeak-ng's English voice is used instead); raises :class:`SpeechError` when no audio
+    could be written."""
+    voice = voice or audio.voice
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.unlink(missing_ok=True)  # so a stale file can never pass for new speech
@@ -92,9 +95,9 @@ def synthesize(text: str, path: Path, audio: AudioConfig) -> list[str]:
         raise SpeechError(f"cannot write {path}: {error}") from error
     warnings: list[str] = []
     try:
-        _espeak(text, path, audio.voice, audio)
+        _espeak(text, path, voice, audio)
     except _UnknownVoice:
-        warnings.append(f"unknown voice {audio.voice!r} (see: espeak-ng --voices); using {DEFAULT_VOICE!r}")
+        warnings.append(f"unknown voice {voice!r} (see: espeak-ng --voices); using {DEFAULT_VOICE!r}")
         _espeak(text, path, DEFAULT_VOICE, audio)
     if not path.exists() or path.stat().st_size <= 44:  # 44 bytes = a WAV header, no audio
         raise SpeechError(f"espeak-ng wrote no audio to {path}")
@@ -199,6 +202,19 @@ class Spoken:
     text: str
     started: float
     ended: float
+    voice: str = ""
+    language: str = ""
+
+
+@dataclass(frozen=True)
+class _Line:
+    """A line waiting to be said: its words in the table's language, the voice for them,
+    and the quiet after it."""
+
+    text: str
+    language: str
+    voice: str
+    then_wait: float = 0.0
 
 
 class Narrator:
@@ -218,8 +234,10 @@ class Narrator:
         wav_dir: Path | None = None,
         on_problem: Callable[[str], None] | None = None,
         on_recovered: Callable[[], None] | None = None,
+        language: Callable[[], str] = lambda: "en",
     ) -> None:
         self.audio = audio
+        self._language = language
         self.speaker = speaker
         self.wav_dir = wav_dir
         self._on_problem = on_problem
@@ -227,12 +245,12 @@ class Narrator:
         self._history: deque[str] = deque(maxlen=KEPT_HISTORY)
         self._warnings: list[str] = []
         self._failures: list[str] = []
-        self._last_queued: str | None = None
+        self._last_queued: _Line | None = None
         self._number = 0
         self._lock = threading.Lock()
         self._wake = threading.Condition(self._lock)
-        self._first: deque[tuple[str, float]] = deque()
-        self._lines: deque[tuple[str, float]] = deque()
+        self._first: deque[_Line] = deque()
+        self._lines: deque[_Line] = deque()
         self._record: deque[Spoken] = deque(maxlen=KEPT_RECORD)
         self._quiet_until = 0.0
         self._speaking = False
@@ -248,6 +266,7 @@ class Narrator:
         config: Config,
         on_problem: Callable[[str], None] | None = None,
         on_recovered: Callable[[], None] | None = None,
+        language: Callable[[], str] | None = None,
     ) -> Narrator:
         """Speaker if a sound card (or an explicit ALSA device) exists; WAV copies when
         ``audio.wav_dir`` is set, when simulating, or when there is no speaker at all.
@@ -258,7 +277,14 @@ class Narrator:
         wav_dir = config.state_path(config.audio.wav_dir) if config.audio.wav_dir else None
         if wav_dir is None and (config.box.simulate or not speaker):
             wav_dir = Path(tempfile.mkdtemp(prefix="familiar-speech-"))
-        narrator = cls(config.audio, speaker=speaker, wav_dir=wav_dir, on_problem=on_problem, on_recovered=on_recovered)
+        narrator = cls(
+            config.audio,
+            speaker=speaker,
+            wav_dir=wav_dir,
+            on_problem=on_problem,
+            on_recovered=on_recovered,
+            language=language or (lambda: config.box.language),
+        )
         if not speaker:
             narrator._report(
                 f"no sound card found (aplay -l): narration is only written as WAV files to {wav_dir}", failure=False
@@ -289,21 +315,26 @@ class Narrator:
 
     def say(self, text: str, first: bool = False, then_wait: float = 0.0) -> None:
         """Queues a line (to be followed by ``then_wait`` seconds of quiet) and returns at
-        once; blank text is ignored."""
-        text = " ".join(text.split())
-        if not text:
-            return
+        once; blank text is ignored.  A message is said in the table's language now, with
+        that language's voice (the language is read when the line is queued, so a line
+        is never said half in one language)."""
+        language = self._language()
+        words = " ".join(Language(language).text(text).split())
+        if words:
+            self._queue(_Line(words, language, self.audio.voice_for(language), then_wait), first)
+
+    def _queue(self, line: _Line, first: bool) -> None:
         with self._wake:
             if self._closed:
-                log.warning("narrator closed, not saying: %s", text)
+                log.warning("narrator closed, not saying: %s", line.text)
                 return
-            self._last_queued = text
+            self._last_queued = line
             if first:
-                self._first.append((text, then_wait))
+                self._first.append(line)
             else:
                 if len(self._lines) >= MAX_QUEUED:
-                    log.warning("narration is %d lines behind: not saying %r", MAX_QUEUED, self._lines.popleft()[0])
-                self._lines.append((text, then_wait))
+                    log.warning("narration is %d lines behind: not saying %r", MAX_QUEUED, self._lines.popleft().text)
+                self._lines.append(line)
             self._wake.notify_all()
 
     def repeat(self) -> None:
@@ -311,7 +342,7 @@ class Narrator:
         with self._lock:
             last = self._last_queued
         if last is not None:
-            self.say(last)
+            self._queue(_Line(last.text, last.language, last.voice), first=False)
 
     def _busy(self) -> bool:
         return bool(self._first or self._lines or self._speaking)
@@ -330,7 +361,7 @@ class Narrator:
             self._wake.notify_all()
         self._thread.join(timeout)
 
-    def _next(self) -> tuple[str, float] | None:
+    def _next(self) -> _Line | None:
         """The next line to say (first-in-line ones before the rest); None: closed and done."""
         with self._wake:
             self._speaking = False
@@ -342,33 +373,33 @@ class Narrator:
             return (self._first or self._lines).popleft()
 
     def _run(self) -> None:
-        while (item := self._next()) is not None:
-            text, then_wait = item
+        while (line := self._next()) is not None:
             try:
-                self._speak(text)
+                self._speak(line)
             except Exception as error:  # noqa: BLE001 - the thread must outlive any failure
-                log.warning("could not narrate %r", text)
+                log.warning("could not narrate %r", line.text)
                 self._report(str(error))
             else:
-                self._said(text)
+                self._said(line.text)
             finally:
-                self._quiet_until = time.monotonic() + then_wait  # kept even if the line failed
+                self._quiet_until = time.monotonic() + line.then_wait  # kept even if the line failed
 
-    def _speak(self, text: str) -> None:
+    def _speak(self, line: _Line) -> None:
+        text = line.text
         log.info("say: %s", text)
         with self._lock:
             self._number += 1
             number = self._number
         path, temporary = self._wav_path(text, number)
         try:
-            for warning in synthesize(text, path, self.audio):
+            for warning in synthesize(text, path, self.audio, line.voice):
                 self._report(f"text-to-speech: {warning}", failure=False)
             time.sleep(max(0.0, self._quiet_until - time.monotonic()))
             started = time.monotonic()
             if self.speaker:
                 play_wav(path, alsa_device(self.audio.device), measure_wav(path).seconds)
             with self._lock:
-                self._record.append(Spoken(text, started, time.monotonic()))
+                self._record.append(Spoken(text, started, time.monotonic(), line.voice, line.language))
         finally:
             if temporary:
                 path.unlink(missing_ok=True)

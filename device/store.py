@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from engine.actions import Action, IllegalAction
+from engine.messages import _
 from engine.table import Entry
 
 SCHEMA = """
@@ -78,10 +79,13 @@ def _explain(exc: sqlite3.Error, folder: Path) -> str:
     """What a failed write means for the table, and the fix."""
     code = (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF
     if code == sqlite3.SQLITE_FULL:
-        return f"the disk holding {folder} is full: moves cannot be saved. Free some space, then play on"
+        return _(
+            "the disk holding {folder} is full: moves cannot be saved. Free some space, then play on",
+            folder=str(folder),
+        )
     if code == sqlite3.SQLITE_READONLY:
-        return f"{folder} has become read-only: moves cannot be saved. Check the SD card"
-    return f"moves cannot be saved in {folder} ({exc})"
+        return _("{folder} has become read-only: moves cannot be saved. Check the SD card", folder=str(folder))
+    return _("moves cannot be saved in {folder} ({reason})", folder=str(folder), reason=str(exc))
 
 
 class BadEntry(ValueError):

@@ -26,6 +26,7 @@ from device.store import BadEntry, SeatTaken, Store
 from engine import timers as timing
 from engine.actions import Action, IllegalAction
 from engine.effects import Effect, Notice, Say
+from engine.messages import _, _n
 from engine.table import NEW, UNDO, GameFault, ReplayError, UndoNeedsConfirmation, replay
 
 log = logging.getLogger(__name__)
@@ -54,9 +55,11 @@ def new_token() -> str:
 class TableService:
     """Thread-safe owner of the table, the log and the seat claims."""
 
-    def __init__(self, store: Store, games: dict | None = None) -> None:
+    def __init__(self, store: Store, games: dict | None = None, language: str = "en") -> None:
         self.store = store
         self.games = games
+        self.box_language = language
+        """The box's language (``box.language``): a game set up without one speaks it."""
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._listeners: list[Listener] = []
@@ -90,9 +93,13 @@ class TableService:
                 seq, reason = exc.seq, exc.reason
             count = self.store.set_aside(seq, reason)
             log.error("log entry #%d does not replay: it and %d after it set aside", seq, count - 1)
-            text = (
-                f"Log entry #{seq} could not be replayed: it and the {count - 1} after it "
-                f"were set aside; the table is as it was before it."
+            text = _n(
+                "Log entry #{seq} could not be replayed: it and the {count} after it were set aside;"
+                " the table is as it was before it.",
+                "Log entry #{seq} could not be replayed: it and the {count} after it were set aside;"
+                " the table is as it was before it.",
+                count - 1,
+                seq=seq,
             )
             self.notices.append(text)
             self.replay_problems.append(text)
@@ -135,13 +142,13 @@ class TableService:
         when the host confirms, having been told who saw what."""
         with self._lock:
             if not self.table.kept:
-                raise IllegalAction("there is nothing to undo")
+                raise IllegalAction(_("there is nothing to undo"))
             warning = self.table.undo_warning()
             if warning and not confirmed:
                 raise UndoNeedsConfirmation(warning)
             entry = self.store.append(Action(UNDO), 0)
             self.table.undo(entry.seq)
-            effects: list[Effect] = [Say("Undone.")]
+            effects: list[Effect] = [Say(_("Undone."))]
             self._changed_with(effects)
             return effects
 
@@ -174,6 +181,11 @@ class TableService:
             return self.version
 
     # Reading the table
+
+    @property
+    def language(self) -> str:
+        """The language the table speaks now: the game's own, else the box's."""
+        return self.table.current.language or self.box_language
 
     def public_view(self) -> dict[str, Any]:
         with self._lock:
@@ -212,10 +224,12 @@ class TableService:
         WrongJoinCode without the current game's join code)."""
         with self._lock:
             if not code or not hmac.compare_digest(code.encode("utf-8", "replace"), self.join_code().encode()):
-                raise WrongJoinCode("this join link is not for the current game: scan the QR code on the host's screen")
+                raise WrongJoinCode(
+                    _("this join link is not for the current game: scan the QR code on the host's screen")
+                )
             seats = self.table.current.seats
             if not 0 <= seat < len(seats):
-                raise IllegalAction(f"there is no seat {seat}")
+                raise IllegalAction(_("there is no seat {seat}", seat=seat))
             token = new_token()
             self.store.claim(self.game_seq, seat, token)
             self._changed_with([])
@@ -232,24 +246,24 @@ class TableService:
         with self._lock:
             seats = self.table.current.seats
             if not 0 <= seat < len(seats):
-                raise IllegalAction(f"there is no seat {seat}")
+                raise IllegalAction(_("there is no seat {seat}", seat=seat))
             if not self.store.release(self.game_seq, seat):
-                raise IllegalAction(f"{seats[seat]}'s seat has no phone to reset")
+                raise IllegalAction(_("{name}'s seat has no phone to reset", name=seats[seat]))
             self._changed_with(
-                [Announce(f"{seats[seat]}'s seat was reset. {seats[seat]}, join again from your phone.")]
+                [Announce(_("{name}'s seat was reset. {name}, join again from your phone.", name=seats[seat]))]
             )
 
     def open_host_pairing(self, seconds: float = 60.0) -> None:
         """The box's button was pressed: for a minute, a new device may become host."""
         with self._lock:
             self._pairing_until = time.monotonic() + seconds
-            self._changed_with([Announce("Open the host page on the new device now.")])
+            self._changed_with([Announce(_("Open the host page on the new device now."))])
 
     def claim_host(self) -> str:
         """Make the caller host: free when there is none, else only while pairing is open."""
         with self._lock:
             if self.store.has_host() and time.monotonic() > self._pairing_until:
-                raise PermissionError("this box already has a host: press the box's confirm button, then try again")
+                raise PermissionError(_("this box already has a host: press the box's confirm button, then try again"))
             token = new_token()
             self.store.set_host(token)
             self._pairing_until = 0.0

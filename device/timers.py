@@ -22,6 +22,7 @@ from device.table_service import TableService
 from engine import timers as timing
 from engine.actions import Action, IllegalAction
 from engine.effects import TIMER_DONE, Track
+from engine.messages import _, said
 
 log = logging.getLogger("familiar")
 
@@ -100,4 +101,6 @@ class TimerKeeper:
             self.service.submit(Action(TIMER_DONE, {"name": name}))
         except IllegalAction as refused:  # a game that started a timer it cannot end: a bug
             log.error("timer %s ran out, and the game refused %s: %s", name, TIMER_DONE, refused)
-            self.service.note(f"The {name} timer ran out, but the game did not take it: {refused}")
+            self.service.note(
+                _("The {name} timer ran out, but the game did not take it: {refused}", name=name, refused=said(refused))
+            )

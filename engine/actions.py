@@ -26,11 +26,6 @@ MAX_BYTES = 16 * 1024
 class IllegalAction(ValueError):
     """An action the rules do not allow now; the message is for the person who tried."""
 
-    @property
-    def message(self) -> str:
-        """The refusal as the rules gave it (a message the edge can translate)."""
-        return self.args[0] if self.args and isinstance(self.args[0], str) else str(self)
-
 
 def nesting_depth(value: Any) -> int:
     """How deep lists and objects nest in ``value`` (a scalar is 0), without recursion,

@@ -20,7 +20,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from engine.actions import IllegalAction
 from engine.dice import parse_roll
-from engine.messages import _, listing
+from engine.messages import _, listing, said
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
@@ -180,7 +180,7 @@ class Either:
             try:
                 return spec.parse(raw, where, what)
             except IllegalAction as exc:
-                refusals.append(exc.message)
+                refusals.append(said(exc))
         raise IllegalAction(listing(refusals, "or"))
 
 

@@ -116,7 +116,9 @@ class Expect:
             "prompt": self.prompt,
             "seat": self.seat,
             "count": self.count,
-            "options": list(self.options),
+            # what a page sends back (plain English values) and what it shows (messages)
+            "options": [str(option) for option in self.options],
+            "option_labels": list(self.options),
             "secret": self.secret,
             "symbols": self.symbols,
         }

@@ -128,3 +128,10 @@ def listing(items: Iterable[Param], last: str = "and") -> Msg | str:
         else:
             said = _("{items} and {item}", items=said, item=item)
     return said if isinstance(said, Msg) else str(said)
+
+
+def said(error: BaseException) -> str:
+    """An exception's message as it was raised: a message stays a message (``str(error)``
+    would make it plain English), so a refusal can be translated where it is shown."""
+    first = error.args[0] if error.args else None
+    return first if isinstance(first, str) else str(error)

@@ -337,7 +337,16 @@ class Table:
         """What the host page and the whole table may see."""
         game = self.game
         if game is None:
-            return {"game": None, "title": None, "seats": [], "view": {}, "expects": [], "tracks": {}, "over": False}
+            return {
+                "game": None,
+                "title": None,
+                "seats": [],
+                "view": {},
+                "expects": [],
+                "tracks": {},
+                "over": False,
+                "labels": {},
+            }
         state = self.current.state
         return {
             "game": game.name,
@@ -347,6 +356,7 @@ class Table:
             "expects": [e.to_json() for e in game.expects(state) if not e.secret],
             "tracks": {k: vars(t) for k, t in self.tracks().items()},
             "over": game.is_over(state),
+            "labels": dict(game.labels),
         }
 
     def private_view(self, seat: int) -> dict[str, Any]:

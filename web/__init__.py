@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Flask, Response, current_app, jsonify, request
+from flask.json.provider import DefaultJSONProvider
+from flask_babel import Babel
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from werkzeug.exceptions import HTTPException
@@ -19,8 +21,9 @@ from werkzeug.exceptions import HTTPException
 from web.api import api
 from web.box import Box, NoHardware
 from web.events import StreamSlots
+from web.language import TRANSLATIONS, Language
 from web.pages import pages
-from web.security import ApiError, check_host, check_same_origin_write, secure_headers
+from web.security import ApiError, check_host, check_same_origin_write, secure_headers, table_language
 
 MAX_BODY = 64 * 1024  # the largest honest request (a deck's names) is a few kB
 JOIN_LIMIT = "10 per minute"
@@ -40,9 +43,22 @@ class WebState:
     streams: StreamSlots = field(default_factory=StreamSlots)
 
 
+class TranslatingJSON(DefaultJSONProvider):
+    """Every JSON answer in the table's language: the one place where the engine's
+    messages in views, prompts, notices and refusals become words (keys stay as they are)."""
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        words = Language(getattr(self._app.extensions["familiar"].service, "language", "en"))
+        return super().response(*words.deep(list(args)), **words.deep(kwargs))
+
+
+class FamiliarApp(Flask):
+    json_provider_class = TranslatingJSON
+
+
 def _api_error(exc: ApiError) -> tuple[Response, int] | tuple[str, int]:
     if not request.path.startswith("/api/"):
-        return exc.message, exc.status
+        return Language(table_language()).text(exc.message), exc.status
     return jsonify(error=exc.message, **exc.extra), exc.status
 
 
@@ -91,10 +107,12 @@ def create_app(
     service: Any, box: Box | None = None, *, public_url: str | None = None, simulated: bool = False
 ) -> Flask:
     """The Flask app for one table service; ``box`` defaults to :class:`NoHardware`."""
-    app = Flask(__name__)
+    app = FamiliarApp(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     app.json.sort_keys = False
     app.extensions["familiar"] = WebState(service, box or NoHardware(), public_url or None, simulated)
+    app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(TRANSLATIONS)
+    Babel(app, locale_selector=table_language)
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.before_request(_guard_requests)

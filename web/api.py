@@ -16,6 +16,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from engine.actions import Action, IllegalAction
+from engine.messages import said, words
 from engine.table import UndoNeedsConfirmation
 from web.events import version_events
 from web.join_link import join_link
@@ -33,6 +34,7 @@ from web.security import (
 )
 
 api = Blueprint("api", __name__, url_prefix="/api")
+_, _n = words("messages")
 
 CATALOG_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _-]{0,39}")
 MAX_GRID = 9
@@ -45,7 +47,7 @@ def _web() -> Any:
 def _int_field(body: dict[str, Any], key: str) -> int:
     value = body.get(key)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ApiError(400, f"{key} must be a whole number")
+        raise ApiError(400, _("{key} must be a whole number", key=key))
     return value
 
 
@@ -53,15 +55,15 @@ def _action(body: dict[str, Any], seat: int | None) -> Action:
     """Build the action a page posted: ``{"kind": str, "data": {...}}`` and nothing else."""
     unknown = set(body) - {"kind", "data"}
     if unknown:
-        raise ApiError(400, f"unknown fields: {', '.join(sorted(unknown))}")
+        raise ApiError(400, _("unknown fields: {unknown}", unknown=", ".join(sorted(unknown))))
     if not isinstance(body.get("kind"), str) or not body["kind"]:
-        raise ApiError(400, "kind must be the name of an action")
+        raise ApiError(400, _("kind must be the name of an action"))
     if not isinstance(body.get("data", {}), dict):
-        raise ApiError(400, "data must be an object")
+        raise ApiError(400, _("data must be an object"))
     try:
         return Action(kind=body["kind"], data=body.get("data", {}), seat=seat)
     except IllegalAction as exc:
-        raise ApiError(400, str(exc)) from None
+        raise ApiError(400, said(exc)) from None
 
 
 def _submit(action: Action) -> Response:
@@ -69,7 +71,7 @@ def _submit(action: Action) -> Response:
     try:
         service().submit(action)
     except IllegalAction as exc:
-        raise ApiError(409, str(exc)) from None
+        raise ApiError(409, said(exc)) from None
     return jsonify(ok=True, version=service().version)
 
 
@@ -116,16 +118,16 @@ def press() -> Response:
     """A simulated button, for the demo's virtual board (the box's buttons open host pairing,
     so only the host or someone at the box's own keyboard may press them)."""
     if not _web().simulated:
-        raise ApiError(403, "this box has real buttons: press them on the box")
+        raise ApiError(403, _("this box has real buttons: press them on the box"))
     if not (is_host() or _from_this_machine()):
-        raise ApiError(403, "only the host's device may press the simulated buttons")
+        raise ApiError(403, _("only the host's device may press the simulated buttons"))
     button = json_body().get("button")
     if button not in ("confirm", "undo", "undo-hold"):
-        raise ApiError(400, "button must be confirm, undo or undo-hold")
+        raise ApiError(400, _("button must be confirm, undo or undo-hold"))
     try:
         _web().box.press(button)
     except PermissionError as exc:
-        raise ApiError(403, str(exc)) from None
+        raise ApiError(403, said(exc)) from None
     return jsonify(ok=True)
 
 
@@ -139,15 +141,15 @@ def join() -> Response:
     (see :data:`JOIN_LIMIT`)."""
     seat = _int_field(json_body(), "seat")
     if current_seat() is not None:
-        raise ApiError(409, "this phone already has a seat in this game")
+        raise ApiError(409, _("this phone already has a seat in this game"))
     try:
         token = service().claim_seat(seat, request.cookies.get(JOIN_COOKIE))
     except PermissionError as exc:  # no or an old join code
-        raise ApiError(403, str(exc)) from None
+        raise ApiError(403, said(exc)) from None
     except IllegalAction as exc:  # no such seat; SeatTaken (a plain ValueError) is below
-        raise ApiError(404, str(exc)) from None
+        raise ApiError(404, said(exc)) from None
     except ValueError:
-        raise ApiError(409, "someone else has taken that seat") from None
+        raise ApiError(409, _("someone else has taken that seat")) from None
     response = jsonify(ok=True)
     set_token_cookie(response, SEAT_COOKIE, token)
     return response
@@ -167,7 +169,7 @@ def act_as_seat(seat: int) -> Response:
     action = _action(json_body(), seat)
     mine = {e["action"] for e in service().private_view(seat)["expects"]}
     if action.kind not in mine:
-        raise ApiError(403, "that is not yours to answer now")
+        raise ApiError(403, _("that is not yours to answer now"))
     return _submit(action)
 
 
@@ -212,13 +214,13 @@ def undo() -> Response:
     after the host has read the warning (409 with ``confirm`` set says so)."""
     body = json_body()
     if set(body) - {"confirm"} or not isinstance(body.get("confirm", False), bool):
-        raise ApiError(400, "undo takes only confirm: true or false")
+        raise ApiError(400, _("undo takes only confirm: true or false"))
     try:
         service().undo(confirmed=body.get("confirm", False))
     except UndoNeedsConfirmation as exc:
-        raise ApiError(409, str(exc), confirm=True) from None
+        raise ApiError(409, said(exc), confirm=True) from None
     except IllegalAction as exc:
-        raise ApiError(409, str(exc)) from None
+        raise ApiError(409, said(exc)) from None
     return jsonify(ok=True, version=service().version)
 
 
@@ -230,7 +232,7 @@ def reset_seat() -> Response:
     try:
         service().reset_seat(seat)
     except IllegalAction as exc:
-        raise ApiError(409, str(exc)) from None
+        raise ApiError(409, said(exc)) from None
     return jsonify(ok=True)
 
 
@@ -259,15 +261,15 @@ def resolve(reading_id: str) -> Response:
     body = json_body()
     values = body.get("values")
     if values is not None and not isinstance(values, list):
-        raise ApiError(400, "values must be a list, or null to discard the reading")
+        raise ApiError(400, _("values must be a list, or null to discard the reading"))
     try:
         _web().box.resolve(reading_id, values)
     except KeyError:
-        raise ApiError(404, "that reading is no longer waiting") from None
+        raise ApiError(404, _("that reading is no longer waiting")) from None
     except IllegalAction as exc:
-        raise ApiError(409, str(exc)) from None
+        raise ApiError(409, said(exc)) from None
     except ValueError as exc:
-        raise ApiError(400, str(exc)) from None
+        raise ApiError(400, said(exc)) from None
     return jsonify(ok=True)
 
 
@@ -284,28 +286,37 @@ def meter_camera() -> Response:
     try:
         _web().box.remeter_camera()
     except ValueError as exc:
-        raise ApiError(400, str(exc)) from None
+        raise ApiError(400, said(exc)) from None
     return jsonify(ok=True)
 
 
 def _teach_request(body: dict[str, Any]) -> tuple[str, int, int, list[str], bool]:
     catalog = body.get("catalog")
     if not isinstance(catalog, str) or not CATALOG_NAME.fullmatch(catalog):
-        raise ApiError(400, "the deck needs a name of letters, digits, spaces, - or _ (at most 40)")
+        raise ApiError(400, _("the deck needs a name of letters, digits, spaces, - or _ (at most 40)"))
     rows, cols = _int_field(body, "rows"), _int_field(body, "cols")
     if not (1 <= rows <= MAX_GRID and 1 <= cols <= MAX_GRID):
-        raise ApiError(400, f"rows and cols must be from 1 to {MAX_GRID}")
+        raise ApiError(400, _("rows and cols must be from 1 to {most}", most=MAX_GRID))
     names = body.get("names")
     if not isinstance(names, list) or any(not isinstance(n, str) or not n.strip() for n in names):
-        raise ApiError(400, "names must be a list of card names")
+        raise ApiError(400, _("names must be a list of card names"))
     names = [n.strip() for n in names]
     if len(names) != rows * cols:
-        raise ApiError(400, f"a {rows}x{cols} grid needs {rows * cols} names, not {len(names)}")
+        raise ApiError(
+            400,
+            _(
+                "a {rows}x{cols} grid needs {count} names, not {got}",
+                rows=rows,
+                cols=cols,
+                count=rows * cols,
+                got=len(names),
+            ),
+        )
     if len(set(names)) != len(names):
-        raise ApiError(400, "two cards have the same name")
+        raise ApiError(400, _("two cards have the same name"))
     commit = body.get("commit", False)
     if not isinstance(commit, bool):
-        raise ApiError(400, "commit must be true or false")
+        raise ApiError(400, _("commit must be true or false"))
     return catalog, rows, cols, names, commit
 
 
@@ -317,16 +328,16 @@ def teach() -> Response:
     try:
         previews = _web().box.teach_cards(catalog, rows, cols, names, commit)
     except ValueError as exc:
-        raise ApiError(400, str(exc)) from None
+        raise ApiError(400, said(exc)) from None
     urls = ["data:image/jpeg;base64," + base64.b64encode(p).decode("ascii") for p in previews]
     return jsonify(ok=True, committed=commit, previews=urls)
 
 
-def _name_field(body: dict[str, Any], key: str, what: str) -> str:
+def _name_field(body: dict[str, Any], key: str, missing: str) -> str:
     """A die or face name as typed; the box checks it fully (names become file names)."""
     value = body.get(key)
     if not isinstance(value, str) or not value.strip():
-        raise ApiError(400, f"type the {what}'s name")
+        raise ApiError(400, missing)
     return value.strip()
 
 
@@ -342,11 +353,11 @@ def taught_dice() -> Response:
 def teach_die() -> Response:
     """One more photo of one face of a symbol die, from the camera's latest frame."""
     body = json_body()
-    die, face = _name_field(body, "die", "die"), _name_field(body, "face", "face")
+    die, face = _name_field(body, "die", _("type the die's name")), _name_field(body, "face", _("type the face's name"))
     try:
         result = _web().box.teach_die(die, face)
     except ValueError as exc:
-        raise ApiError(400, str(exc)) from None
+        raise ApiError(400, said(exc)) from None
     preview = "data:image/jpeg;base64," + base64.b64encode(result["preview"]).decode("ascii")
     return jsonify(
         ok=True,
@@ -361,11 +372,11 @@ def teach_die() -> Response:
 @api.post("/host/dice/forget")
 @host_only
 def forget_die() -> Response:
-    die = _name_field(json_body(), "die", "die")
+    die = _name_field(json_body(), "die", _("type the die's name"))
     try:
         _web().box.forget_die(die)
     except KeyError:
-        raise ApiError(404, f"no die called {die!r} is taught") from None
+        raise ApiError(404, _("no die called {name!r} is taught", name=die)) from None
     except ValueError as exc:
-        raise ApiError(400, str(exc)) from None
+        raise ApiError(400, said(exc)) from None
     return jsonify(ok=True, dice=_web().box.taught_dice())

@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 import string
 import sys
-from datetime import UTC, datetime
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
@@ -111,7 +111,7 @@ def update(only: list[str] | None = None) -> None:
         pot = template(domain)
         for language in set(LANGUAGES) - {SOURCE}:
             po = read(language, domain)
-            po.update(pot, update_header_comment=False)
+            po.update(pot, no_fuzzy_matching=True, update_header_comment=False)
             po.obsolete.clear()  # git keeps history; an obsolete entry only confuses a translator
             path = po_path(language, domain)
             path.parent.mkdir(parents=True, exist_ok=True)

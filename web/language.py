@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from babel.messages.extract import extract_from_file
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
@@ -83,3 +84,23 @@ class Language:
 
 
 ENGLISH = Language(SOURCE)
+SCRIPTS = Path(__file__).with_name("static")
+PAGES = "messages"
+"""The pages' own domain (Flask-Babel's default): templates, scripts and web/ refusals."""
+
+
+@functools.cache
+def _script_ids() -> tuple[str, ...]:
+    """Every text the pages' scripts show, as marked ``t("...")`` in them."""
+    found = []
+    for path in sorted(SCRIPTS.glob("*.js")):
+        found += [message for _, message, _, _ in extract_from_file("javascript", str(path), keywords={"t": None})]
+    return tuple(dict.fromkeys(found))
+
+
+def script_words(language: str) -> dict[str, str]:
+    """The scripts' texts in ``language`` (English: none needed), carried by each page."""
+    if language == SOURCE:
+        return {}
+    pages = catalog(language, PAGES)
+    return {text: pages.gettext(text) for text in _script_ids()}

@@ -6,10 +6,21 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, make_response, redirect, render_template, request
 
+from engine.messages import LANGUAGES
 from web.join_link import join_link
-from web.security import HOST_COOKIE, JOIN_COOKIE, is_host, service, set_token_cookie, top_level_visit
+from web.language import script_words
+from web.security import HOST_COOKIE, JOIN_COOKIE, is_host, service, set_token_cookie, table_language, top_level_visit
 
 pages = Blueprint("pages", __name__)
+
+
+@pages.app_context_processor
+def _words() -> dict[str, object]:
+    """What every page's template needs to speak the table's language."""
+    language = table_language()
+    return {"language": language, "languages": LANGUAGES, "script_words": script_words(language)}
+
+
 JOIN_COOKIE_MAX_AGE = 24 * 3600  # one evening: the next game has a new code anyway
 
 

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 from flask import Response, current_app, request
 
 from engine.actions import MAX_DEPTH, nesting_depth
+from engine.messages import words
 
 SEAT_COOKIE = "familiar_seat"
 HOST_COOKIE = "familiar_host"
@@ -35,6 +36,9 @@ CSP = (
 )
 
 
+_, _n = words("messages")
+
+
 class ApiError(Exception):
     """A refusal with a message for the person at the table, sent as ``{"error": ...}``."""
 
@@ -48,6 +52,11 @@ class ApiError(Exception):
 def service() -> Any:
     """The table service of the running app."""
     return current_app.extensions["familiar"].service
+
+
+def table_language() -> str:
+    """The language of every page and answer: the table's (its game's, else the box's)."""
+    return str(getattr(service(), "language", "en"))
 
 
 def set_token_cookie(response: Response, name: str, token: str, max_age: int = COOKIE_MAX_AGE) -> None:
@@ -72,7 +81,7 @@ def host_only(view: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         if not is_host():
-            raise ApiError(403, "only the host's device may do that")
+            raise ApiError(403, _("only the host's device may do that"))
         return view(*args, **kwargs)
 
     return wrapper
@@ -85,7 +94,7 @@ def seat_only(view: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         seat = current_seat()
         if seat is None:
-            raise ApiError(403, "this phone has no seat in the current game: join again", rejoin=True)
+            raise ApiError(403, _("this phone has no seat in the current game: join again"), rejoin=True)
         return view(seat, *args, **kwargs)
 
     return wrapper
@@ -135,7 +144,7 @@ def trusted_host(host: str, public_url: str | None) -> bool:
 
 def check_host(public_url: str | None) -> None:
     if not trusted_host(urlsplit("//" + request.host).hostname or "", public_url):
-        raise ApiError(400, "this box answers only to its own address; set web.public_url to use this name")
+        raise ApiError(400, _("this box answers only to its own address; set web.public_url to use this name"))
 
 
 def top_level_visit() -> bool:
@@ -152,12 +161,12 @@ def check_same_origin_write() -> None:
         return
     fetch_site = request.headers.get("Sec-Fetch-Site")
     if fetch_site is not None and fetch_site not in SAME_SITE_FETCH:
-        raise ApiError(403, "cross-site requests are refused")
+        raise ApiError(403, _("cross-site requests are refused"))
     origin = request.headers.get("Origin")
     if origin is not None and urlsplit(origin).netloc != request.host:
-        raise ApiError(403, "cross-site requests are refused")
+        raise ApiError(403, _("cross-site requests are refused"))
     if request.mimetype != "application/json":
-        raise ApiError(400, "send JSON with Content-Type: application/json")
+        raise ApiError(400, _("send JSON with Content-Type: application/json"))
 
 
 def _no_constants(name: str) -> None:
@@ -173,11 +182,11 @@ def json_body() -> dict[str, Any]:
     try:
         body = json.loads(raw, parse_constant=_no_constants)
     except (ValueError, UnicodeDecodeError, RecursionError):
-        raise ApiError(400, "the body is not valid JSON") from None
+        raise ApiError(400, _("the body is not valid JSON")) from None
     if not isinstance(body, dict):
-        raise ApiError(400, "the body must be a JSON object")
+        raise ApiError(400, _("the body must be a JSON object"))
     if nesting_depth(body) > MAX_BODY_DEPTH:
-        raise ApiError(400, f"the body nests deeper than {MAX_BODY_DEPTH} levels")
+        raise ApiError(400, _("the body nests deeper than {most} levels", most=MAX_BODY_DEPTH))
     return body
 
 

@@ -98,7 +98,7 @@ def test_say_returns_while_speech_is_busy(quiet: Narrator, monkeypatch) -> None:
     gate = threading.Event()
     real = narrator_module.synthesize
 
-    def held(text: str, path: Path, audio: AudioConfig) -> list[str]:
+    def held(text: str, path: Path, audio: AudioConfig, voice: str | None = None) -> list[str]:
         gate.wait(30)  # speech is stuck until the test opens the gate
         return real(text, path, audio)
 
@@ -260,7 +260,7 @@ def held_speech(monkeypatch, narrator: Narrator) -> threading.Event:
     gate, inside = threading.Event(), threading.Event()
     real = narrator_module.synthesize
 
-    def held(text: str, path: Path, audio: AudioConfig) -> list[str]:
+    def held(text: str, path: Path, audio: AudioConfig, voice: str | None = None) -> list[str]:
         inside.set()
         gate.wait(30)
         return real(text, path, audio)

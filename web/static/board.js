@@ -2,7 +2,8 @@
 // second so blinking and breathing show; the simulated buttons when there are any.
 "use strict";
 (() => {
-  const { el, clear, redraw, api, say, leds } = Familiar;
+  const { el, clear, redraw, api, say, leds, t } = Familiar;
+
 
   async function refresh() {
     const reply = await api("/api/board");
@@ -18,7 +19,7 @@
     redraw(document.getElementById("tracks"), [board.tracks, board.blink_seconds], () => {
       const tracks = Object.entries(board.tracks);
       return tracks.length ? tracks.map(([name, track]) => leds(name, track, board.blink_seconds))
-        : [el("p", { class: "muted" }, "No track lights: no game is using them.")];
+        : [el("p", { class: "muted" }, t("No track lights: no game is using them."))];
     });
     clear(document.getElementById("spoken")).append(...board.spoken.slice().reverse().map((line) => el("li", {}, line)));
     clear(document.getElementById("parts")).append(Familiar.renderObject(board.parts));

@@ -4,6 +4,14 @@
 "use strict";
 
 const Familiar = (() => {
+  // The page's words in the table's language, from the box's catalog (the page carries
+  // them, so no script builds an English sentence): t("{name} joined", { name }).
+  const words = JSON.parse(document.body.dataset.words || "{}");
+  function t(text, params) {
+    const said = words[text] || text;
+    return said.replace(/\{(\w+)\}/g, (whole, key) => (params && key in params ? String(params[key]) : whole));
+  }
+
   // Build an element: el("button", {class: "big", onclick: f}, "text", child...)
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
@@ -39,7 +47,7 @@ const Familiar = (() => {
       const data = await response.json().catch(() => ({}));
       return { ok: response.ok, status: response.status, data };
     } catch (err) {
-      return { ok: false, status: 0, data: { error: "the box cannot be reached" } };
+      return { ok: false, status: 0, data: { error: t("the box cannot be reached") } };
     }
   }
 
@@ -56,9 +64,9 @@ const Familiar = (() => {
 
   // A track's lights exactly as the box lights them: each LED in the track's colour
   // (a track on no LEDs in the page's own), the blinking one at the box's own rhythm.
-  const SHOWN_ON = { bar: "LED bar", strip: "LED strip" };
+  const SHOWN_ON = { bar: t("LED bar"), strip: t("LED strip") };
   function leds(name, track, blinkSeconds) {
-    const where = track.idle ? "not used by this game" : (SHOWN_ON[track.on] || "on this page only");
+    const where = track.idle ? t("not used by this game") : (SHOWN_ON[track.on] || t("on this page only"));
     const row = el("div", { class: "leds" },
       track.lit.map((on, i) => el("span", {
         class: "led" + (on ? " on" : "") + (i === track.blinking ? " blinking" : ""), title: `${i + 1}` })));
@@ -92,15 +100,17 @@ const Familiar = (() => {
     source.onerror = startPolling;
   }
 
+  // A view's key as the game labels it (in the table's language), else prettified.
   function pretty(key) {
-    const words = String(key).replace(/[_-]+/g, " ").trim();
-    return words.charAt(0).toUpperCase() + words.slice(1);
+    if (Familiar.labels && Familiar.labels[key]) return Familiar.labels[key];
+    const spaced = String(key).replace(/[_-]+/g, " ").trim();
+    return spaced.charAt(0).toUpperCase() + spaced.slice(1);
   }
 
   function scalar(value) {
     if (value === null || value === undefined) return "-";
-    if (value === true) return "yes";
-    if (value === false) return "no";
+    if (value === true) return t("yes");
+    if (value === false) return t("no");
     return String(value);
   }
 
@@ -108,7 +118,7 @@ const Familiar = (() => {
   // values one line, lists of objects or lists one line each.
   function renderValue(value) {
     if (Array.isArray(value)) {
-      if (value.length === 0) return el("span", { class: "muted" }, "none");
+      if (value.length === 0) return el("span", { class: "muted" }, t("none"));
       if (value.every((v) => v === null || typeof v !== "object")) return el("span", {}, value.map(scalar).join(", "));
       return el("ol", { class: "list" }, value.map((v) => el("li", {}, renderValue(v))));
     }
@@ -118,7 +128,7 @@ const Familiar = (() => {
 
   function renderObject(obj) {
     const entries = Object.entries(obj || {});
-    if (entries.length === 0) return el("p", { class: "muted" }, "Nothing to show.");
+    if (entries.length === 0) return el("p", { class: "muted" }, t("Nothing to show."));
     return el("dl", { class: "view" }, entries.map(([k, v]) => [el("dt", {}, pretty(k)), el("dd", {}, renderValue(v))]));
   }
 
@@ -126,7 +136,7 @@ const Familiar = (() => {
   // sight; everything else folds away, so a phone in a dark room is not a wall of text.
   function renderTable(view) {
     const { status, ...rest } = view || {};
-    const details = el("details", { class: "view-details" }, el("summary", {}, "Details"), renderObject(rest));
+    const details = el("details", { class: "view-details" }, el("summary", {}, t("Details")), renderObject(rest));
     details.open = renderTable.open === true; // live redraws keep the reader's choice
     details.addEventListener("toggle", () => { renderTable.open = details.open; });
     if (status === undefined) return renderObject(view);
@@ -141,13 +151,13 @@ const Familiar = (() => {
     const box = el("div", { class: "prompt" + (expect.secret ? " secret-prompt" : "") }, el("p", { class: "prompt-text" }, expect.prompt));
     const send = (payload) => submit(expect.action, data(payload));
     if (expect.kind === "dice") box.append(diceInput(expect.count, (dice) => send({ dice })));
-    else if (expect.kind === "choice") box.append(choiceInput(expect.options, expect.count || 1, send));
+    else if (expect.kind === "choice") box.append(choiceInput(expect.options, expect.option_labels || expect.options, expect.count || 1, send));
     else if (expect.kind === "vote") {
       box.append(el("div", { class: "row" },
-        el("button", { class: "big yes", onclick: () => send({ vote: true }) }, "Yes"),
-        el("button", { class: "big no", onclick: () => send({ vote: false }) }, "No")));
+        el("button", { class: "big yes", onclick: () => send({ vote: true }) }, t("Yes")),
+        el("button", { class: "big no", onclick: () => send({ vote: false }) }, t("No"))));
     } else if (expect.kind === "cards") box.append(cardsInput(expect.count, (cards) => send({ cards })));
-    else box.append(el("button", { class: "big", onclick: () => send({}) }, "Next"));
+    else box.append(el("button", { class: "big", onclick: () => send({}) }, t("Next")));
     return box;
   }
 
@@ -157,7 +167,7 @@ const Familiar = (() => {
     const shown = el("p", { class: "dice-shown" });
     const label = () => (rolled.length
       ? rolled.join(" + ") + (rolled.length > 1 ? ` = ${rolled.reduce((a, b) => a + b, 0)}` : "")
-      : (count ? `0 of ${count} dice` : "Tap each die's face"));
+      : (count ? t("0 of {count} dice", { count }) : t("Tap each die's face")));
     const update = () => {
       if (count && rolled.length === count) { done(rolled.slice()); rolled.length = 0; }
       shown.textContent = label();
@@ -165,34 +175,35 @@ const Familiar = (() => {
     update();
     const faces = el("div", { class: "faces" });
     for (let face = 1; face <= 6; face += 1) {
-      faces.append(el("button", { class: "face", "aria-label": `die showing ${face}`, onclick: () => { rolled.push(face); update(); } }, "⚀⚁⚂⚃⚄⚅"[face - 1]));
+      faces.append(el("button", { class: "face", "aria-label": t("die showing {face}", { face }), onclick: () => { rolled.push(face); update(); } }, "⚀⚁⚂⚃⚄⚅"[face - 1]));
     }
     const controls = el("div", { class: "row" },
-      el("button", { class: "small", onclick: () => { rolled.length = 0; update(); } }, "Clear"),
-      count ? null : el("button", { class: "big", onclick: () => { if (rolled.length) { done(rolled.slice()); rolled.length = 0; update(); } } }, "Done"));
+      el("button", { class: "small", onclick: () => { rolled.length = 0; update(); } }, t("Clear")),
+      count ? null : el("button", { class: "big", onclick: () => { if (rolled.length) { done(rolled.slice()); rolled.length = 0; update(); } } }, t("Done")));
     return el("div", {}, shown, faces, controls);
   }
 
-  function choiceInput(options, count, send) {
-    if (count <= 1) return el("div", { class: "choices" }, options.map((o) => el("button", { class: "big", onclick: () => send({ choice: o }) }, o)));
+  // Each option is shown by its label (the table's language) and answers with its value.
+  function choiceInput(options, labels, count, send) {
+    if (count <= 1) return el("div", { class: "choices" }, options.map((o, i) => el("button", { class: "big", onclick: () => send({ choice: o }) }, labels[i])));
     const picked = new Set();
-    const submit = el("button", { class: "big", disabled: true }, `Choose ${count}`);
-    const buttons = options.map((o) => el("button", { class: "big toggle", "aria-pressed": "false", onclick: (ev) => {
+    const submit = el("button", { class: "big", disabled: true }, t("Choose {count}", { count }));
+    const buttons = options.map((o, i) => el("button", { class: "big toggle", "aria-pressed": "false", onclick: (ev) => {
       if (picked.has(o)) picked.delete(o); else if (picked.size < count) picked.add(o);
       ev.currentTarget.setAttribute("aria-pressed", picked.has(o) ? "true" : "false");
       submit.disabled = picked.size !== count;
-    } }, o));
+    } }, labels[i]));
     submit.addEventListener("click", () => send({ choices: options.filter((o) => picked.has(o)) }));
     return el("div", { class: "choices" }, buttons, submit);
   }
 
   function cardsInput(count, done) {
-    const input = el("input", { type: "text", placeholder: "card names, separated by commas", autocomplete: "off" });
+    const input = el("input", { type: "text", placeholder: t("card names, separated by commas"), autocomplete: "off" });
     const send = el("button", { class: "big", onclick: () => {
       const cards = input.value.split(",").map((s) => s.trim()).filter(Boolean);
       if (cards.length && (!count || cards.length === count)) done(cards);
-      else say(`Enter ${count || "some"} card names`, true);
-    } }, "Send cards");
+      else say(count ? t("Enter {count} card names", { count }) : t("Enter some card names"), true);
+    } }, t("Send cards"));
     return el("div", {}, input, send);
   }
 
@@ -219,7 +230,7 @@ const Familiar = (() => {
     holder.hidden = !names.length;
     clear(holder).append(...names.map((name) => el("div", { class: "timer", "data-timer": name },
       el("p", {}, el("span", { class: "timer-name" }, pretty(name)), " ", el("span", { class: "timer-left" }),
-        shown[name].running ? null : el("span", { class: "muted" }, " (paused)")),
+        shown[name].running ? null : el("span", { class: "muted" }, " ", t("(paused)"))),
       controls ? controls(name, shown[name]) : null)));
     ticking.set(holder, { shown: shown || {}, at: performance.now() });
     tickTimers();
@@ -240,5 +251,6 @@ const Familiar = (() => {
     window.addEventListener("pageshow", (event) => { if (event.persisted) handler(); });
   }
 
-  return { el, clear, redraw, api, say, leds, live, pretty, renderValue, renderObject, renderTable, renderPrompt, timers, onRestore };
+  return { el, clear, redraw, api, say, leds, live, pretty, renderValue, renderObject, renderTable, renderPrompt, timers, onRestore, t, labels: {} };
+
 })();

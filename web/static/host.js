@@ -2,25 +2,26 @@
 // readings to confirm, seats to reset, undo, notices, lights, new game, teach a deck or a die.
 "use strict";
 (() => {
-  const { el, clear, api, say, live, pretty, renderObject, renderTable, renderPrompt } = Familiar;
+  const { el, clear, api, say, live, pretty, renderObject, renderTable, renderPrompt, t } = Familiar;
+
   let games = [];
 
   async function post(path, body, done) {
     const reply = await api(path, body);
-    say(reply.ok ? done : reply.data.error || "Not accepted.", !reply.ok);
+    say(reply.ok ? done : reply.data.error || t("Not accepted."), !reply.ok);
     return reply;
   }
 
-  const act = (kind, data) => post("/api/host/act", { kind, data }, "Done.");
+  const act = (kind, data) => post("/api/host/act", { kind, data }, t("Done."));
 
   function seatRow(name, seat, claimed) {
     return el("li", { class: "seat-row" },
-      el("span", { class: claimed ? "joined" : "waiting" }, `${name}: ${claimed ? "joined" : "not joined"}`),
+      el("span", { class: claimed ? "joined" : "waiting" }, claimed ? t("{name}: joined", { name }) : t("{name}: not joined", { name })),
       claimed ? el("button", { class: "small", onclick: () => {
-        if (window.confirm(`Reset ${name}'s seat? Their phone stops working and they join again.`)) {
-          post("/api/host/reset", { seat }, `${name} can join again.`);
+        if (window.confirm(t("Reset {name}'s seat? Their phone stops working and they join again.", { name }))) {
+          post("/api/host/reset", { seat }, t("{name} can join again.", { name }));
         }
-      } }, "Reset") : null);
+      } }, t("Reset")) : null);
   }
 
   // Prompts for a seat are shown with that seat's name; the host may answer for them.
@@ -28,7 +29,7 @@
     if (expect.seat === null || expect.seat === undefined) return renderPrompt(expect, act);
     const who = seats[expect.seat];
     const box = renderPrompt(expect, act, { seat: expect.seat });
-    box.prepend(el("p", { class: "muted" }, `Waiting for ${who}; or enter it for them:`));
+    box.prepend(el("p", { class: "muted" }, t("Waiting for {name}; or enter it for them:", { name: who })));
     return box;
   }
 
@@ -43,11 +44,12 @@
 
   function drawTable(view) {
     foldJoin(view);
-    document.getElementById("title").textContent = view.game ? view.title + (view.over ? " (over)" : "") : "No game yet";
+    Familiar.labels = view.labels || {};
+    document.getElementById("title").textContent = !view.game ? t("No game yet") : view.over ? t("{title} (over)", { title: view.title }) : view.title;
     clear(document.getElementById("seats")).append(...view.seats.map((n, i) => seatRow(n, i, view.claimed[i])));
     Familiar.redraw(document.getElementById("prompts"), [view.expects, view.seats], () => view.expects.map((e) => prompt(e, view.seats)));
     Familiar.timers(document.getElementById("timers"), view.timers, timerControls);
-    clear(document.getElementById("view")).append(view.game ? renderTable(view.view) : el("p", { class: "muted" }, "Start a game below."));
+    clear(document.getElementById("view")).append(view.game ? renderTable(view.view) : el("p", { class: "muted" }, t("Start a game below.")));
     clear(document.getElementById("notices")).append(...view.notices.slice().reverse().map((n) => el("li", {}, n)));
   }
 
@@ -55,30 +57,30 @@
   function timerControls(name, timer) {
     const control = (what) => act("table.timer", { name, do: what });
     return el("div", { class: "row" },
-      el("button", { class: "small", onclick: () => control(timer.running ? "pause" : "resume") }, timer.running ? "Pause" : "Resume"),
-      el("button", { class: "small", onclick: () => control("add") }, "+1 minute"),
-      el("button", { class: "small no", onclick: () => control("end") }, "End now"));
+      el("button", { class: "small", onclick: () => control(timer.running ? "pause" : "resume") }, timer.running ? t("Pause") : t("Resume")),
+      el("button", { class: "small", onclick: () => control("add") }, t("+1 minute")),
+      el("button", { class: "small no", onclick: () => control("end") }, t("End now")));
   }
 
   function drawBoard(board) {
     clear(document.getElementById("problems")).append(...board.problems.map((p) => el("li", { class: "problem" }, p)),
       ...Object.entries(board.parts).filter(([, s]) => s !== "ok").map(([part, s]) => el("li", { class: "problem" }, `${pretty(part)}: ${s}`)));
     const tracks = Object.entries(board.tracks).map(([name, track]) => Familiar.leds(name, track));
-    clear(document.getElementById("lights")).append(...(tracks.length ? tracks : [el("p", { class: "muted" }, `No lights (${board.status}).`)]));
+    clear(document.getElementById("lights")).append(...(tracks.length ? tracks : [el("p", { class: "muted" }, t("No lights ({status}).", { status: board.status }))]));
   }
 
   function pendingReading(reading) {
-    const values = el("input", { type: "text", value: reading.values.join(", "), "aria-label": "values read" });
+    const values = el("input", { type: "text", value: reading.values.join(", "), "aria-label": t("values read") });
     const parse = () => values.value.split(",").map((s) => s.trim()).filter(Boolean).map((s) => (reading.kind === "dice" && /^\d+$/.test(s) ? Number(s) : s));  // a taught die's faces are names
     const resolve = (vals, done) => post(`/api/host/pending/${encodeURIComponent(reading.id)}`, { values: vals }, done).then(refresh);
     return el("div", { class: "reading" },
-      el("img", { class: "photo", alt: "the photo of this reading", src: `/api/host/pending/${encodeURIComponent(reading.id)}/photo` }),
-      el("p", {}, `${pretty(reading.kind)} read as ${reading.values.join(", ")} (sure: ${Math.round(reading.confidence * 100)}%)`),
-      el("div", { class: "row" }, el("button", { class: "big yes", onclick: () => resolve(reading.values, "Confirmed.") }, "Right")),
-      el("label", {}, "Or correct it:", values),
+      el("img", { class: "photo", alt: t("the photo of this reading"), src: `/api/host/pending/${encodeURIComponent(reading.id)}/photo` }),
+      el("p", {}, t("{kind} read as {values} (sure: {percent}%)", { kind: pretty(reading.kind), values: reading.values.join(", "), percent: Math.round(reading.confidence * 100) })),
+      el("div", { class: "row" }, el("button", { class: "big yes", onclick: () => resolve(reading.values, t("Confirmed.")) }, t("Right"))),
+      el("label", {}, t("Or correct it:"), values),
       el("div", { class: "row" },
-        el("button", { class: "big", onclick: () => resolve(parse(), "Corrected.") }, "Use these"),
-        el("button", { class: "small no", onclick: () => resolve(null, "Discarded.") }, "Discard")));
+        el("button", { class: "big", onclick: () => resolve(parse(), t("Corrected.")) }, t("Use these")),
+        el("button", { class: "small no", onclick: () => resolve(null, t("Discarded.")) }, t("Discard"))));
   }
 
   // A new game (or an undone one) has a new join code: show its address and QR code.
@@ -88,7 +90,7 @@
     url.textContent = link.url;
     const qr = document.getElementById("join-qr");
     qr.src = link.qr;
-    qr.alt = `QR code for ${link.url}`;
+    qr.alt = t("QR code for {url}", { url: link.url });
   }
 
   async function refresh() {
@@ -136,7 +138,7 @@
     if (!reply.ok) return;
     games = reply.data.games;
     const select = clear(document.getElementById("game-select"));
-    select.append(...games.map((g) => el("option", { value: g.name }, `${g.title} (${g.min_seats}-${g.max_seats} players)`)));
+    select.append(...games.map((g) => el("option", { value: g.name }, t("{title} ({least}-{most} players)", { title: g.title, least: g.min_seats, most: g.max_seats }))));
     drawGameOptions();
   }
 
@@ -144,17 +146,18 @@
   document.getElementById("new-game").addEventListener("submit", (event) => {
     event.preventDefault();
     const seats = document.getElementById("seat-names").value.split("\n").map((s) => s.trim()).filter(Boolean);
-    act("table.new", { game: document.getElementById("game-select").value, seats, options: options() });
+    const language = document.getElementById("game-language").value;
+    act("table.new", { game: document.getElementById("game-select").value, seats, options: { ...options(), language } });
   });
   // Undo of a step that showed a secret on a phone asks first: the phone keeps showing it.
   document.getElementById("undo").addEventListener("click", async () => {
     const reply = await api("/api/host/undo", {});
-    if (reply.ok) { say("Undone."); return; }
-    if (reply.data.confirm && window.confirm(`${reply.data.error}\n\nUndo anyway?`)) {
-      await post("/api/host/undo", { confirm: true }, "Undone.");
+    if (reply.ok) { say(t("Undone.")); return; }
+    if (reply.data.confirm && window.confirm(`${reply.data.error}\n\n${t("Undo anyway?")}`)) {
+      await post("/api/host/undo", { confirm: true }, t("Undone."));
       return;
     }
-    say(reply.data.error || "Not accepted.", true);
+    say(reply.data.error || t("Not accepted."), true);
   });
 
   // Teach a deck
@@ -171,7 +174,7 @@
 
   async function teach(commit) {
     const request = teachRequest(commit);
-    const reply = await post("/api/host/teach", request, commit ? `Saved ${request.names.length} cards.` : "Check each card, then save.");
+    const reply = await post("/api/host/teach", request, commit ? t("Saved {count} cards.", { count: request.names.length }) : t("Check each card, then save."));
     const previews = clear(document.getElementById("teach-previews"));
     document.getElementById("teach-save").disabled = !reply.ok || commit;
     if (!reply.ok) return;
@@ -181,7 +184,7 @@
   document.getElementById("teach").addEventListener("submit", (event) => { event.preventDefault(); teach(false); });
   document.getElementById("teach-save").addEventListener("click", () => teach(true));
   for (const button of document.querySelectorAll("button.meter-camera")) {
-    button.addEventListener("click", () => post("/api/host/camera/meter", {}, "The camera measures the light again."));
+    button.addEventListener("click", () => post("/api/host/camera/meter", {}, t("The camera measures the light again.")));
   }
   for (const box of document.querySelectorAll("details.camera-box")) {
     box.addEventListener("toggle", () => {
@@ -194,23 +197,23 @@
 
   function faceList(faces) {
     return el("ul", { class: "face-counts" },
-      Object.entries(faces).map(([face, n]) => el("li", {}, `${face}: ${n} photo${n === 1 ? "" : "s"}`)));
+      Object.entries(faces).map(([face, n]) => el("li", {}, n === 1 ? t("{face}: 1 photo", { face }) : t("{face}: {count} photos", { face, count: n }))));
   }
 
   // The box reads a die by its face names only once all six faces are taught (see
   // vision/dice/taught.py FACES_PER_DIE); until then it asks the host to confirm it.
   function faceProgress(count) {
-    return el("p", { class: "muted face-progress" }, count >= 6 ? "All six faces taught: rolls read this die."
-      : `${count} of 6 faces taught: until all six are, rolls with this die ask you to confirm it.`);
+    return el("p", { class: "muted face-progress" }, count >= 6 ? t("All six faces taught: rolls read this die.")
+      : t("{count} of 6 faces taught: until all six are, rolls with this die ask you to confirm it.", { count }));
   }
 
   function drawTaughtDice(dice) {
     const holder = clear(document.getElementById("taught-dice"));
     const names = Object.keys(dice);
-    if (!names.length) { holder.append(el("p", { class: "muted" }, "No die taught yet.")); return; }
+    if (!names.length) { holder.append(el("p", { class: "muted" }, t("No die taught yet."))); return; }
     holder.append(...names.map((name) => el("div", { class: "taught-die", "data-die": name },
       el("div", { class: "row" }, el("strong", {}, name),
-        el("button", { class: "small no", type: "button", onclick: () => forgetDie(name) }, `Forget ${name}`)),
+        el("button", { class: "small no", type: "button", onclick: () => forgetDie(name) }, t("Forget {name}", { name }))),
       faceList(dice[name]), faceProgress(Object.keys(dice[name]).length))));
   }
 
@@ -220,8 +223,8 @@
   }
 
   async function forgetDie(name) {
-    if (!window.confirm(`Forget the die "${name}" and all its photos? Rolls will no longer read it.`)) return;
-    const reply = await post("/api/host/dice/forget", { die: name }, `Forgot ${name}.`);
+    if (!window.confirm(t("Forget the die \"{name}\" and all its photos? Rolls will no longer read it.", { name }))) return;
+    const reply = await post("/api/host/dice/forget", { die: name }, t("Forgot {name}.", { name }));
     if (reply.ok) drawTaughtDice(reply.data.dice);
   }
 
@@ -235,19 +238,19 @@
     const reply = await api("/api/host/dice/teach", { die, face });
     button.disabled = false;
     if (!reply.ok) {
-      result.textContent = reply.data.error || "Not accepted.";
+      result.textContent = reply.data.error || t("Not accepted.");
       result.className = "problem";
       preview.hidden = true;  // the last good patch is not what this capture saw
       say(result.textContent, true);
       return;
     }
     const n = reply.data.faces[face];
-    result.textContent = `Saved photo ${n} of ${face}. Turn or move the die and capture again, or show the next face.`;
+    result.textContent = t("Saved photo {count} of {face}. Turn or move the die and capture again, or show the next face.", { count: n, face });
     result.className = "muted";
     preview.hidden = false;
     preview.querySelector("img").src = reply.data.preview;
     preview.querySelector("figcaption").textContent = `${die}: ${face}`;
-    say(`Saved photo ${n} of ${face}.`);
+    say(t("Saved photo {count} of {face}.", { count: n, face }));
     drawTaughtDice(reply.data.dice);
   }
 

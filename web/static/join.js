@@ -1,15 +1,16 @@
 // The join page: show free seats; tapping one claims it and opens the player's page.
 "use strict";
 (() => {
-  const { el, clear, api, say, live } = Familiar;
+  const { el, clear, api, say, live, t } = Familiar;
+
 
   async function refresh() {
     const [table, me] = await Promise.all([api("/api/table"), api("/api/me")]);
-    if (!table.ok) { say(table.data.error || "The box is not answering.", true); return; }
+    if (!table.ok) { say(table.data.error || t("The box is not answering."), true); return; }
     const view = table.data;
     document.getElementById("game").textContent = view.game
-      ? `${view.title}: ${view.seats.length} seats`
-      : "No game yet: the host starts one on the host page.";
+      ? t("{title}: {count} seats", { title: view.title, count: view.seats.length })
+      : t("No game yet: the host starts one on the host page.");
     const mine = me.ok ? me.data : null;
     document.getElementById("mine").hidden = !mine;
     if (mine) document.getElementById("mine-name").textContent = mine.name;
@@ -18,14 +19,14 @@
     view.seats.forEach((name, seat) => {
       const taken = view.claimed[seat];
       seats.append(el("button", { class: "big seat" + (taken ? " taken" : ""), disabled: taken,
-        onclick: () => join(seat) }, taken ? `${name} (taken)` : name));
+        onclick: () => join(seat) }, taken ? t("{name} (taken)", { name }) : name));
     });
   }
 
   async function join(seat) {
     const reply = await api("/api/join", { seat });
     if (reply.ok) { window.location.assign("/me"); return; }
-    say(reply.data.error || "Could not join.", true);
+    say(reply.data.error || t("Could not join."), true);
     refresh();
   }
 

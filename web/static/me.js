@@ -3,7 +3,8 @@
 // away from the page, and when the page comes back from history.
 "use strict";
 (() => {
-  const { el, clear, api, say, live, renderObject, renderTable, renderPrompt } = Familiar;
+  const { el, clear, api, say, live, renderObject, renderTable, renderPrompt, t } = Familiar;
+
   const SHOW_MS = 6000;
   const secret = document.getElementById("secret");
   const reveal = document.getElementById("reveal");
@@ -30,7 +31,7 @@
     // What this phone showed before the host undid it stays shown: it cannot be unseen.
     if (mine.seen && mine.seen.length) {
       document.getElementById("secret-view").append(
-        el("h3", {}, "Seen before an undo"), ...mine.seen.map((item) => renderObject(item)));
+        el("h3", {}, t("Seen before an undo")), ...mine.seen.map((item) => renderObject(item)));
     }
     document.getElementById("secret-prompts").append(...secretPrompts.map((e) => renderPrompt(e, act)));
     secret.hidden = false;
@@ -40,7 +41,7 @@
 
   async function act(kind, data) {
     const reply = await api("/api/me/act", { kind, data });
-    say(reply.ok ? "Sent." : reply.data.error || "Not accepted.", !reply.ok);
+    say(reply.ok ? t("Sent.") : reply.data.error || t("Not accepted."), !reply.ok);
     hide();
   }
 
@@ -50,7 +51,7 @@
     document.getElementById("seat").hidden = true;
     document.getElementById("rejoin").hidden = false;
     document.getElementById("rejoin-why").textContent = why;
-    document.getElementById("name").textContent = "No seat";
+    document.getElementById("name").textContent = t("No seat");
   }
 
   async function refresh() {
@@ -58,11 +59,12 @@
     const [me, table] = await Promise.all([api("/api/me"), api("/api/table")]);
     hide();
     if (table.ok) {
-      document.getElementById("game").textContent = table.data.title || "No game";
+      document.getElementById("game").textContent = table.data.title || t("No game");
+      Familiar.labels = table.data.labels || {};
       clear(document.getElementById("table-view")).append(renderTable(table.data.view));
       Familiar.timers(document.getElementById("timers"), table.data.timers);
     }
-    if (!me.ok) { rejoin(me.data.error || "This phone has no seat."); return; }
+    if (!me.ok) { rejoin(me.data.error || t("This phone has no seat.")); return; }
     mine = me.data;
     document.getElementById("rejoin").hidden = true;
     document.getElementById("seat").hidden = false;
