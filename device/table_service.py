@@ -195,6 +195,7 @@ class TableService:
             view["notices"] = list(self.notices)
             view["timers"] = timing.shown(self.table.current.timers, self.clock())
             view["version"] = self.version
+            view["language"] = self.language
             return view
 
     def timers(self) -> timing.Timers:

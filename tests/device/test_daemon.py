@@ -70,6 +70,32 @@ def test_reads_the_replayed_roll_says_it_and_writes_speech(daemon):
     assert wavs and all(p.stat().st_size > 1000 for p in wavs)
 
 
+def test_a_german_box_reads_the_roll_and_says_it_all_in_the_german_voice(tmp_path):
+    """The dice reader's narration on a box set to German: every line in German, every
+    one said with the German voice (no German line ever gets the English one)."""
+    config = demo_config(Config(), tmp_path / "state", port=0)
+    config = dataclasses.replace(
+        config,
+        box=dataclasses.replace(config.box, language="de"),
+        camera=dataclasses.replace(config.camera, fps=30, source=f"replay:{DEMO_PHOTOS / ROLL_PHOTO}"),
+    )
+    box = Daemon(config)
+    box.start()
+    try:
+        box.service.submit(Action("table.new", {"game": "dice", "seats": ["Ann"]}))
+        assert wait_for(lambda: box.service.public_view()["view"]["history"], timeout=40)
+        total = sum(box.service.public_view()["view"]["history"][0])
+        assert wait_for(lambda: any(line.endswith(f": {total}") for line in box.narrator.history))
+        assert box.narrator.wait_idle(30)
+        said = box.narrator.history
+        assert "Familiar ist bereit." in said and "Neues Spiel: Würfelleser." in said
+        assert "Bereit. Würfelt in die Schale." in said
+        assert {(line.language, line.voice) for line in box.narrator.record} == {("de", "de")}
+    finally:
+        box.close()
+        Device.pin_factory = None
+
+
 def test_a_reading_parked_for_the_host_wakes_the_pages(daemon):
     """An open host page learns of a reading to confirm at once, not at the next move."""
     box = daemon(source="usb:/dev/familiar-no-such-camera")

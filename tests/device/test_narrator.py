@@ -327,3 +327,32 @@ def test_a_named_card_that_is_not_plugged_in_is_a_problem_naming_it(tmp_path: Pa
     narrator.say("hello")
     narrator.close()
     assert len(problems) == 1 and "no sound card named 'NoSuchCard'" in problems[0]
+
+
+def _samples(path: Path) -> bytes:
+    import wave
+
+    with wave.open(str(path), "rb") as wav:
+        return wav.readframes(wav.getnframes())
+
+
+def test_a_german_table_hears_german_in_the_german_voice(tmp_path: Path) -> None:
+    """The line is translated when queued and said with ``audio.voice_de``: its WAV is the
+    German voice's, sample for sample, and not what the English voice makes of it."""
+    from engine.messages import _
+
+    language = ["de"]
+    narrator = Narrator(AudioConfig(), speaker=False, wav_dir=tmp_path / "speech", language=lambda: language[0])
+    narrator.say(_("Familiar is ready."))
+    language[0] = "en"
+    narrator.say(_("Familiar is ready."))
+    assert narrator.wait_idle(60)
+    narrator.close()
+    assert narrator.history == ["Familiar ist bereit.", "Familiar is ready."]
+    assert [(s.language, s.voice) for s in narrator.record] == [("de", "de"), ("en", "en-gb")]
+    german, english = spoken_files(narrator)
+    assert measure_wav(german).rms > SILENCE_RMS
+    synthesize("Familiar ist bereit.", tmp_path / "de.wav", AudioConfig(), "de")
+    synthesize("Familiar ist bereit.", tmp_path / "en.wav", AudioConfig(), "en-gb")
+    assert _samples(german) == _samples(tmp_path / "de.wav")
+    assert _samples(german) != _samples(tmp_path / "en.wav")

@@ -112,11 +112,11 @@ def games() -> dict[str, Any]:
     return {"secrets": SecretWords(), "dice": DiceReader()}
 
 
-def make_service(tmp_path: Path) -> TableService:
-    return TableService(Store(tmp_path / "table.db"), games=games())
+def make_service(tmp_path: Path, language: str = "en") -> TableService:
+    return TableService(Store(tmp_path / "table.db"), games=games(), language=language)
 
 
-def make_app(tmp_path: Path, box: Any = None, simulated: bool = False):
-    service = make_service(tmp_path)
+def make_app(tmp_path: Path, box: Any = None, simulated: bool = False, language: str = "en"):
+    service = make_service(tmp_path, language)
     app = create_app(service, box, public_url="http://familiar.test:8080", simulated=simulated)
     return app, service

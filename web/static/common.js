@@ -246,11 +246,17 @@ const Familiar = (() => {
     clear(holder).append(...build());
   }
 
+  // A game set up in another language: the page's own words come with the page, so it
+  // loads again in the table's new language.
+  function follow(language) {
+    if (language && language !== document.documentElement.lang) window.location.reload();
+  }
+
   // Hide anything secret when the page is restored from the back-forward cache.
   function onRestore(handler) {
     window.addEventListener("pageshow", (event) => { if (event.persisted) handler(); });
   }
 
-  return { el, clear, redraw, api, say, leds, live, pretty, renderValue, renderObject, renderTable, renderPrompt, timers, onRestore, t, labels: {} };
+  return { el, clear, redraw, api, say, leds, live, pretty, renderValue, renderObject, renderTable, renderPrompt, timers, onRestore, follow, t, labels: {} };
 
 })();

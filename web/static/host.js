@@ -43,6 +43,7 @@
   }
 
   function drawTable(view) {
+    Familiar.follow(view.language);
     foldJoin(view);
     Familiar.labels = view.labels || {};
     document.getElementById("title").textContent = !view.game ? t("No game yet") : view.over ? t("{title} (over)", { title: view.title }) : view.title;

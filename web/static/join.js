@@ -8,6 +8,7 @@
     const [table, me] = await Promise.all([api("/api/table"), api("/api/me")]);
     if (!table.ok) { say(table.data.error || t("The box is not answering."), true); return; }
     const view = table.data;
+    Familiar.follow(view.language);
     document.getElementById("game").textContent = view.game
       ? t("{title}: {count} seats", { title: view.title, count: view.seats.length })
       : t("No game yet: the host starts one on the host page.");

@@ -59,6 +59,7 @@
     const [me, table] = await Promise.all([api("/api/me"), api("/api/table")]);
     hide();
     if (table.ok) {
+      Familiar.follow(table.data.language);
       document.getElementById("game").textContent = table.data.title || t("No game");
       Familiar.labels = table.data.labels || {};
       clear(document.getElementById("table-view")).append(renderTable(table.data.view));
