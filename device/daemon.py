@@ -35,7 +35,7 @@ from device.timers import TimerKeeper
 from engine import timers as timing
 from engine.actions import Action, IllegalAction
 from engine.effects import Effect, Say
-from engine.messages import _, said
+from engine.messages import _, _n, said
 from engine.table import UndoNeedsConfirmation
 from vision.camera import CameraError, CameraTuning, open_camera
 from vision.cards import Catalog, read_cards
@@ -165,10 +165,25 @@ class Daemon:
         for effect in effects:
             if isinstance(effect, Say):
                 self.narrator.say(effect.text, first=isinstance(effect, Announce), then_wait=effect.then_wait)
+        self._drop_stale_readings()
         if self.service.game_seq != self._metered_game:  # a new game: the lights may be new too
             self._metered_game = self.service.game_seq
             self.remeter_camera()
         self._show_board()
+
+    def _drop_stale_readings(self) -> None:
+        """After each change of the table, readings parked for the host that no longer
+        answer what it waits for go (with one notice saying how many)."""
+        answering = {e.action for e in self.service.table.expects() if e.kind in ("dice", "cards")}
+        dropped = self.desk.keep_only(answering)
+        if dropped:
+            self.service.note(
+                _n(
+                    "{count} camera reading was dropped: the table no longer waits for it.",
+                    "{count} camera readings were dropped: the table no longer waits for them.",
+                    dropped,
+                )
+            )
 
     def _show_board(self) -> None:
         """Set the LEDs from state (not from effects), so undo and restarts restore them;

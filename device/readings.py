@@ -22,6 +22,7 @@ import numpy as np
 
 from engine.actions import Action, IllegalAction
 from engine.effects import Expect
+from engine.messages import _, said
 
 MAX_PENDING = 8
 SAME_PLACE_PX = 6.0
@@ -85,7 +86,7 @@ class ReadingDesk:
             return "empty tray" if not dice else "same dice in the same places: not a roll"
         self._last = seen
         unsure = [i for i, d in enumerate(dice) if d.value is None or d.confidence < self.confirm_below]
-        return self._route(frame, "dice", [d.value for d in dice], unsure, dice, expect, "roll")
+        return self._route(frame, "dice", [d.value for d in dice], unsure, dice, expect)
 
     def cards(self, frame: np.ndarray, cards: list[Any], data: Callable[[str], dict], expect: Expect | None) -> str:
         """Handle revealed cards: each known card is sent with its deck data (e.g. its dice
@@ -94,7 +95,7 @@ class ReadingDesk:
             return "no cards"
         unsure = [i for i, c in enumerate(cards) if c.name is None or c.confidence < self.confirm_below]
         values = [{"card": c.name, **(data(c.name) if c.name else {})} for c in cards]
-        return self._route(frame, "cards", values, unsure, cards, expect, "reveal")
+        return self._route(frame, "cards", values, unsure, cards, expect)
 
     def _route(
         self,
@@ -104,18 +105,19 @@ class ReadingDesk:
         unsure: list[int],
         items: list[Any],
         expect: Expect | None,
-        default_action: str,
     ) -> str:
         """Submit a sure reading the table waits for; park anything else for the host."""
-        action = expect.action if expect else default_action
-        if expect is not None and not unsure:
+        if expect is None:  # nothing it could answer: the host would only be refused
+            return f"no {kind} were expected: not read"
+        action = expect.action
+        if not unsure:
             try:
                 self.submit(Action(action, {kind: values}))
                 return f"read {values}"
             except IllegalAction as exc:
-                why = str(exc)
+                why = said(exc)
         else:
-            why = f"some {kind} are unclear" if unsure else f"no {kind} were expected"
+            why = _("some dice are unclear") if kind == "dice" else _("some cards are unclear")
         photo = marked_photo(frame, [(list(item.corners), i in unsure) for i, item in enumerate(items)])
         confidence = min(item.confidence for item in items)
         self._park(Pending(secrets.token_hex(6), kind, action, values, unsure, round(confidence, 3), why, photo))
@@ -140,8 +142,19 @@ class ReadingDesk:
                 self._pending.popitem(last=False)
 
     def pending(self) -> list[dict[str, Any]]:
+        """The readings waiting for the host, newest first."""
         with self._lock:
-            return [p.to_json() for p in self._pending.values()]
+            return [p.to_json() for p in reversed(self._pending.values())]
+
+    def keep_only(self, answering: set[str]) -> int:
+        """Drop the readings that can no longer answer anything the table waits for (their
+        action is not among ``answering``): tapping "Right" on one would only be refused.
+        Returns how many went."""
+        with self._lock:
+            stale = [key for key, p in self._pending.items() if p.action not in answering]
+            for key in stale:
+                del self._pending[key]
+            return len(stale)
 
     def photo(self, reading_id: str) -> bytes | None:
         with self._lock:

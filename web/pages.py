@@ -53,11 +53,11 @@ def host() -> Response:
     token = None
     if not is_host():
         if not top_level_visit():
-            return make_response(render_template("host_locked.html"), 403)
+            return make_response(render_template("host_locked.html", simulated=_simulated()), 403)
         try:
             token = service().claim_host()
         except PermissionError:
-            return make_response(render_template("host_locked.html"), 403)
+            return make_response(render_template("host_locked.html", simulated=_simulated()), 403)
     join = join_link(request.host_url, current_app.extensions["familiar"].public_url, service().join_code())
     response = make_response(render_template("host.html", join=join))
     if token is not None:
@@ -65,7 +65,11 @@ def host() -> Response:
     return response
 
 
+def _simulated() -> bool:
+    return bool(current_app.extensions["familiar"].simulated)
+
+
 @pages.get("/board")
 def board() -> str:
     """The virtual board: the box's lights as lit, its buttons when simulated."""
-    return render_template("board.html", simulated=current_app.extensions["familiar"].simulated)
+    return render_template("board.html", simulated=_simulated())

@@ -84,3 +84,28 @@ def test_known_cards_are_sent_with_their_deck_data_unknown_ones_wait():
     ]
     desk.cards(FRAME, [Card("Galleon", corners, 0.97), Card(None, corners, 0.3)], deck.__getitem__, reveal)
     assert desk.pending()[0]["unsure"] == [1] and len(table.actions) == 1
+
+
+def test_only_readings_that_can_still_answer_are_kept_newest_first():
+    """Tapping "Right" on a roll the table no longer waits for would only be refused: such
+    readings go when the table moves on, and the host sees the newest first."""
+    desk = ReadingDesk(Table().submit, 0.9)
+    for x in (20, 40, 60):
+        desk.dice(FRAME, DiceReading((die(3, x, 20), die(None, x + 30, 40, 0.4))), ROLL)
+    cards = Expect("cards", "reveal", "Reveal the pool")
+    desk.cards(
+        FRAME,
+        [type("Card", (), {"name": None, "confidence": 0.3, "corners": ((1, 1), (9, 1), (9, 9), (1, 9))})()],
+        dict,
+        cards,
+    )
+    listed = desk.pending()
+    assert [p["action"] for p in listed] == ["reveal", "roll", "roll", "roll"]
+    assert desk.keep_only({"roll"}) == 1 and [p["action"] for p in desk.pending()] == ["roll"] * 3
+    assert desk.keep_only(set()) == 3 and desk.pending() == []
+
+
+def test_a_roll_when_nothing_is_expected_is_not_parked():
+    desk = ReadingDesk(Table().submit, 0.9)
+    desk.dice(FRAME, DiceReading((die(3, 20, 20), die(None, 60, 40, 0.4))), None)
+    assert desk.pending() == []

@@ -74,7 +74,7 @@
     const values = el("input", { type: "text", value: reading.values.join(", "), "aria-label": t("values read") });
     const parse = () => values.value.split(",").map((s) => s.trim()).filter(Boolean).map((s) => (reading.kind === "dice" && /^\d+$/.test(s) ? Number(s) : s));  // a taught die's faces are names
     const resolve = (vals, done) => post(`/api/host/pending/${encodeURIComponent(reading.id)}`, { values: vals }, done).then(refresh);
-    return el("div", { class: "reading" },
+    return el("div", { class: "reading", "data-reading": reading.id },
       el("img", { class: "photo", alt: t("the photo of this reading"), src: `/api/host/pending/${encodeURIComponent(reading.id)}/photo` }),
       el("p", {}, t("{kind} read as {values} (sure: {percent}%)", { kind: pretty(reading.kind), values: reading.values.join(", "), percent: Math.round(reading.confidence * 100) })),
       el("div", { class: "row" }, el("button", { class: "big yes", onclick: () => resolve(reading.values, t("Confirmed.")) }, t("Right"))),
@@ -82,6 +82,22 @@
       el("div", { class: "row" },
         el("button", { class: "big", onclick: () => resolve(parse(), t("Corrected.")) }, t("Use these")),
         el("button", { class: "small no", onclick: () => resolve(null, t("Discarded.")) }, t("Discard"))));
+  }
+
+  // Readings in the box's order (newest first), each kept as drawn while it waits: a
+  // live update never wipes a correction being typed into one.
+  const drawnReadings = new Map();
+  function drawPending(readings) {
+    document.getElementById("pending-panel").hidden = !readings.length;
+    const holder = document.getElementById("pending");
+    const waiting = new Set(readings.map((r) => r.id));
+    for (const [id, node] of drawnReadings) if (!waiting.has(id)) { node.remove(); drawnReadings.delete(id); }
+    readings.forEach((reading, index) => {
+      if (!drawnReadings.has(reading.id)) drawnReadings.set(reading.id, pendingReading(reading));
+      const node = drawnReadings.get(reading.id);
+      // only a node out of place moves (moving one would take the focus from its field)
+      if (holder.children[index] !== node) holder.insertBefore(node, holder.children[index] || null);
+    });
   }
 
   // A new game (or an undone one) has a new join code: show its address and QR code.
@@ -101,10 +117,7 @@
     if (join.ok) drawJoin(join.data);
     if (table.ok) drawTable(table.data);
     if (board.ok) drawBoard(board.data);
-    if (pending.ok) {
-      document.getElementById("pending-panel").hidden = !pending.data.pending.length;
-      clear(document.getElementById("pending")).append(...pending.data.pending.map(pendingReading));
-    }
+    if (pending.ok) drawPending(pending.data.pending);
   }
 
   // New game
