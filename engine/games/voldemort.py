@@ -201,9 +201,9 @@ def _status(state: VoldemortState) -> Msg:
         chaos=CHAOS,
     )
     if state.step == OVER:
-        return _(
-            "Game over: {winner} won ({reason})", winner=WINNER_NAME[state.winner or ORDER_WINS], reason=state.reason
-        )
+        if state.winner == ORDER_WINS:
+            return _("Game over: the Order of the Phoenix won ({reason})", reason=state.reason)
+        return _("Game over: the Death Eaters won ({reason})", reason=state.reason)
     if state.step == DISCARD:
         return _(
             "Waiting for {name} (Minister) to discard a policy on their phone; {board}", name=minister, board=board
