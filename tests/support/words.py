@@ -74,12 +74,9 @@ def play(
     table, r, heard = Table(registry()), random.Random(seed), Heard()
     start = Action(NEW, {"game": game, "seats": NAMES[:players], "options": dict(options or {})})
     _hear(heard, _apply(table, start, r))
-    refused = 0
+    expects, refused = _look(heard, table, players), 0
     for _ in range(most):
-        expects = table.expects()
-        over = table.public_view()["over"]
-        _look(heard, table, players, expects)
-        if over or not expects or refused > 50:
+        if table.public_view()["over"] or not expects or refused > 50:
             break
         action = _wrong_seat(answer(r.choice(expects), r), players, r)
         try:
@@ -88,8 +85,8 @@ def play(
             heard.lines.append(exc.message)
             refused += 1
             continue
-        refused = 0
         _hear(heard, effects)
+        expects, refused = _look(heard, table, players), 0
     the_game = table.game
     assert the_game is not None
     heard.lines += [the_game.title, *the_game.labels.values(), *the_game.secret_labels(table.current.state).values()]
@@ -115,7 +112,9 @@ def _hear(heard: Heard, effects: list[Effect]) -> None:
             heard.lines += [line for _, line in effect.warnings]
 
 
-def _look(heard: Heard, table: Table, players: int, expects: list[Expect]) -> None:
+def _look(heard: Heard, table: Table, players: int) -> list[Expect]:
+    """What the pages show now; returns the prompts open now."""
+    expects = table.expects()
     heard.lines += [e.prompt for e in expects]
     heard.shown += [list(e.options) for e in expects]
     heard.shown.append(table.public_view())
@@ -123,6 +122,7 @@ def _look(heard: Heard, table: Table, players: int, expects: list[Expect]) -> No
     warning = table.undo_warning()
     if warning is not None:
         heard.lines.append(warning)
+    return expects
 
 
 def messages(value: Any) -> Iterator[Msg]:
