@@ -39,18 +39,22 @@ class Catalog(Protocol):
 
     def ngettext(self, singular: str, plural: str, n: int, /) -> str: ...
 
+    def pgettext(self, context: str, message: str, /) -> str: ...
+
 
 class Msg(str):
     """A message: its English text, with what it is made of for other languages.
 
     ``plural`` and ``count`` make a message that picks its form by ``count`` (passed to
-    the format as ``count`` too)."""
+    the format as ``count`` too).  ``context`` tells apart one English text that other
+    languages say in two ways (a role and a party both called "Death Eater")."""
 
     msgid: str
     domain: str
     params: dict[str, Param]
     plural: str | None
     number: int | None
+    context: str | None
 
     def __new__(
         cls,
@@ -59,6 +63,7 @@ class Msg(str):
         params: Mapping[str, Param] | None = None,
         plural: str | None = None,
         count: int | None = None,
+        context: str | None = None,
     ) -> Msg:
         values = dict(params or {})
         if count is not None:
@@ -66,12 +71,12 @@ class Msg(str):
         template = plural if plural is not None and count is not None and count != 1 else msgid
         self = super().__new__(cls, template.format(**values))
         self.msgid, self.domain, self.params = msgid, domain, values
-        self.plural, self.number = plural, count
+        self.plural, self.number, self.context = plural, count, context
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
         # deepcopy and pickle rebuild from the parts, not from the English text
-        return (Msg, (self.msgid, self.domain, self.params, self.plural, self.number))
+        return (Msg, (self.msgid, self.domain, self.params, self.plural, self.number, self.context))
 
     def __repr__(self) -> str:
         return f"Msg({str(self)!r})"
@@ -82,6 +87,8 @@ class Msg(str):
         catalog = catalogs(self.domain)
         if self.plural is not None and self.number is not None:
             template = catalog.ngettext(self.msgid, self.plural, self.number)
+        elif self.context is not None:
+            template = catalog.pgettext(self.context, self.msgid)
         else:
             template = catalog.gettext(self.msgid)
         values = {k: v.translated(catalogs) if isinstance(v, Msg) else v for k, v in self.params.items()}
@@ -108,6 +115,16 @@ def words(domain: str) -> tuple[Say1, SayN]:
         return Msg(singular, domain, params, plural=plural, count=count)
 
     return one, many
+
+
+def words_in_context(domain: str) -> Say1:
+    """The message maker ``_p(context, text, **params)`` of one domain, for an English
+    text that needs two translations (the extraction knows ``_p`` too)."""
+
+    def particular(context: str, msgid: str, /, **params: Param) -> Msg:
+        return Msg(msgid, domain, params, context=context)
+
+    return particular
 
 
 _, _n = words(CORE)

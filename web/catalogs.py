@@ -29,8 +29,10 @@ from web.language import LANGUAGES, SOURCE, TRANSLATIONS
 
 ROOT = TRANSLATIONS.parent.parent
 STABLE = datetime(2026, 12, 1, tzinfo=UTC)
-PYTHON_KEYWORDS = {"_": None, "_n": (1, 2), "gettext": None, "ngettext": (1, 2)}
-JS_KEYWORDS = {"t": None}
+Keywords = dict[str, tuple[int | tuple[int, str], ...] | None]
+"""Babel's keyword specs: the message's argument positions, ``(n, "c")`` its context."""
+PYTHON_KEYWORDS: Keywords = {"_": None, "_n": (1, 2), "_p": ((1, "c"), 2), "gettext": None, "ngettext": (1, 2)}
+JS_KEYWORDS: Keywords = {"t": None}
 PAGES = "messages"
 CORE = "familiar"
 
@@ -41,7 +43,7 @@ class Source:
 
     pattern: str
     method: str
-    keywords: dict[str, tuple[int, ...] | None]
+    keywords: Keywords
 
 
 def domains() -> dict[str, list[Source]]:

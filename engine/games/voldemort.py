@@ -41,23 +41,85 @@ from engine.games.voldemort_rules import (
     DARK_ARTS_TO_WIN,
     ORDER_TO_WIN,
     PARTY,
-    PARTY_NAMES,
-    POLICY_NAMES,
-    ROLE_NAMES,
-    SPELL_NAMES,
+    PARTY_NAME,
+    POLICY_NAME,
+    ROLE_NAME,
+    SPELL_NAME,
     SPELL_TRACK,
     VETO_FROM,
 )
 from engine.games.voldemort_setup import OPTION_CHOICES, new_state
-from engine.games.voldemort_state import DISCARD, ENACT, NOMINATE, OVER, VoldemortState
+from engine.games.voldemort_state import DEATH_EATERS_WIN, DISCARD, ENACT, NOMINATE, ORDER_WINS, OVER, VoldemortState
+from engine.messages import Msg, words
 from engine.steps import Step, StepGame
+
+_, _n = words("voldemort")
+
+WINNER_NAME = {ORDER_WINS: _("the Order of the Phoenix"), DEATH_EATERS_WIN: _("the Death Eaters")}
+
+LABELS = {
+    # the public view: the state's own fields
+    "names": _("Players"),
+    "physical": _("Physical policy deck"),
+    "voldemort_knows": _("Voldemort knows his Death Eater"),
+    "step": _("Step"),
+    "roles": _("Roles"),
+    "dead": _("Dead"),
+    "minister": _("Minister's seat"),
+    "rotation": _("Rotation passes on from seat"),
+    "chosen": _("Seat of the next Minister (Imperio)"),
+    "nominee": _("Nominee's seat"),
+    "headmaster": _("Headmaster's seat"),
+    "last_minister": _("Seat of the last elected Minister"),
+    "last_headmaster": _("Seat of the last elected Headmaster"),
+    "voted": _("Voted"),
+    "last_vote": _("Last vote"),
+    "yes": _("Yes"),
+    "no": _("No"),
+    "yes_seats": _("Voted Yes"),
+    "election": _("Election tracker"),
+    "order": _("Order policies"),
+    "dark_arts": _("Dark Arts policies"),
+    "enacted": _("Policies enacted"),
+    "chaos": _("Chaos"),
+    "draw_pile": _("Draw pile"),
+    "discard_pile": _("Discard pile"),
+    "holding": _("Holding policies"),
+    "shuffles": _("Shuffles"),
+    "veto_asked": _("Veto asked"),
+    "investigated": _("Seats shown by Crucio"),
+    "winner": _("Winning side"),
+    "reason": _("Why"),
+    # the public view: described
+    "status": _("Status"),
+    "minister_name": _("Minister for Magic"),
+    "dead_names": _("The dead"),
+    "spell_track": _("Spells on the Dark Arts track"),
+    "veto_unlocked": _("Veto unlocked"),
+    "eligible": _("May be nominated"),
+    "enacted_names": _("Enacted policies"),
+    "winner_name": _("Winner"),
+    "role_names": _("Secret Roles"),
+    # a seat's own view
+    "role": _("Role"),
+    "role_name": _("Secret Role"),
+    "party": _("Party"),
+    "party_name": _("Party Membership"),
+    "you_know": _("You know"),
+    "name": _("Name"),
+    "policies": _("Your policies"),
+    "crucio": _("Crucio: Party Membership"),
+    "stupor": _("Stupor: the top three policies"),
+    "vote": _("Your vote"),
+}
+"""What the pages call each key of the views (nested ones too: a vote's, a known role's)."""
 
 
 class Voldemort(StepGame[VoldemortState]):
     """Secret Voldemort."""
 
     name = "voldemort"
-    title = "Secret Voldemort"
+    title = _("Secret Voldemort")
     min_seats = 5
     max_seats = 10
     option_choices = OPTION_CHOICES
@@ -72,12 +134,13 @@ class Voldemort(StepGame[VoldemortState]):
         spells.STUPOR_SPELL,
         spells.IMPERIO_SPELL,
         spells.AVADA_SPELL,
-        Step[VoldemortState](OVER, "the game is over", ()),
+        Step[VoldemortState](OVER, _("the game is over"), ()),
     )
+    labels = LABELS
 
     def setup(self, options: Mapping[str, Any], turn: Turn) -> tuple[VoldemortState, list[Effect]]:
         state, effects = new_state(options, turn)
-        return state, effects + [Say(f"{state.names[state.minister]}, nominate a Headmaster.")]
+        return state, effects + [Say(_("{name}, nominate a Headmaster.", name=state.names[state.minister]))]
 
     def is_over(self, state: VoldemortState) -> bool:
         return state.step == OVER
@@ -96,44 +159,62 @@ class Voldemort(StepGame[VoldemortState]):
             "status": _status(public),
             "minister_name": public.names[public.minister],
             "dead_names": list(public.named(public.dead)),
-            "spell_track": [SPELL_NAMES[s] if s else None for s in SPELL_TRACK[public.players]],
+            "spell_track": [SPELL_NAME[s] if s else None for s in SPELL_TRACK[public.players]],
             "veto_unlocked": public.dark_arts >= VETO_FROM,
             "eligible": list(public.named(public.eligible())) if public.step == NOMINATE else [],
+            "enacted_names": [POLICY_NAME[k] for k in public.enacted],
+            "winner_name": WINNER_NAME[public.winner] if public.winner else None,
+            "role_names": [ROLE_NAME[r] for r in public.roles],
         }
 
     def present(self, public: VoldemortState, seat: int, mine: dict[str, Any]) -> dict[str, Any]:
-        """One seat's Secret Role and Party Membership (both languages), whom it knows,
-        the policies in its hand, what its spells showed, its vote."""
+        """One seat's Secret Role and Party Membership, whom it knows, the policies in its
+        hand, what its spells showed, its vote.  ``role`` and ``party`` are what the pages
+        match on, ``role_name`` and ``party_name`` what they show."""
         role = mine.get("roles")
         party = PARTY[role] if role else None
         known = sorted((int(s), r) for s, r in (mine.get("known") or {}).items())
         crucio = sorted((int(s), p) for s, p in (mine.get("crucio") or {}).items())
         return {
             "role": role,
-            "role_name": ROLE_NAMES["en"][role] if role else None,
-            "role_name_de": ROLE_NAMES["de"][role] if role else None,
+            "role_name": ROLE_NAME[role] if role else None,
             "party": party,
-            "party_name": PARTY_NAMES["en"][party] if party else None,
-            "party_name_de": PARTY_NAMES["de"][party] if party else None,
-            "you_know": [{"name": public.names[s], "role": ROLE_NAMES["en"][r]} for s, r in known],
-            "policies": [POLICY_NAMES[k] for k in mine.get("hands") or []],
-            "crucio": [{"name": public.names[s], "party": PARTY_NAMES["en"][p]} for s, p in crucio],
-            "stupor": [POLICY_NAMES[k] for k in mine.get("peeks") or []],
+            "party_name": PARTY_NAME[party] if party else None,
+            "you_know": [{"name": public.names[s], "role": ROLE_NAME[r]} for s, r in known],
+            "policies": [POLICY_NAME[k] for k in mine.get("hands") or []],
+            "crucio": [{"name": public.names[s], "party": PARTY_NAME[p]} for s, p in crucio],
+            "stupor": [POLICY_NAME[k] for k in mine.get("peeks") or []],
             "vote": mine.get("votes"),
             "dead": seat in public.dead,
         }
 
 
-def _status(state: VoldemortState) -> str:
+def _status(state: VoldemortState) -> Msg:
     minister = state.names[state.minister]
-    board = f"Order {state.order}/{ORDER_TO_WIN}, Dark Arts {state.dark_arts}/{DARK_ARTS_TO_WIN}, tracker {state.election}/{CHAOS}"
+    board = _(
+        "Order {order}/{order_win}, Dark Arts {dark}/{dark_win}, tracker {election}/{chaos}",
+        order=state.order,
+        order_win=ORDER_TO_WIN,
+        dark=state.dark_arts,
+        dark_win=DARK_ARTS_TO_WIN,
+        election=state.election,
+        chaos=CHAOS,
+    )
     if state.step == OVER:
-        return f"Game over: {'the Order of the Phoenix' if state.winner == 'order' else 'the Death Eaters'} won ({state.reason})"
+        if state.winner == ORDER_WINS:
+            return _("Game over: the Order of the Phoenix won ({reason})", reason=state.reason)
+        return _("Game over: the Death Eaters won ({reason})", reason=state.reason)
     if state.step == DISCARD:
-        return f"Waiting for {minister} (Minister) to discard a policy on their phone; {board}"
+        return _(
+            "Waiting for {name} (Minister) to discard a policy on their phone; {board}", name=minister, board=board
+        )
     if state.step == ENACT:
-        return f"Waiting for {state.names[state.sitting()]} (Headmaster) to enact a policy on their phone; {board}"
-    return f"Minister {minister}: {_DOING[state.step]}; {board}"
+        return _(
+            "Waiting for {name} (Headmaster) to enact a policy on their phone; {board}",
+            name=state.names[state.sitting()],
+            board=board,
+        )
+    return _("Minister {name}: {doing}; {board}", name=minister, doing=_DOING[state.step], board=board)
 
 
 _DOING = {step.name: step.doing for step in Voldemort.steps}

@@ -14,26 +14,36 @@ from engine.effects import Effect, Expect, Say
 from engine.game import Turn
 from engine.games.voldemort_legislation import begin_session
 from engine.games.voldemort_policies import failed, finish
-from engine.games.voldemort_rules import VOLDEMORT, VOLDEMORT_DANGER
+from engine.games.voldemort_rules import MINISTER, VOLDEMORT, VOLDEMORT_DANGER
 from engine.games.voldemort_state import DEATH_EATERS_WIN, NOMINATE, VOTE, VoldemortState
+from engine.messages import Msg, listing, words
 from engine.steps import Move, Step
+
+_, _n = words("voldemort")
 
 
 def nominate(state: VoldemortState, turn: Turn) -> list[Effect]:
     nominee = turn.args["choice"]
     if nominee == state.minister:
-        raise IllegalAction("the Minister nominates another player, never himself")
+        raise IllegalAction(_("the Minister nominates another player, never himself"))
     if nominee in state.dead:
-        raise IllegalAction(f"{state.names[nominee]} is dead and cannot be nominated")
+        raise IllegalAction(_("{name} is dead and cannot be nominated", name=state.names[nominee]))
     if nominee not in state.eligible():
         raise IllegalAction(
-            f"{state.names[nominee]} is term-limited: the last elected government cannot serve as Headmaster"
+            _(
+                "{name} is term-limited: the last elected government cannot serve as Headmaster",
+                name=state.names[nominee],
+            )
         )
     state.nominee, state.votes, state.step = nominee, {}, VOTE
     return [
         Say(
-            f"{state.names[state.minister]} nominates {state.names[nominee]} as Headmaster of Hogwarts. "
-            "Everyone alive, vote Yes or No on your phone. The votes are shown when all are in."
+            _(
+                "{minister} nominates {nominee} as Headmaster of Hogwarts. "
+                "Everyone alive, vote Yes or No on your phone. The votes are shown when all are in.",
+                minister=state.names[state.minister],
+                nominee=state.names[nominee],
+            )
         )
     ]
 
@@ -44,7 +54,7 @@ def _ask_nominate(state: VoldemortState) -> list[Expect]:
         Expect(
             "choice",
             "nominate",
-            f"{state.names[who]}: nominate the Headmaster of Hogwarts",
+            _("{name}: nominate the Headmaster of Hogwarts", name=state.names[who]),
             seat=who,
             count=1,
             options=state.named(state.eligible()),
@@ -56,14 +66,14 @@ def vote(state: VoldemortState, turn: Turn) -> list[Effect]:
     """One living seat's vote, by its phone or entered by the host with ``seat``."""
     given = turn.args["seat"]
     if turn.seat is not None and given is not None and given != turn.seat:
-        raise IllegalAction("you can only cast your own vote")
+        raise IllegalAction(_("you can only cast your own vote"))
     voter = turn.seat if turn.seat is not None else given
     if voter is None:
-        raise IllegalAction("say whose vote this is: seat")
+        raise IllegalAction(_("say whose vote this is: seat"))
     if voter in state.dead:
-        raise IllegalAction(f"{state.names[voter]} is dead: the dead do not vote")
+        raise IllegalAction(_("{name} is dead: the dead do not vote", name=state.names[voter]))
     if voter in state.votes:
-        raise IllegalAction(f"{state.names[voter]} has already voted")
+        raise IllegalAction(_("{name} has already voted", name=state.names[voter]))
     # Secret Hitler: votes are cast at once and revealed together.
     state.votes[voter] = turn.args["vote"]
     if len(state.votes) < len(state.living()):
@@ -79,7 +89,7 @@ def hands(state: VoldemortState, turn: Turn) -> list[Effect]:
     living = len(state.living())
     yes = turn.args["choice"]
     if yes > living:
-        raise IllegalAction(f"only {living} players are alive to vote")
+        raise IllegalAction(_("only {living} players are alive to vote", living=living))
     return tally(state, turn, yes=yes, no=living - yes, seats=None)
 
 
@@ -88,24 +98,46 @@ def tally(state: VoldemortState, turn: Turn, yes: int, no: int, seats: list[int]
     state.votes = {}
     nominee = state.nominee if state.nominee is not None else 0
     state.last_vote = {"minister": state.minister, "nominee": nominee, "yes": yes, "no": no, "yes_seats": seats}
-    who = "" if seats is None else f" Yes: {', '.join(state.names[s] for s in seats) or 'nobody'}."
+    said = Say(_result(state, yes, no, seats, nominee))
     if yes <= no:
         state.nominee = None
-        return [Say(f"The vote fails, {yes} to {no}.{who}")] + failed(state, turn)
+        return [said] + failed(state, turn)
     state.last_minister, state.last_headmaster = state.minister, nominee
     state.headmaster, state.nominee = nominee, None
-    effects: list[Effect] = [
-        Say(
-            f"The government is elected, {yes} to {no}.{who} "
-            f"{state.names[state.minister]} is Minister, {state.names[nominee]} is Headmaster."
-        )
-    ]
+    effects: list[Effect] = [said]
     if state.dark_arts >= VOLDEMORT_DANGER:
         if state.roles[nominee] == VOLDEMORT:
-            return effects + finish(state, DEATH_EATERS_WIN, "Lord Voldemort is elected Headmaster of Hogwarts")
+            return effects + finish(state, DEATH_EATERS_WIN, _("Lord Voldemort is elected Headmaster of Hogwarts"))
         # Secret Hitler: a Chancellor elected after three Fascist policies is known not to be Hitler.
-        effects.append(Say(f"{state.names[nominee]} is not Lord Voldemort."))
+        effects.append(Say(_("{name} is not Lord Voldemort.", name=state.names[nominee])))
     return effects + begin_session(state)
+
+
+def _result(state: VoldemortState, yes: int, no: int, seats: list[int] | None, nominee: int) -> Msg:
+    """The tally said aloud, with who voted Yes when the phones tell (a show of hands does not)."""
+    counts = {"yes": yes, "no": no}
+    if yes <= no:
+        if seats is None:
+            return _("The vote fails, {yes} to {no}.", **counts)
+        return _("The vote fails, {yes} to {no}. Yes: {names}.", names=_yes(state, seats), **counts)
+    government = {"minister": state.names[state.minister], "headmaster": state.names[nominee]}
+    if seats is None:
+        return _(
+            "The government is elected, {yes} to {no}. {minister} is Minister, {headmaster} is Headmaster.",
+            **counts,
+            **government,
+        )
+    return _(
+        "The government is elected, {yes} to {no}. Yes: {names}. {minister} is Minister, {headmaster} is Headmaster.",
+        names=_yes(state, seats),
+        **counts,
+        **government,
+    )
+
+
+def _yes(state: VoldemortState, seats: list[int]) -> Msg | str:
+    """Who voted Yes, as the phones told."""
+    return listing(state.names[s] for s in seats) if seats else _("nobody")
 
 
 def _voters(state: VoldemortState) -> list[int]:
@@ -115,23 +147,34 @@ def _voters(state: VoldemortState) -> list[int]:
 def _ask_vote(state: VoldemortState) -> list[Expect]:
     minister, nominee = state.names[state.minister], state.names[state.nominee or 0]
     ask = [
-        Expect("vote", "vote", f"{state.names[s]}: vote on Minister {minister} and Headmaster {nominee}", seat=s)
+        Expect(
+            "vote",
+            "vote",
+            _(
+                "{name}: vote on Minister {minister} and Headmaster {nominee}",
+                name=state.names[s],
+                minister=minister,
+                nominee=nominee,
+            ),
+            seat=s,
+        )
         for s in _voters(state)
     ]
     options = tuple(str(n) for n in range(len(state.living()) + 1))
-    return ask + [Expect("choice", "hands", "Or a show of hands: how many voted Yes?", count=1, options=options)]
+    hands = Expect("choice", "hands", _("Or a show of hands: how many voted Yes?"), count=1, options=options)
+    return [*ask, hands]
 
 
 NOMINATE_STEP = Step[VoldemortState](
     NOMINATE,
-    "the Minister is nominating a Headmaster",
+    _("the Minister is nominating a Headmaster"),
     (
         Move(
             "nominate",
             nominate,
             args={"choice": Seat()},
             by=lambda s: [s.minister],
-            role="Minister for Magic",
+            role=MINISTER,
             ask=_ask_nominate,
         ),
     ),
@@ -139,9 +182,9 @@ NOMINATE_STEP = Step[VoldemortState](
 
 VOTE_STEP = Step[VoldemortState](
     VOTE,
-    "the table is voting on the government",
+    _("the table is voting on the government"),
     (
-        Move("vote", vote, args={"vote": Flag(), "seat": Opt(Seat())}, by=_voters, role="voting", ask=_ask_vote),
+        Move("vote", vote, args={"vote": Flag(), "seat": Opt(Seat())}, by=_voters, role=_("voting"), ask=_ask_vote),
         Move("hands", hands, args={"choice": Number(0, 10)}),
     ),
 )

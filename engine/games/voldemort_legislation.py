@@ -18,13 +18,17 @@ from engine.args import Choice, Items, Opt
 from engine.effects import Effect, Expect, Say
 from engine.game import Turn
 from engine.games.voldemort_policies import enact, failed, reshuffle_if_low
-from engine.games.voldemort_rules import HAND, POLICY_NAMES, UNSEEN, VETO_FROM
+from engine.games.voldemort_rules import HAND, HEADMASTER, MINISTER, POLICY_NAME, UNSEEN, VETO_FROM
 from engine.games.voldemort_state import DISCARD, ENACT, POLICY, VETO, VoldemortState
+from engine.messages import Msg, listing, words
 from engine.steps import Move, Step
 
-KINDS = {label: kind for kind, label in POLICY_NAMES.items()}
+_, _n = words("voldemort")
+
+KINDS: dict[str, str] = {label: kind for kind, label in POLICY_NAME.items()}
 LABELS = tuple(KINDS)
-ANSWERS = ("agree", "refuse")
+AGREE, REFUSE = _("agree"), _("refuse")
+ANSWERS = (AGREE, REFUSE)
 
 
 def begin_session(state: VoldemortState) -> list[Effect]:
@@ -35,14 +39,18 @@ def begin_session(state: VoldemortState) -> list[Effect]:
         state.step = POLICY
         return [
             Say(
-                f"{minister}, draw the top three policies, discard one face down and pass two to {headmaster}. "
-                f"{headmaster}, discard one face down and put the other in the reveal area."
+                _(
+                    "{minister}, draw the top three policies, discard one face down and pass two to {headmaster}. "
+                    "{headmaster}, discard one face down and put the other in the reveal area.",
+                    minister=minister,
+                    headmaster=headmaster,
+                )
             )
         ]
     state.hold(state.minister, state.draw[:HAND])
     del state.draw[:HAND]
     state.step = DISCARD
-    return [Say(f"{minister}, your phone shows three policies: discard one.")]
+    return [Say(_("{name}, your phone shows three policies: discard one.", name=minister))]
 
 
 def _kind(raw: str) -> str:
@@ -56,15 +64,18 @@ def _hand(state: VoldemortState, seat: int) -> list[str]:
 def minister_discards(state: VoldemortState, turn: Turn) -> list[Effect]:
     hand, kind = list(_hand(state, state.minister)), _kind(turn.args["choice"])
     if kind not in hand:
-        raise IllegalAction(f"you hold no {POLICY_NAMES[kind]} policy")
+        raise IllegalAction(_("you hold no {policy} policy", policy=POLICY_NAME[kind]))
     hand.remove(kind)
     state.discard.append(kind)
     state.hold(state.sitting(), hand)
     state.step = ENACT
     return [
         Say(
-            f"{state.names[state.minister]} passes two policies to {state.names[state.sitting()]}. "
-            f"{state.names[state.sitting()]}, your phone shows them: enact one."
+            _(
+                "{minister} passes two policies to {headmaster}. {headmaster}, your phone shows them: enact one.",
+                minister=state.names[state.minister],
+                headmaster=state.names[state.sitting()],
+            )
         )
     ]
 
@@ -72,26 +83,23 @@ def minister_discards(state: VoldemortState, turn: Turn) -> list[Effect]:
 def headmaster_enacts(state: VoldemortState, turn: Turn) -> list[Effect]:
     hand, kind = list(_hand(state, state.sitting())), _kind(turn.args["choice"])
     if kind not in hand:
-        raise IllegalAction(f"you hold no {POLICY_NAMES[kind]} policy")
+        raise IllegalAction(_("you hold no {policy} policy", policy=POLICY_NAME[kind]))
     hand.remove(kind)
     state.discard += hand
     state.hands = {}
     return enact(state, kind, turn)
 
 
-def _ask_hand(action: str, what: str, seat_of: str) -> Callable[[VoldemortState], list[Expect]]:
+def _ask_hand(action: str, what: Msg, seat_of: str) -> Callable[[VoldemortState], list[Expect]]:
     def ask(state: VoldemortState) -> list[Expect]:
         seat = state.minister if seat_of == "minister" else state.sitting()
         hand = _hand(state, seat)
         if not hand:
             return []
-        shown = ", ".join(POLICY_NAMES[k] for k in hand)
+        shown = listing(POLICY_NAME[k] for k in hand)
         options = tuple(label for label in LABELS if KINDS[label] in hand)
-        return [
-            Expect(
-                "choice", action, f"Your policies: {shown}. {what}", seat=seat, count=1, options=options, secret=True
-            )
-        ]
+        prompt = _("Your policies: {policies}. {what}", policies=shown, what=what)
+        return [Expect("choice", action, prompt, seat=seat, count=1, options=options, secret=True)]
 
     return ask
 
@@ -109,7 +117,7 @@ def policy_kind(item: Any) -> str:
     for label, kind in KINDS.items():
         if name in (label.casefold(), kind.replace("_", " ")):
             return kind
-    raise IllegalAction("a policy card is Order or Dark Arts")
+    raise IllegalAction(_("a policy card is Order or Dark Arts"))
 
 
 def policy_entered(state: VoldemortState, turn: Turn) -> list[Effect]:
@@ -117,7 +125,7 @@ def policy_entered(state: VoldemortState, turn: Turn) -> list[Effect]:
     choice, cards = turn.args["choice"], turn.args["cards"] or []
     read = [_kind(choice)] if choice is not None else []
     if len(read + cards) != 1:
-        raise IllegalAction("enter one policy: Order or Dark Arts")
+        raise IllegalAction(_("enter one policy: Order or Dark Arts"))
     kind = (read + cards)[0]
     if state.chaos:
         state.draw.pop(0)
@@ -128,10 +136,15 @@ def policy_entered(state: VoldemortState, turn: Turn) -> list[Effect]:
 
 
 def _ask_policy(state: VoldemortState) -> list[Expect]:
-    what = "the top policy of the draw pile" if state.chaos else "the policy the Headmaster enacts"
+    if state.chaos:
+        reveal = _("Reveal the top policy of the draw pile in the reveal area")
+        enter = _("Or enter the top policy of the draw pile")
+    else:
+        reveal = _("Reveal the policy the Headmaster enacts in the reveal area")
+        enter = _("Or enter the policy the Headmaster enacts")
     return [
-        Expect("cards", "policy", f"Reveal {what} in the reveal area", count=1),
-        Expect("choice", "policy", f"Or enter {what}", count=1, options=LABELS),
+        Expect("cards", "policy", reveal, count=1),
+        Expect("choice", "policy", enter, count=1, options=LABELS),
     ]
 
 
@@ -146,11 +159,17 @@ def can_veto(state: VoldemortState) -> bool:
 
 def ask_veto(state: VoldemortState, turn: Turn) -> list[Effect]:
     if not can_veto(state):
-        raise IllegalAction("a veto needs five Dark Arts policies, and is asked once per session")
+        raise IllegalAction(_("a veto needs five Dark Arts policies, and is asked once per session"))
     state.veto_asked = True
     state.step = VETO
     return [
-        Say(f"{state.names[state.sitting()]} wishes to veto this agenda. {state.names[state.minister]}, do you agree?")
+        Say(
+            _(
+                "{headmaster} wishes to veto this agenda. {minister}, do you agree?",
+                headmaster=state.names[state.sitting()],
+                minister=state.names[state.minister],
+            )
+        )
     ]
 
 
@@ -158,10 +177,16 @@ def answer_veto(state: VoldemortState, turn: Turn) -> list[Effect]:
     """Agreed: every policy of the session is discarded and the tracker moves.  Refused:
     the Headmaster must enact one (no second request)."""
     # Secret Hitler: an agreed veto discards both policies and moves the election tracker.
-    if turn.args["choice"] == "refuse":
+    if turn.args["choice"] == REFUSE:
         state.step = POLICY if state.physical else ENACT
         return [
-            Say(f"{state.names[state.minister]} refuses the veto: {state.names[state.sitting()]} must enact a policy.")
+            Say(
+                _(
+                    "{minister} refuses the veto: {headmaster} must enact a policy.",
+                    minister=state.names[state.minister],
+                    headmaster=state.names[state.sitting()],
+                )
+            )
         ]
     if state.physical:
         del state.draw[:HAND]
@@ -170,7 +195,7 @@ def answer_veto(state: VoldemortState, turn: Turn) -> list[Effect]:
         state.discard += _hand(state, state.sitting())
         state.hands = {}
     effects: list[Effect] = [
-        Say(f"{state.names[state.minister]} agrees: the agenda is vetoed and its policies discarded.")
+        Say(_("{name} agrees: the agenda is vetoed and its policies discarded.", name=state.names[state.minister]))
     ]
     return effects + reshuffle_if_low(state, turn) + failed(state, turn)
 
@@ -179,12 +204,15 @@ def _ask_veto(state: VoldemortState) -> list[Expect]:
     if not can_veto(state):
         return []
     who = state.sitting()
-    return [Expect("confirm", "veto", f"{state.names[who]}: ask the Minister to veto this agenda", seat=who)]
+    return [
+        Expect("confirm", "veto", _("{name}: ask the Minister to veto this agenda", name=state.names[who]), seat=who)
+    ]
 
 
 def _ask_answer(state: VoldemortState) -> list[Expect]:
     who = state.minister
-    return [Expect("choice", "answer", f"{state.names[who]}: agree to the veto?", seat=who, count=1, options=ANSWERS)]
+    prompt = _("{name}: agree to the veto?", name=state.names[who])
+    return [Expect("choice", "answer", prompt, seat=who, count=1, options=ANSWERS)]
 
 
 def _headmaster(state: VoldemortState) -> list[int | None]:
@@ -195,11 +223,11 @@ def _minister(state: VoldemortState) -> list[int | None]:
     return [state.minister]
 
 
-_VETO = Move[VoldemortState]("veto", ask_veto, by=_headmaster, role="Headmaster", ask=_ask_veto)
+_VETO = Move[VoldemortState]("veto", ask_veto, by=_headmaster, role=HEADMASTER, ask=_ask_veto)
 
 DISCARD_STEP = Step[VoldemortState](
     DISCARD,
-    "the Minister is discarding a policy",
+    _("the Minister is discarding a policy"),
     (
         Move(
             "discard",
@@ -207,15 +235,15 @@ DISCARD_STEP = Step[VoldemortState](
             args={"choice": Choice(LABELS)},
             by=_minister,
             host=False,
-            role="Minister for Magic",
-            ask=_ask_hand("discard", "Discard one.", "minister"),
+            role=MINISTER,
+            ask=_ask_hand("discard", _("Discard one."), "minister"),
         ),
     ),
 )
 
 ENACT_STEP = Step[VoldemortState](
     ENACT,
-    "the Headmaster is enacting a policy",
+    _("the Headmaster is enacting a policy"),
     (
         Move(
             "enact",
@@ -223,8 +251,8 @@ ENACT_STEP = Step[VoldemortState](
             args={"choice": Choice(LABELS)},
             by=_headmaster,
             host=False,
-            role="Headmaster",
-            ask=_ask_hand("enact", "Enact one.", "headmaster"),
+            role=HEADMASTER,
+            ask=_ask_hand("enact", _("Enact one."), "headmaster"),
         ),
         _VETO,
     ),
@@ -232,14 +260,14 @@ ENACT_STEP = Step[VoldemortState](
 
 POLICY_STEP = Step[VoldemortState](
     POLICY,
-    "the table is revealing a policy",
+    _("the table is revealing a policy"),
     (
         Move(
             "policy",
             policy_entered,
             args={"choice": Opt(Choice(LABELS)), "cards": Opt(Items(policy_kind, 1))},
             by=_headmaster,
-            role="Headmaster",
+            role=HEADMASTER,
             ask=_ask_policy,
         ),
         _VETO,
@@ -248,14 +276,14 @@ POLICY_STEP = Step[VoldemortState](
 
 VETO_STEP = Step[VoldemortState](
     VETO,
-    "the Minister is answering a veto request",
+    _("the Minister is answering a veto request"),
     (
         Move(
             "answer",
             answer_veto,
             args={"choice": Choice(ANSWERS)},
             by=_minister,
-            role="Minister for Magic",
+            role=MINISTER,
             ask=_ask_answer,
         ),
     ),

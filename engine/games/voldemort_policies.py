@@ -9,6 +9,7 @@ from __future__ import annotations
 from engine.effects import Effect, Say
 from engine.game import Turn
 from engine.games.voldemort_rules import (
+    A_POLICY,
     AVADA,
     CHAOS,
     CRUCIO,
@@ -18,8 +19,7 @@ from engine.games.voldemort_rules import (
     IMPERIO,
     ORDER,
     ORDER_TO_WIN,
-    POLICY_NAMES,
-    ROLE_NAMES,
+    ROLE_NAME,
     STUPOR,
     UNSEEN,
     VETO_FROM,
@@ -38,15 +38,24 @@ from engine.games.voldemort_state import (
     STUPOR_STEP,
     VoldemortState,
 )
+from engine.messages import Msg, words
+
+_, _n = words("voldemort")
 
 SPELL_STEPS = {CRUCIO: CRUCIO_STEP, STUPOR: STUPOR_STEP, IMPERIO: IMPERIO_STEP, AVADA: AVADA_STEP}
-SPELL_SAY = {
-    CRUCIO: "{m}, cast Crucio: choose a player whose Party Membership your phone will show you.",
-    STUPOR: "{m}, cast Stupor: look at the top three policies, and tell the table what you like.",
-    IMPERIO: "{m}, cast Imperio: choose the next Minister for Magic.",
-    AVADA: "{m}, cast Avada Kedavra: choose a player to kill.",
-}
-WIN_SAY = {ORDER_WINS: "The Order of the Phoenix wins!", DEATH_EATERS_WIN: "The Death Eaters win!"}
+
+
+def _spell_said(spell: str, minister: str) -> Msg:
+    """What the Minister is told to do once a Dark Arts policy brings a spell."""
+    if spell == CRUCIO:
+        return _("{name}, cast Crucio: choose a player whose Party Membership your phone will show you.", name=minister)
+    if spell == STUPOR:
+        return _(
+            "{name}, cast Stupor: look at the top three policies, and tell the table what you like.", name=minister
+        )
+    if spell == IMPERIO:
+        return _("{name}, cast Imperio: choose the next Minister for Magic.", name=minister)
+    return _("{name}, cast Avada Kedavra: choose a player to kill.", name=minister)
 
 
 def reshuffle_if_low(state: VoldemortState, turn: Turn) -> list[Effect]:
@@ -61,10 +70,10 @@ def reshuffle_if_low(state: VoldemortState, turn: Turn) -> list[Effect]:
     state.discard = []
     if state.physical:
         state.draw = [UNSEEN] * len(pile)
-        return [Say("Fewer than three policies are left: shuffle the discard pile into the draw pile.")]
+        return [Say(_("Fewer than three policies are left: shuffle the discard pile into the draw pile."))]
     turn.random("deck", state.shuffles).shuffle(pile)
     state.draw = pile
-    return [Say("Fewer than three policies were left: the box shuffles the discard pile into the draw pile.")]
+    return [Say(_("Fewer than three policies were left: the box shuffles the discard pile into the draw pile."))]
 
 
 def enact(state: VoldemortState, kind: str, turn: Turn, chaos: bool = False) -> list[Effect]:
@@ -78,34 +87,51 @@ def enact(state: VoldemortState, kind: str, turn: Turn, chaos: bool = False) -> 
         state.order += 1
     else:
         state.dark_arts += 1
-    how = "The nation is in chaos: the top policy is enacted" if chaos else "The Headmaster enacts"
-    effects: list[Effect] = [
-        Say(
-            f"{how}: a {POLICY_NAMES[kind]} policy. "
-            f"Order {state.order} of {ORDER_TO_WIN}, Dark Arts {state.dark_arts} of {DARK_ARTS_TO_WIN}."
-        )
-    ]
+    effects: list[Effect] = [Say(_enacted(state, kind, chaos))]
     if state.order >= ORDER_TO_WIN:
-        return effects + finish(state, ORDER_WINS, "five Order policies are enacted")
+        return effects + finish(state, ORDER_WINS, _("five Order policies are enacted"))
     if state.dark_arts >= DARK_ARTS_TO_WIN:
-        return effects + finish(state, DEATH_EATERS_WIN, "six Dark Arts policies are enacted")
+        return effects + finish(state, DEATH_EATERS_WIN, _("six Dark Arts policies are enacted"))
     if kind == DARK_ARTS and state.dark_arts == VOLDEMORT_DANGER:
         effects.append(
-            Say("Three Dark Arts policies: from now on, if Lord Voldemort is elected Headmaster, the Death Eaters win.")
+            Say(
+                _(
+                    "Three Dark Arts policies: from now on, if Lord Voldemort is elected Headmaster,"
+                    " the Death Eaters win."
+                )
+            )
         )
     if kind == DARK_ARTS and state.dark_arts == VETO_FROM:
-        effects.append(Say("Five Dark Arts policies: the government may now veto its policies."))
+        effects.append(Say(_("Five Dark Arts policies: the government may now veto its policies.")))
     effects += reshuffle_if_low(state, turn)
     if chaos:
         # Secret Hitler: a chaos policy's power is ignored and the term limits are forgotten.
         state.last_minister = state.last_headmaster = None
-        return effects + [Say("Its spell, if any, is ignored, and the term limits are cleared.")] + new_round(state)
+        return effects + [Say(_("Its spell, if any, is ignored, and the term limits are cleared."))] + new_round(state)
     spell = spell_for(state.players, state.dark_arts) if kind == DARK_ARTS else None
     if spell is None:
         return effects + new_round(state)
     state.step = SPELL_STEPS[spell]
     state.headmaster = None
-    return effects + [Say(SPELL_SAY[spell].format(m=state.names[state.minister]))]
+    return effects + [Say(_spell_said(spell, state.names[state.minister]))]
+
+
+def _enacted(state: VoldemortState, kind: str, chaos: bool) -> Msg:
+    """The enacted policy said aloud, and both tracks."""
+    board = {
+        "policy": A_POLICY[kind],
+        "order": state.order,
+        "order_win": ORDER_TO_WIN,
+        "dark": state.dark_arts,
+        "dark_win": DARK_ARTS_TO_WIN,
+    }
+    if chaos:
+        return _(
+            "The nation is in chaos: the top policy is enacted, {policy}. "
+            "Order {order} of {order_win}, Dark Arts {dark} of {dark_win}.",
+            **board,
+        )
+    return _("The Headmaster enacts {policy}. Order {order} of {order_win}, Dark Arts {dark} of {dark_win}.", **board)
 
 
 def new_round(state: VoldemortState) -> list[Effect]:
@@ -120,13 +146,15 @@ def new_round(state: VoldemortState) -> list[Effect]:
     state.nominee = state.headmaster = None
     state.veto_asked = False
     state.votes = {}
-    return [Say(f"{state.names[state.minister]} is the Minister for Magic: nominate a Headmaster.")]
+    return [Say(_("{name} is the Minister for Magic: nominate a Headmaster.", name=state.names[state.minister]))]
 
 
 def failed(state: VoldemortState, turn: Turn) -> list[Effect]:
     """A failed election (or a veto) moves the tracker; the third in a row brings chaos."""
     state.election += 1
-    effects: list[Effect] = [Say(f"The election tracker moves to {state.election} of {CHAOS}.")]
+    effects: list[Effect] = [
+        Say(_("The election tracker moves to {election} of {chaos}.", election=state.election, chaos=CHAOS))
+    ]
     if state.election < CHAOS:
         return effects + new_round(state)
     state.election = 0
@@ -135,16 +163,24 @@ def failed(state: VoldemortState, turn: Turn) -> list[Effect]:
         state.step = POLICY
         state.nominee = state.headmaster = None
         return effects + [
-            Say("Three failed governments: the nation is in chaos. Reveal the top policy of the draw pile.")
+            Say(_("Three failed governments: the nation is in chaos. Reveal the top policy of the draw pile."))
         ]
     top = state.draw.pop(0)
     return effects + enact(state, top, turn, chaos=True)
 
 
-def finish(state: VoldemortState, winner: str, reason: str) -> list[Effect]:
-    """The game ends at once; every role is revealed."""
+def finish(state: VoldemortState, winner: str, reason: Msg) -> list[Effect]:
+    """The game ends at once; every role is revealed.  ``reason`` is a clause ("five
+    Order policies are enacted"), shown after the winner and said after it."""
     state.step, state.winner, state.reason = OVER, winner, reason
     state.hands = {}
     # Secret Hitler: the game ends at once, and every role is revealed (the rulebook has no end step).
-    roles = [Say(f"{name}: {ROLE_NAMES['en'][role]}.") for name, role in zip(state.names, state.roles, strict=True)]
-    return [Say(f"{WIN_SAY[winner]} {reason[0].upper()}{reason[1:]}."), Say("Every role is revealed."), *roles]
+    roles = [
+        Say(_("{name}: {role}.", name=name, role=ROLE_NAME[role]))
+        for name, role in zip(state.names, state.roles, strict=True)
+    ]
+    if winner == ORDER_WINS:
+        won = _("The Order of the Phoenix wins: {reason}.", reason=reason)
+    else:
+        won = _("The Death Eaters win: {reason}.", reason=reason)
+    return [Say(won), Say(_("Every role is revealed.")), *roles]

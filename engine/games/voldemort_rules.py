@@ -7,6 +7,11 @@ rules', each marked ``# Secret Hitler:``.
 
 from __future__ import annotations
 
+from engine.messages import Msg, words, words_in_context
+
+_, _n = words("voldemort")
+_p = words_in_context("voldemort")
+
 ORDER = "order"
 DEATH_EATER = "death_eater"
 VOLDEMORT = "voldemort"
@@ -14,22 +19,27 @@ VOLDEMORT = "voldemort"
 # Party Membership cards: Voldemort's says Death Eater.
 PARTY = {ORDER: ORDER, DEATH_EATER: DEATH_EATER, VOLDEMORT: DEATH_EATER}
 
-# Role and party names in both of the rulebook's versions.
-ROLE_NAMES = {
-    "en": {ORDER: "Order of the Phoenix", DEATH_EATER: "Death Eater", VOLDEMORT: "Lord Voldemort"},
-    "de": {ORDER: "Auror", DEATH_EATER: "Death Eater", VOLDEMORT: "Lord Voldemort"},
+# The Secret Role and Party Membership cards' names.  English calls a role and a party
+# alike; the German rulebook does not (the Auror is of the Order of the Phoenix, the
+# Death Eater of the Dark Forces), so each has its own context.
+ROLE_NAME: dict[str, Msg] = {
+    ORDER: _p("role", "Order of the Phoenix"),
+    DEATH_EATER: _p("role", "Death Eater"),
+    VOLDEMORT: _("Lord Voldemort"),
 }
-PARTY_NAMES = {
-    "en": {ORDER: "Order of the Phoenix", DEATH_EATER: "Death Eater"},
-    "de": {ORDER: "Order of the Phoenix", DEATH_EATER: "Dark Forces"},
-}
+PARTY_NAME: dict[str, Msg] = {ORDER: _p("party", "Order of the Phoenix"), DEATH_EATER: _p("party", "Death Eater")}
+# The two offices of a government, as refusals name whose move it is.
+MINISTER = _("Minister for Magic")
+HEADMASTER = _("Headmaster")
 
 # Secret Hitler: the role distribution, players -> (Order, Death Eaters), plus Voldemort.
 ROLES: dict[int, tuple[int, int]] = {5: (3, 1), 6: (4, 1), 7: (4, 2), 8: (5, 2), 9: (5, 3), 10: (6, 3)}
 
 # Policies.  The kinds are also what a page sends (``choice``) and a taught card's name.
 DARK_ARTS = "dark_arts"
-POLICY_NAMES = {ORDER: "Order", DARK_ARTS: "Dark Arts"}
+POLICY_NAME: dict[str, Msg] = {ORDER: _("Order"), DARK_ARTS: _("Dark Arts")}
+A_POLICY: dict[str, Msg] = {ORDER: _("an Order policy"), DARK_ARTS: _("a Dark Arts policy")}
+"""A policy as a sentence names one card (German says it in the genitive)."""
 # Secret Hitler: 6 Liberal and 11 Fascist policies.
 DECK = {ORDER: 6, DARK_ARTS: 11}
 POLICIES = sum(DECK.values())
@@ -48,7 +58,12 @@ CRUCIO = "crucio"
 STUPOR = "stupor"
 IMPERIO = "imperio"
 AVADA = "avada_kedavra"
-SPELL_NAMES = {CRUCIO: "Crucio", STUPOR: "Stupor", IMPERIO: "Imperio", AVADA: "Avada Kedavra"}
+SPELL_NAME: dict[str, Msg] = {
+    CRUCIO: _("Crucio"),
+    STUPOR: _("Stupor"),
+    IMPERIO: _("Imperio"),
+    AVADA: _("Avada Kedavra"),
+}
 
 # Secret Hitler: the three Fascist boards' presidential powers, for Dark Arts policies 1-5.
 # The German text says "the more dangerous spells come into play faster with smaller
@@ -75,10 +90,3 @@ def role_deck(players: int) -> list[str]:
 def policy_deck() -> list[str]:
     """The 17 policies, unshuffled."""
     return [kind for kind, count in DECK.items() for _ in range(count)]
-
-
-def said(seats: list[str]) -> str:
-    """Names said aloud: "Ann, Bob and Cat"."""
-    if not seats:
-        return "nobody"
-    return seats[0] if len(seats) == 1 else ", ".join(seats[:-1]) + " and " + seats[-1]

@@ -24,14 +24,16 @@ from engine.games.voldemort_rules import (
     role_deck,
 )
 from engine.games.voldemort_state import VoldemortState
+from engine.messages import listing, words
 
-DECKS = ("digital", "physical")
-ORIGINAL = "original"
+_, _n = words("voldemort")
+
+DECKS = (_("digital"), _("physical"))
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "deck": DECKS,
     # Secret Hitler: at 5-6 players Hitler knows his one Fascist.  The rulebook has
     # Voldemort never know his Death Eaters, so it is off unless chosen.
-    "voldemort_knows": ("no", "original game's rule (5-6 players)"),
+    "voldemort_knows": (_("no"), _("original game's rule (5-6 players)")),
 }
 _YES = OPTION_CHOICES["voldemort_knows"][1]
 
@@ -43,7 +45,7 @@ def _option(options: Mapping[str, Any], key: str) -> str:
     if value is False:
         value = OPTION_CHOICES[key][0]
     if value not in OPTION_CHOICES[key]:
-        raise IllegalAction(f"{key} must be one of: {', '.join(OPTION_CHOICES[key])}")
+        raise IllegalAction(_("{key} must be one of: {choices}", key=key, choices=listing(OPTION_CHOICES[key], "or")))
     return str(value)
 
 
@@ -51,13 +53,15 @@ def new_state(options: Mapping[str, Any], turn: Turn) -> tuple[VoldemortState, l
     """Deal the roles, shuffle the deck (or count the table's), pick the first Minister."""
     unknown = sorted(set(options) - set(OPTION_CHOICES))
     if unknown:
-        raise IllegalAction(f"unknown options: {', '.join(unknown)}; known: {', '.join(OPTION_CHOICES)}")
+        raise IllegalAction(
+            _("unknown options: {unknown}; known: {known}", unknown=", ".join(unknown), known=", ".join(OPTION_CHOICES))
+        )
     players = len(turn.seats)
     if players not in ROLES:
-        raise IllegalAction("Secret Voldemort is for 5 to 10 players")
+        raise IllegalAction(_("Secret Voldemort is for 5 to 10 players"))
     knows = _option(options, "voldemort_knows") == _YES
     if knows and players > 6:
-        raise IllegalAction("the original game's rule (Voldemort knows his Death Eater) is for 5 or 6 players only")
+        raise IllegalAction(_("the original game's rule (Voldemort knows his Death Eater) is for 5 or 6 players only"))
     state = VoldemortState(
         names=list(turn.seats), physical=_option(options, "deck") == "physical", voldemort_knows=knows
     )
@@ -97,28 +101,30 @@ def opening(state: VoldemortState) -> list[Effect]:
     """The Opening in the rulebook's order, with fixed pauses; the same words and the same
     timing whoever holds which role, so the speaker gives nothing away."""
     voldemort = (
-        "Lord Voldemort, open your eyes too, and see your Death Eater."
+        _("Lord Voldemort, open your eyes too, and see your Death Eater.")
         if state.voldemort_knows
-        else "Lord Voldemort, keep your eyes closed and raise your thumb, so your followers know you."
+        else _("Lord Voldemort, keep your eyes closed and raise your thumb, so your followers know you.")
     )
     deck = (
-        "Shuffle the 17 policy cards and place them face down as the draw pile."
+        _("Shuffle the 17 policy cards and place them face down as the draw pile.")
         if state.physical
-        else "The box keeps the 17 policies: the Minister's and the Headmaster's phones will show them."
+        else _("The box keeps the 17 policies: the Minister's and the Headmaster's phones will show them.")
     )
     return [
-        Say("Your Secret Role and Party Membership are on your phone: look at them privately, and never show anyone."),
+        Say(
+            _("Your Secret Role and Party Membership are on your phone: look at them privately, and never show anyone.")
+        ),
         Say(deck),
-        Say("The Opening. Everyone, close your eyes.", then_wait=EYES_CLOSING_S),
-        Say("Death Eaters, open your eyes, and see one another, and who Lord Voldemort is."),
+        Say(_("The Opening. Everyone, close your eyes."), then_wait=EYES_CLOSING_S),
+        Say(_("Death Eaters, open your eyes, and see one another, and who Lord Voldemort is.")),
         Say(voldemort, then_wait=RECOGNISING_S),
         # Secret Hitler: at 5-6 players Hitler opens and closes his eyes with the Fascist.
         Say(
-            "Death Eaters and Lord Voldemort, close your eyes."
+            _("Death Eaters and Lord Voldemort, close your eyes.")
             if state.voldemort_knows
-            else "Death Eaters, close your eyes. Lord Voldemort, lower your thumb.",
+            else _("Death Eaters, close your eyes. Lord Voldemort, lower your thumb."),
             then_wait=EYES_SHUT_S,
         ),
-        Say("Everyone, open your eyes."),
-        Say(f"{state.names[state.minister]} is chosen at random as the first Minister for Magic."),
+        Say(_("Everyone, open your eyes.")),
+        Say(_("{name} is chosen at random as the first Minister for Magic.", name=state.names[state.minister])),
     ]

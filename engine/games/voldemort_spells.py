@@ -16,16 +16,19 @@ from engine.args import Seat
 from engine.effects import Effect, Expect, Say
 from engine.game import Turn
 from engine.games.voldemort_policies import finish, new_round
-from engine.games.voldemort_rules import HAND, PARTY, VOLDEMORT
+from engine.games.voldemort_rules import AVADA, CRUCIO, HAND, IMPERIO, MINISTER, PARTY, SPELL_NAME, VOLDEMORT
 from engine.games.voldemort_state import AVADA_STEP, CRUCIO_STEP, IMPERIO_STEP, ORDER_WINS, STUPOR_STEP, VoldemortState
+from engine.messages import Msg, words
 from engine.steps import Move, Step
+
+_, _n = words("voldemort")
 
 
 def _target(state: VoldemortState, seat: int, spell: str) -> str:
     if seat == state.minister:
-        raise IllegalAction(f"{spell} is cast on another player, never yourself")
+        raise IllegalAction(_("{spell} is cast on another player, never yourself", spell=SPELL_NAME[spell]))
     if seat in state.dead:
-        raise IllegalAction(f"{state.names[seat]} is dead")
+        raise IllegalAction(_("{name} is dead", name=state.names[seat]))
     return state.names[seat]
 
 
@@ -36,9 +39,9 @@ def crucio_targets(state: VoldemortState) -> list[int]:
 
 def crucio(state: VoldemortState, turn: Turn) -> list[Effect]:
     seat = turn.args["choice"]
-    name = _target(state, seat, "Crucio")
+    name = _target(state, seat, CRUCIO)
     if seat in state.investigated:
-        raise IllegalAction(f"{name}'s Party Membership was already shown: choose someone else")
+        raise IllegalAction(_("{name}'s Party Membership was already shown: choose someone else", name=name))
     state.investigated.append(seat)
     results = dict(state.crucio.get(state.minister, {}))
     # Secret Hitler: the investigation shows the Party Membership card, and Hitler's says Fascist.
@@ -46,18 +49,27 @@ def crucio(state: VoldemortState, turn: Turn) -> list[Effect]:
     state.crucio = {**state.crucio, state.minister: results}
     minister = state.names[state.minister]
     return [
-        Say(f"{minister} casts Crucio on {name}. {minister}, your phone shows {name}'s Party Membership.")
+        Say(
+            _(
+                "{minister} casts Crucio on {name}. {minister}, your phone shows {name}'s Party Membership.",
+                minister=minister,
+                name=name,
+            )
+        )
     ] + new_round(state)
 
 
 def stupor(state: VoldemortState, turn: Turn) -> list[Effect]:
     minister = state.names[state.minister]
     if state.physical:
-        said = f"{minister}, look at the top three policies of the draw pile and put them back in the same order."
+        said = _(
+            "{name}, look at the top three policies of the draw pile and put them back in the same order.",
+            name=minister,
+        )
     else:
         # Secret Hitler: Policy Peek shows the top three and leaves them in their order.
         state.peeks = {**state.peeks, state.minister: state.draw[:HAND]}
-        said = f"{minister}, your phone shows the top three policies, in order. They stay where they are."
+        said = _("{name}, your phone shows the top three policies, in order. They stay where they are.", name=minister)
     return [Say(said)] + new_round(state)
 
 
@@ -65,36 +77,43 @@ def imperio(state: VoldemortState, turn: Turn) -> list[Effect]:
     """Any other living player, term-limited ones included, is the next Minister; the
     rotation then returns to the left of the caster (see ``new_round``)."""
     seat = turn.args["choice"]
-    name = _target(state, seat, "Imperio")
+    name = _target(state, seat, IMPERIO)
     # Secret Hitler: a Special Election may pick any other player, term-limited or not.
     state.chosen = seat
     return [
-        Say(f"{state.names[state.minister]} casts Imperio: {name} will be the next Minister for Magic.")
+        Say(
+            _(
+                "{minister} casts Imperio: {name} will be the next Minister for Magic.",
+                minister=state.names[state.minister],
+                name=name,
+            )
+        )
     ] + new_round(state)
 
 
 def avada(state: VoldemortState, turn: Turn) -> list[Effect]:
     seat = turn.args["choice"]
-    name = _target(state, seat, "Avada Kedavra")
+    name = _target(state, seat, AVADA)
     # Secret Hitler: an executed player's role stays secret unless he was Hitler.
     state.dead.append(seat)
-    said: list[Effect] = [Say(f"{state.names[state.minister]} casts Avada Kedavra on {name}.")]
+    said: list[Effect] = [
+        Say(_("{minister} casts Avada Kedavra on {name}.", minister=state.names[state.minister], name=name))
+    ]
     if state.roles[seat] == VOLDEMORT:
-        return said + finish(state, ORDER_WINS, f"{name} was Lord Voldemort")
-    said.append(Say(f"{name} is dead: {name}'s role stays secret, and the dead may not speak, vote or be elected."))
+        return said + finish(state, ORDER_WINS, _("{name} was Lord Voldemort", name=name))
+    said.append(
+        Say(_("{name} is dead: {name}'s role stays secret, and the dead may not speak, vote or be elected.", name=name))
+    )
     return said + new_round(state)
 
 
 def _ask_target(
-    action: str, what: str, targets: Callable[[VoldemortState], list[int]]
+    action: str, what: Callable[[str], Msg], targets: Callable[[VoldemortState], list[int]]
 ) -> Callable[[VoldemortState], list[Expect]]:
     def ask(state: VoldemortState) -> list[Expect]:
         who = state.minister
-        return [
-            Expect(
-                "choice", action, f"{state.names[who]}: {what}", seat=who, count=1, options=state.named(targets(state))
-            )
-        ]
+        options = state.named(targets(state))
+        return [Expect("choice", action, what(state.names[who]), seat=who, count=1, options=options)]
 
     return ask
 
@@ -102,7 +121,12 @@ def _ask_target(
 def _ask_stupor(state: VoldemortState) -> list[Expect]:
     who = state.minister
     return [
-        Expect("confirm", "stupor", f"{state.names[who]}: cast Stupor and look at the top three policies", seat=who)
+        Expect(
+            "confirm",
+            "stupor",
+            _("{name}: cast Stupor and look at the top three policies", name=state.names[who]),
+            seat=who,
+        )
     ]
 
 
@@ -112,10 +136,10 @@ def _minister(state: VoldemortState) -> list[int | None]:
 
 def _spell(
     name: str,
-    doing: str,
+    doing: Msg,
     kind: str,
     run: Callable[[VoldemortState, Turn], list[Effect]],
-    what: str,
+    what: Callable[[str], Msg],
     targets: Callable[[VoldemortState], list[int]],
 ) -> Step[VoldemortState]:
     return Step(
@@ -127,7 +151,7 @@ def _spell(
                 run,
                 args={"choice": Seat()},
                 by=_minister,
-                role="Minister for Magic",
+                role=MINISTER,
                 ask=_ask_target(kind, what, targets),
             ),
         ),
@@ -136,30 +160,30 @@ def _spell(
 
 CRUCIO_SPELL = _spell(
     CRUCIO_STEP,
-    "the Minister is casting Crucio",
+    _("the Minister is casting Crucio"),
     "crucio",
     crucio,
-    "cast Crucio: whose Party Membership will you see?",
+    lambda name: _("{name}: cast Crucio: whose Party Membership will you see?", name=name),
     crucio_targets,
 )
 IMPERIO_SPELL = _spell(
     IMPERIO_STEP,
-    "the Minister is casting Imperio",
+    _("the Minister is casting Imperio"),
     "imperio",
     imperio,
-    "cast Imperio: who is the next Minister?",
+    lambda name: _("{name}: cast Imperio: who is the next Minister?", name=name),
     VoldemortState.others_alive,
 )
 AVADA_SPELL = _spell(
     AVADA_STEP,
-    "the Minister is casting Avada Kedavra",
+    _("the Minister is casting Avada Kedavra"),
     "avada_kedavra",
     avada,
-    "cast Avada Kedavra: whom will you kill?",
+    lambda name: _("{name}: cast Avada Kedavra: whom will you kill?", name=name),
     VoldemortState.others_alive,
 )
 STUPOR_SPELL = Step[VoldemortState](
     STUPOR_STEP,
-    "the Minister is casting Stupor",
-    (Move("stupor", stupor, by=_minister, role="Minister for Magic", ask=_ask_stupor),),
+    _("the Minister is casting Stupor"),
+    (Move("stupor", stupor, by=_minister, role=MINISTER, ask=_ask_stupor),),
 )

@@ -14,7 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.games.voldemort_rules import FEW_ALIVE, VOLDEMORT
+from engine.messages import words
 from engine.secrets import secret
+
+_, _n = words("voldemort")
 
 # Steps.
 NOMINATE = "nominate"  # the Minister nominates a Headmaster
@@ -47,8 +50,8 @@ class VoldemortState:
     physical: bool = False
     voldemort_knows: bool = False
     step: str = NOMINATE
-    roles: list[str] = secret("Secret Role", per_seat=True, shown=over, default_factory=list)
-    known: list[dict[int, str]] = secret("who you know", per_seat=True, default_factory=list)
+    roles: list[str] = secret(_("Secret Role"), per_seat=True, shown=over, default_factory=list)
+    known: list[dict[int, str]] = secret(_("who you know"), per_seat=True, default_factory=list)
     dead: list[int] = field(default_factory=list)
     minister: int = 0
     rotation: int = 0  # the seat the regular rotation passes on from (Imperio leaves it with the caster)
@@ -58,7 +61,7 @@ class VoldemortState:
     last_minister: int | None = None  # the last *elected* government (term limits)
     last_headmaster: int | None = None
     votes: dict[int, bool] = secret(
-        "vote", per_seat=True, learned=False, summary=("voted", sorted), default_factory=dict
+        _("vote"), per_seat=True, learned=False, summary=("voted", sorted), default_factory=dict
     )
     last_vote: dict[str, Any] | None = None
     election: int = 0
@@ -66,21 +69,21 @@ class VoldemortState:
     dark_arts: int = 0
     enacted: list[str] = field(default_factory=list)
     chaos: bool = False  # physical deck: the policy to enter is the top card (a chaos policy)
-    draw: list[str] = secret("draw pile", summary=("draw_pile", _count), default_factory=list)
-    discard: list[str] = secret("discard pile", summary=("discard_pile", _count), default_factory=list)
+    draw: list[str] = secret(_("draw pile"), summary=("draw_pile", _count), default_factory=list)
+    discard: list[str] = secret(_("discard pile"), summary=("discard_pile", _count), default_factory=list)
     # The hand a phone holds now (not "learned": it goes when played), and every hand each
     # seat has been shown, which undo cannot take back (so it never shrinks).
     hands: dict[int, list[str]] = secret(
-        "policies in hand", per_seat=True, learned=False, summary=("holding", sorted), default_factory=dict
+        _("policies in hand"), per_seat=True, learned=False, summary=("holding", sorted), default_factory=dict
     )
-    seen: dict[int, list[list[str]]] = secret("policies seen", per_seat=True, default_factory=dict)
+    seen: dict[int, list[list[str]]] = secret(_("policies seen"), per_seat=True, default_factory=dict)
     shuffles: int = 0
     veto_asked: bool = False
     investigated: list[int] = field(default_factory=list)
-    crucio: dict[int, dict[int, str]] = secret("Crucio: Party Membership", per_seat=True, default_factory=dict)
-    peeks: dict[int, list[str]] = secret("Stupor: the top three policies", per_seat=True, default_factory=dict)
+    crucio: dict[int, dict[int, str]] = secret(_("Crucio: Party Membership"), per_seat=True, default_factory=dict)
+    peeks: dict[int, list[str]] = secret(_("Stupor: the top three policies"), per_seat=True, default_factory=dict)
     winner: str | None = None
-    reason: str = ""
+    reason: str = ""  # why the game ended (a message), said and shown
 
     @property
     def players(self) -> int:

@@ -33,7 +33,7 @@ def test_roles_follow_secret_hitlers_distribution(players: int) -> None:
     voldemort = play.table.private_view(seats_with(play.s, VOLDEMORT)[0])["view"]
     assert (voldemort["role_name"], voldemort["party_name"]) == ("Lord Voldemort", "Death Eater")
     auror = play.table.private_view(seats_with(play.s, ORDER)[0])["view"]
-    assert (auror["role_name_de"], auror["role_name"]) == ("Auror", "Order of the Phoenix")
+    assert (auror["role_name"], auror["party_name"]) == ("Order of the Phoenix", "Order of the Phoenix")
     assert "roles" not in play.table.public_view()["view"]
 
 
