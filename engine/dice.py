@@ -49,6 +49,8 @@ def say_roll(values: Sequence[Any]) -> str:
     ``"3, 3, 5: 11"``, ``"4; dark mark"``."""
     ordered = sorted(v for v in values if isinstance(v, int))
     listed = ", ".join(str(v) for v in ordered)
-    spoken = f"{listed}: {sum(ordered)}" if len(ordered) > 1 else listed
-    symbols = [re.sub(r"[-_.]+", " ", v) for v in values if isinstance(v, str)]
-    return "; ".join(part for part in (spoken, ", ".join(symbols)) if part)
+    symbols = ", ".join(re.sub(r"[-_.]+", " ", v) for v in values if isinstance(v, str))
+    pips = _("{dice}: {total}", dice=listed, total=sum(ordered)) if len(ordered) > 1 else listed
+    if pips and symbols:
+        return _("{pips}; {symbols}", pips=pips, symbols=symbols)
+    return pips or _("{symbols}", symbols=symbols)

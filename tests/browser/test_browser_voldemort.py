@@ -85,7 +85,7 @@ def test_only_the_government_phones_receive_the_policies(browser, served):
     headmaster = state.eligible()[0]
 
     role = reveal(phones[0].page)
-    assert re.search(r"Role name\s+(Order of the Phoenix|Death Eater|Lord Voldemort)", role)
+    assert re.search(r"Secret Role\s+(Order of the Phoenix|Death Eater|Lord Voldemort)", role)
 
     phones[minister].page.locator("#prompts").get_by_role("button", name=NAMES[headmaster], exact=True).click()
     expect(phones[minister].page.locator("#message")).to_have_text("Sent.")

@@ -17,6 +17,7 @@ Not a test itself; the test modules call :func:`untranslated`.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +27,7 @@ from babel.messages.catalog import Catalog
 from engine.actions import Action, IllegalAction
 from engine.effects import Effect, Expect, Notice, Say, StartTimer
 from engine.games import registry
-from engine.messages import Msg
+from engine.messages import Msg, said
 from engine.table import NEW, Table
 from support.table import NAMES
 from web.catalogs import read
@@ -82,7 +83,7 @@ def play(
         try:
             effects = _apply(table, action, r)
         except IllegalAction as exc:
-            heard.lines.append(exc.message)
+            heard.lines.append(said(exc))
             refused += 1
             continue
         _hear(heard, effects)
@@ -141,7 +142,8 @@ def messages(value: Any) -> Iterator[Msg]:
 
 def problems(heard: Heard, language: str, catalogs: Callable[[str], Catalog] | None = None) -> list[str]:
     """What ``language`` cannot say of what was heard: plain lines, untranslated messages."""
-    found = [f"not a message: {line!r}" for line in heard.lines if line and not isinstance(line, Msg)]
+    # a plain line of numbers alone ("3, 5") says the same in every language
+    found = [f"not a message: {line!r}" for line in heard.lines if _words(line) and not isinstance(line, Msg)]
     books: dict[str, Catalog] = {}
     for msg in messages([heard.lines, heard.shown]):
         if msg.domain not in books:
@@ -149,6 +151,10 @@ def problems(heard: Heard, language: str, catalogs: Callable[[str], Catalog] | N
         if not _translates(books[msg.domain], msg):
             found.append(f"no {language} translation in {msg.domain}.po: {msg.msgid!r}")
     return sorted(set(found))
+
+
+def _words(line: str) -> bool:
+    return bool(re.search(r"[^\W\d_]", line or ""))
 
 
 def _translates(catalog: Catalog, msg: Msg) -> bool:

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from engine.games import registry
 from engine.messages import LANGUAGES, _, _n, listing, words
+from support.words import untranslated
 from web import catalogs
 from web.language import Language
 
@@ -49,3 +51,13 @@ def test_the_box_speaks_english_and_german_only():
     assert set(LANGUAGES) == {"en", "de"}
     with pytest.raises(ValueError):
         Language("fr")
+
+
+@pytest.mark.parametrize("game", sorted(set(registry()) - {"unmask"}))
+def test_a_whole_random_game_says_nothing_german_cannot_say(game):
+    """Everything a random game says or shows (lines, prompts, options, refusals, views,
+    labels) is a message with a German translation, or plain numbers and names."""
+    spec = registry()[game]
+    for seed in range(2):
+        players = max(spec.min_seats, min(spec.max_seats, 5))
+        assert untranslated(game, players, seed) == [], (game, seed)
