@@ -105,6 +105,7 @@ class Daemon:
             on_problem=self._speaker_problem,
             on_recovered=self._speaker_recovered,
             language=lambda: self.service.language,
+            on_said=self.service.touch,  # the pages' captions follow the speaker
         )
         if not self.narrator.speaker:
             self.parts["speaker"] = "missing: WAV files only"

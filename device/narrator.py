@@ -235,9 +235,11 @@ class Narrator:
         on_problem: Callable[[str], None] | None = None,
         on_recovered: Callable[[], None] | None = None,
         language: Callable[[], str] = lambda: "en",
+        on_said: Callable[[], None] | None = None,
     ) -> None:
         self.audio = audio
         self._language = language
+        self._on_said = on_said
         self.speaker = speaker
         self.wav_dir = wav_dir
         self._on_problem = on_problem
@@ -267,6 +269,7 @@ class Narrator:
         on_problem: Callable[[str], None] | None = None,
         on_recovered: Callable[[], None] | None = None,
         language: Callable[[], str] | None = None,
+        on_said: Callable[[], None] | None = None,
     ) -> Narrator:
         """Speaker if a sound card (or an explicit ALSA device) exists; WAV copies when
         ``audio.wav_dir`` is set, when simulating, or when there is no speaker at all.
@@ -284,6 +287,7 @@ class Narrator:
             on_problem=on_problem,
             on_recovered=on_recovered,
             language=language or (lambda: config.box.language),
+            on_said=on_said,
         )
         if not speaker:
             narrator._report(
@@ -412,6 +416,11 @@ class Narrator:
         with self._lock:
             self._history.append(text)
             recovered, self._failures = bool(self._failures), []
+        if self._on_said is not None:
+            try:
+                self._on_said()
+            except Exception:  # noqa: BLE001
+                log.exception("the narrator's said callback failed")
         if recovered and self._on_recovered is not None:
             try:
                 self._on_recovered()

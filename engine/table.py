@@ -357,7 +357,16 @@ class Table:
             "tracks": {k: vars(t) for k, t in self.tracks().items()},
             "over": game.is_over(state),
             "labels": dict(game.labels),
+            "last_by": self._last_by(),
         }
+
+    def _last_by(self) -> str | None:
+        """Whose answer undo would take back (a seat's name), or None for the host's or
+        the box's own step: the host page asks before undoing what a player chose."""
+        last = self.kept[-1].action if self.kept else None
+        if last is None or last.seat is None or last.kind == NEW:
+            return None
+        return self.current.seats[last.seat]
 
     def private_view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` alone may see, including prompts meant only for it and what it

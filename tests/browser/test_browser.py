@@ -147,12 +147,14 @@ def test_joining_through_the_qr_code_works_and_a_guessed_link_does_not(browser, 
 
         guesser = browser.new_context(**PHONE).new_page()
         guesser.goto(f"{base}/j/AAAAAAAA")
+        guesser.once("dialog", lambda dialog: dialog.accept())
         guesser.get_by_role("button", name="Ann", exact=True).click()
         expect(guesser.locator("#message")).to_contain_text("scan the QR code")
         assert service.public_view()["claimed"] == [False, False]
 
         phone = browser.new_context(**PHONE).new_page()
         phone.goto(link)
+        phone.once("dialog", lambda dialog: dialog.accept())
         phone.get_by_role("button", name="Ann", exact=True).click()
         phone.wait_for_url(re.compile(r"/me$"), timeout=WAIT_MS)
         expect(phone.locator("#name")).to_have_text("Ann")

@@ -50,6 +50,7 @@ def join(browser: Any, base: str, name: str, code: str) -> Any:
     page = context.new_page()
     watch_console(page)
     page.goto(f"{base}/j/{code}")
+    page.once("dialog", lambda dialog: dialog.accept())  # "Are you Ann? ..."
     page.get_by_role("button", name=name, exact=True).click()
     page.wait_for_url(re.compile(r"/me$"), timeout=WAIT_MS)
     expect(page.locator("#name")).to_have_text(name)

@@ -45,10 +45,19 @@ const Familiar = (() => {
     try {
       const response = await fetch(path, init);
       const data = await response.json().catch(() => ({}));
+      reachable(true);
       return { ok: response.ok, status: response.status, data };
     } catch (err) {
+      reachable(false);
       return { ok: false, status: 0, data: { error: t("the box cannot be reached") } };
     }
+  }
+
+  // A banner while the box does not answer (Wi-Fi lost, the box restarting), gone with
+  // the first answer, so nobody waits on a page that cannot hear the table.
+  function reachable(yes) {
+    const banner = document.getElementById("offline");
+    if (banner) banner.hidden = yes;
   }
 
   let sayTimer = null;
@@ -184,7 +193,9 @@ const Familiar = (() => {
   }
 
   // Each option is shown by its label (the table's language) and answers with its value.
+  const MOST_BUTTONS = 12;
   function choiceInput(options, labels, count, send) {
+    if (count <= 1 && options.length > MOST_BUTTONS && options.every((o) => /^\d+$/.test(o))) return numberInput(options, send);
     if (count <= 1) return el("div", { class: "choices" }, options.map((o, i) => el("button", { class: "big", onclick: () => send({ choice: o }) }, labels[i])));
     const picked = new Set();
     const submit = el("button", { class: "big", disabled: true }, t("Choose {count}", { count }));
@@ -195,6 +206,17 @@ const Familiar = (() => {
     } }, labels[i]));
     submit.addEventListener("click", () => send({ choices: options.filter((o) => picked.has(o)) }));
     return el("div", { class: "choices" }, buttons, submit);
+  }
+
+  // A long run of numbers (a target from 1 to 35) as a stepper, not a wall of buttons.
+  function numberInput(options, send) {
+    const numbers = options.map(Number);
+    const input = el("input", { type: "number", inputmode: "numeric", min: Math.min(...numbers), max: Math.max(...numbers), value: numbers[0], class: "number-choice" });
+    const choose = el("button", { class: "big", onclick: () => {
+      if (options.includes(String(input.value).trim())) send({ choice: String(input.value).trim() });
+      else say(t("Choose a number from {least} to {most}", { least: input.min, most: input.max }), true);
+    } }, t("Choose"));
+    return el("div", { class: "row choices" }, input, choose);
   }
 
   function cardsInput(count, done) {

@@ -52,7 +52,12 @@
     Familiar.timers(document.getElementById("timers"), view.timers, timerControls);
     clear(document.getElementById("view")).append(view.game ? renderTable(view.view) : el("p", { class: "muted" }, t("Start a game below.")));
     clear(document.getElementById("notices")).append(...view.notices.slice().reverse().map((n) => el("li", {}, n)));
+    lastBy = view.last_by || null;
+    document.getElementById("undo").textContent = lastBy ? t("Undo {name}'s answer", { name: lastBy }) : t("Undo last step");
+    playing = Boolean(view.game) && !view.over;
   }
+  let lastBy = null;
+  let playing = false;
 
   // A timer's controls: they are table actions, logged (and undone) like any other.
   function timerControls(name, timer) {
@@ -160,11 +165,13 @@
   document.getElementById("new-game").addEventListener("submit", (event) => {
     event.preventDefault();
     const seats = document.getElementById("seat-names").value.split("\n").map((s) => s.trim()).filter(Boolean);
+    if (playing && !window.confirm(t("A game is being played. Start a new one? Undo can bring this one back."))) return;
     const language = document.getElementById("game-language").value;
     act("table.new", { game: document.getElementById("game-select").value, seats, options: { ...options(), language } });
   });
   // Undo of a step that showed a secret on a phone asks first: the phone keeps showing it.
   document.getElementById("undo").addEventListener("click", async () => {
+    if (lastBy && !window.confirm(t("Undo {name}'s answer? {name} will have to answer again.", { name: lastBy }))) return;
     const reply = await api("/api/host/undo", {});
     if (reply.ok) { say(t("Undone.")); return; }
     if (reply.data.confirm && window.confirm(`${reply.data.error}\n\n${t("Undo anyway?")}`)) {

@@ -20,11 +20,13 @@
     view.seats.forEach((name, seat) => {
       const taken = view.claimed[seat];
       seats.append(el("button", { class: "big seat" + (taken ? " taken" : ""), disabled: taken,
-        onclick: () => join(seat) }, taken ? t("{name} (taken)", { name }) : name));
+        onclick: () => join(seat, name) }, taken ? t("{name} (taken)", { name }) : name));
     });
   }
 
-  async function join(seat) {
+  async function join(seat, name) {
+    // a mis-tap would show this phone someone else's secret and lock that player out
+    if (!window.confirm(t("Are you {name}? This phone will show {name}'s secrets, to you alone.", { name }))) return;
     const reply = await api("/api/join", { seat });
     if (reply.ok) { window.location.assign("/me"); return; }
     say(reply.data.error || t("Could not join."), true);

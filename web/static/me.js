@@ -54,9 +54,18 @@
     document.getElementById("name").textContent = t("No seat");
   }
 
+  // The last lines the box said, as captions: for whoever missed the speaker or cannot hear it.
+  const CAPTIONS = 3;
+  function captions(spoken) {
+    const recent = spoken.slice(-CAPTIONS);
+    document.getElementById("captions-box").hidden = !recent.length;
+    Familiar.redraw(document.getElementById("captions"), recent, () => recent.map((line) => el("li", {}, line)));
+  }
+
   async function refresh() {
     const wasShown = !secret.hidden;
-    const [me, table] = await Promise.all([api("/api/me"), api("/api/table")]);
+    const [me, table, board] = await Promise.all([api("/api/me"), api("/api/table"), api("/api/board")]);
+    if (board.ok) captions(board.data.spoken || []);
     hide();
     if (table.ok) {
       Familiar.follow(table.data.language);
