@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.display import card, reveal
 from engine.effects import Effect, Say, Track
 from engine.game import Turn
 from engine.games import voldemort_election as election
@@ -39,6 +40,7 @@ from engine.games import voldemort_spells as spells
 from engine.games.voldemort_rules import (
     CHAOS,
     DARK_ARTS_TO_WIN,
+    ORDER,
     ORDER_TO_WIN,
     PARTY,
     PARTY_NAME,
@@ -165,6 +167,7 @@ class Voldemort(StepGame[VoldemortState]):
             "enacted_names": [POLICY_NAME[k] for k in public.enacted],
             "winner_name": WINNER_NAME[public.winner] if public.winner else None,
             "role_names": [ROLE_NAME[r] for r in public.roles],
+            **({"reveal": reveal(zip(public.names, map(_card, public.roles), strict=True))} if public.roles else {}),
         }
 
     def present(self, public: VoldemortState, seat: int, mine: dict[str, Any]) -> dict[str, Any]:
@@ -176,6 +179,7 @@ class Voldemort(StepGame[VoldemortState]):
         known = sorted((int(s), r) for s, r in (mine.get("known") or {}).items())
         crucio = sorted((int(s), p) for s, p in (mine.get("crucio") or {}).items())
         return {
+            **({"card": _card(role)} if role else {}),
             "role": role,
             "role_name": ROLE_NAME[role] if role else None,
             "party": party,
@@ -187,6 +191,13 @@ class Voldemort(StepGame[VoldemortState]):
             "vote": mine.get("votes"),
             "dead": seat in public.dead,
         }
+
+
+def _card(role: str) -> dict[str, Any]:
+    """A Secret Role as a card: the Order blue, the Death Eaters and Voldemort green (the
+    board's colours), the party under the role."""
+    party = PARTY[role]
+    return card(ROLE_NAME[role], "blue" if party == ORDER else "green", PARTY_NAME[party])
 
 
 def _status(state: VoldemortState) -> Msg:

@@ -5,6 +5,7 @@ Minister's and the Headmaster's phones show and play their policies, and no othe
 from __future__ import annotations
 
 import json
+import random
 import re
 from typing import Any
 
@@ -13,12 +14,15 @@ from playwright.sync_api import expect
 
 from device.store import Store
 from device.table_service import TableService
+from engine.actions import IllegalAction
 from engine.games.voldemort import Voldemort
 from support.browser import CONSOLE_ERRORS, MARKS, PER_CLIENT, PHONE, WAIT_MS, HostWatch, reveal, watch_console
+from support.voldemort import page_action, random_prompt
 from web import create_app
 from web.serve import serve
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve"]
+ROLE_WORD = {"order": "Order of the Phoenix", "death_eater": "Death Eater", "voldemort": "Lord Voldemort"}
 pytestmark = MARKS
 
 
@@ -119,3 +123,33 @@ def test_only_the_government_phones_receive_the_policies(browser, served):
     assert "discard" not in {e["action"] for body in host_bodies(host) for e in body["expects"]}
     # Only the join page's probe for a seat it does not have yet (as in test_browser).
     assert [e for e in CONSOLE_ERRORS if "status of 403" not in e] == []
+
+
+def test_the_secret_role_is_a_card_of_one_size_and_the_end_reveals_every_card(browser, served):
+    """The role as a card (its word large, in its party's colour), the same size on every
+    phone whatever the role; at the end every page shows everyone's card."""
+    base, service = served
+    host = HostWatch(browser, base)
+    host.start("voldemort", NAMES)
+    phones = [Phone(browser, base, name, service.join_code()) for name in NAMES]
+    roles = service.table.current.state.roles
+    sizes = set()
+    for phone, role in zip(phones, roles, strict=True):
+        reveal(phone.page)
+        shown = phone.page.locator("#secret-view .card")
+        expect(shown.locator(".card-word")).to_have_text(ROLE_WORD[role])
+        box = shown.bounding_box()
+        sizes.add((round(box["width"]), round(box["height"])))
+    assert len(sizes) == 1, sizes  # nothing about the look gives a role away
+
+    r = random.Random(3)
+    while not service.table.current.state.winner:  # the table plays on to the end
+        try:
+            service.submit(page_action(random_prompt(service.table, r), r))
+        except IllegalAction:
+            continue
+    end = host.page.locator("#view .reveal-end")
+    expect(end.locator("figure")).to_have_count(len(NAMES))
+    for name, role in zip(NAMES, roles, strict=True):
+        expect(end.locator("figure", has_text=name).locator(".card-word")).to_have_text(ROLE_WORD[role])
+    expect(phones[0].page.locator("#table-view .reveal-end figure")).to_have_count(len(NAMES))

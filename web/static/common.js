@@ -135,7 +135,22 @@ const Familiar = (() => {
     return el("span", {}, scalar(value));
   }
 
+  // A secret card: its word large in its colour, the same size for every role.
+  function renderCard(shown) {
+    return el("div", { class: `card card-${shown.colour}` },
+      el("p", { class: "card-word" }, shown.word), shown.detail ? el("p", { class: "card-detail" }, shown.detail) : null);
+  }
+
+  // The end, on every page: each seat's card under its name.
+  function renderReveal(reveal) {
+    return el("section", { class: "reveal-end" }, el("h3", {}, t("Everyone's cards")),
+      el("div", { class: "cards" }, reveal.map((seat) => el("figure", {}, renderCard(seat.card), el("figcaption", {}, seat.name)))));
+  }
+
   function renderObject(obj) {
+    const { card, reveal, ...rest } = obj || {};
+    const drawn = [card ? renderCard(card) : null, reveal ? renderReveal(reveal) : null].filter(Boolean);
+    if (drawn.length) return el("div", {}, ...drawn, Object.keys(rest).length ? renderObject(rest) : null);
     const entries = Object.entries(obj || {});
     if (entries.length === 0) return el("p", { class: "muted" }, t("Nothing to show."));
     return el("dl", { class: "view" }, entries.map(([k, v]) => [el("dt", {}, pretty(k)), el("dd", {}, renderValue(v))]));
@@ -144,7 +159,10 @@ const Familiar = (() => {
   // A game's public view: its one-line status (when the game gives one) stays in
   // sight; everything else folds away, so a phone in a dark room is not a wall of text.
   function renderTable(view) {
-    const { status, ...rest } = view || {};
+    const { status, reveal, ...rest } = view || {};
+    if (reveal) {  // the game is over: the outcome and every card, in sight
+      return el("div", {}, el("p", { class: "status-line" }, scalar(status)), renderReveal(reveal), renderTable(rest));
+    }
     const details = el("details", { class: "view-details" }, el("summary", {}, t("Details")), renderObject(rest));
     details.open = renderTable.open === true; // live redraws keep the reader's choice
     details.addEventListener("toggle", () => { renderTable.open = details.open; });
