@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from gpiozero import Device
 from playwright.sync_api import expect
 
+from device.cli import demo_config
+from device.config import Config
+from device.daemon import Daemon
 from support.browser import ARGS, CHROMIUM, CONSOLE_ERRORS, PER_CLIENT, WAIT_MS
 from support.web import make_app
 from web.serve import serve
@@ -31,6 +36,20 @@ def served(tmp_path: Path) -> Iterator[tuple[str, Any]]:
     server = serve(app, "127.0.0.1", 0, per_client=PER_CLIENT)
     yield f"http://127.0.0.1:{server.port}", service
     server.stop()
+
+
+@pytest.fixture
+def box(tmp_path: Path) -> Iterator[tuple[Any, str]]:
+    """The real daemon on the demo's simulated hardware, without a camera, and its address."""
+    config = demo_config(Config(), tmp_path / "state", port=0)
+    config = dataclasses.replace(
+        config, camera=dataclasses.replace(config.camera, source="usb:/dev/familiar-no-such-camera")
+    )
+    daemon = Daemon(config)
+    daemon.start()
+    yield daemon, f"http://127.0.0.1:{daemon.server.port}"
+    daemon.close()
+    Device.pin_factory = None
 
 
 @pytest.fixture(autouse=True)

@@ -5,35 +5,16 @@ captions on the phones, and a box that cannot be reached."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import cv2
-import pytest
-from gpiozero import Device
 from playwright.sync_api import expect
 
-from device.cli import DEMO_PHOTOS, demo_config
-from device.config import Config
-from device.daemon import Daemon
+from device.cli import DEMO_PHOTOS
 from engine.actions import Action
 from support.browser import MARKS, PHONE, WAIT_MS, join, watch_console
 from support.waiting import wait_for
 
 pytestmark = MARKS
 ROLL_PHOTO = sorted(p.name for p in DEMO_PHOTOS.glob("*.jpg"))[0]
-
-
-@pytest.fixture
-def box(tmp_path):
-    config = demo_config(Config(), tmp_path / "state", port=0)
-    config = dataclasses.replace(
-        config, camera=dataclasses.replace(config.camera, source="usb:/dev/familiar-no-such-camera")
-    )
-    daemon = Daemon(config)
-    daemon.start()
-    yield daemon, f"http://127.0.0.1:{daemon.server.port}"
-    daemon.close()
-    Device.pin_factory = None
 
 
 def page_of(browser, base: str, path: str):

@@ -4,17 +4,12 @@ camera's latest frame (replayed from photos), and the next roll reads the die.""
 
 from __future__ import annotations
 
-import dataclasses
-
 import cv2
 import pytest
-from gpiozero import Device
 from playwright.sync_api import expect
 
 from bench.taught_dice import FACES
-from device.cli import demo_config
-from device.config import Config
-from device.daemon import TEACHING_QUIET_S, Daemon
+from device.daemon import TEACHING_QUIET_S
 from engine.actions import Action
 from support.browser import CONSOLE_ERRORS, MARKS, PHONE, watch_console
 from support.teach import FULL_TRAY, roll_with, shot
@@ -23,19 +18,6 @@ from vision.camera.replay import ReplayCamera
 pytestmark = MARKS
 
 CAPTURES = [(face, 31 + i) for i, face in enumerate(FACES)] + [("star", 40)]
-
-
-@pytest.fixture
-def box(tmp_path):
-    config = demo_config(Config(), tmp_path / "state", port=0)
-    config = dataclasses.replace(
-        config, camera=dataclasses.replace(config.camera, source="usb:/dev/familiar-no-such-camera")
-    )
-    daemon = Daemon(config)
-    daemon.start()
-    yield daemon, f"http://127.0.0.1:{daemon.server.port}"
-    daemon.close()
-    Device.pin_factory = None
 
 
 @pytest.fixture
