@@ -340,31 +340,37 @@ def _read(path: Path) -> str:
         return ""
 
 
+VOICE_CHECK = {"en": ("Familiar is checking its voice.", "voice"), "de": ("Familiar prüft seine Stimme.", "voice_de")}
+"""A line in each language the box speaks, and the option naming that language's voice."""
+
+
 def check_tts(config: Config) -> CheckResult:
-    """Synthesises a line with the configured voice and measures the WAV it produced."""
+    """Synthesises a line in each language with its configured voice and measures the WAV."""
     fix = "sudo apt install espeak-ng"
     if shutil.which("espeak-ng") is None:
         return CheckResult("speech", "fail", "espeak-ng is not installed", fix)
-    with tempfile.TemporaryDirectory(prefix="familiar-doctor-") as folder:
-        path = Path(folder) / "line.wav"
-        try:
-            warnings = synthesize("Familiar is checking its voice.", path, config.audio)
-            stats = measure_wav(path)
-        except SpeechError as error:
-            return CheckResult("speech", "fail", str(error), fix)
-    detail = (
-        f"voice {config.audio.voice!r}: {stats.seconds:.1f} s of speech at {stats.sample_rate} Hz, RMS {stats.rms:.0f}"
-    )
-    if warnings:
-        return CheckResult(
-            "speech",
-            "fail",
-            f"{detail}; {'; '.join(warnings)}",
-            'pick a voice from espeak-ng --voices (e.g. "en-gb") for audio.voice',
-        )
-    if stats.rms < SPEECH_FLOOR_RMS or stats.seconds < 0.5:
-        return CheckResult("speech", "fail", f"{detail}: almost silent", "raise audio.volume (0-1)")
-    return CheckResult("speech", "ok", detail)
+    details = []
+    for language, (line, option) in VOICE_CHECK.items():
+        voice = config.audio.voice_for(language)
+        with tempfile.TemporaryDirectory(prefix="familiar-doctor-") as folder:
+            path = Path(folder) / "line.wav"
+            try:
+                warnings = synthesize(line, path, config.audio, voice)
+                stats = measure_wav(path)
+            except SpeechError as error:
+                return CheckResult("speech", "fail", str(error), fix)
+        detail = f"{language} voice {voice!r}: {stats.seconds:.1f} s of speech at {stats.sample_rate} Hz, RMS {stats.rms:.0f}"
+        if warnings:
+            return CheckResult(
+                "speech",
+                "fail",
+                f"{detail}; {'; '.join(warnings)}",
+                f"pick a voice from espeak-ng --voices={language} for audio.{option}",
+            )
+        if stats.rms < SPEECH_FLOOR_RMS or stats.seconds < 0.5:
+            return CheckResult("speech", "fail", f"{detail}: almost silent", "raise audio.volume (0-1)")
+        details.append(detail)
+    return CheckResult("speech", "ok", "; ".join(details))
 
 
 def check_disk(config: Config) -> CheckResult:

@@ -69,7 +69,13 @@ def test_real_gpio_missing_fails_with_the_reason_and_a_fix(tmp_path: Path, monke
 def test_speech_is_synthesised_and_measured(tmp_path: Path) -> None:
     result = doctor.check_tts(simulated(tmp_path))
     assert result.status == "ok", result
-    assert "at 22050 Hz" in result.detail
+    assert "en voice 'en-gb'" in result.detail and "de voice 'de'" in result.detail
+    assert result.detail.count("at 22050 Hz") == 2
+
+
+def test_an_unknown_german_voice_fails_the_speech_check_and_names_its_option(tmp_path: Path) -> None:
+    result = doctor.check_tts(simulated(tmp_path, audio=AudioConfig(voice_de="xx-nope")))
+    assert result.status == "fail" and "audio.voice_de" in result.fix
 
 
 def test_an_unknown_voice_fails_the_speech_check(tmp_path: Path) -> None:
