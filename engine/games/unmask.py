@@ -35,17 +35,42 @@ from engine.games.unmask_rules import (
     parse_config,
 )
 from engine.games.unmask_state import FINAL, FIRST_ROLL, OVER, ROLL, Board, FirstRolls, UnmaskState
+from engine.messages import Msg, words
 from engine.steps import StepGame
+
+_, _n = words("unmask")
 
 
 class Unmask(StepGame[UnmaskState]):
     """Harry Potter: Unmask the Death Eaters."""
 
     name = "unmask"
-    title = "Harry Potter: Unmask the Death Eaters"
+    title = _("Harry Potter: Unmask the Death Eaters")
     min_seats = 4
     max_seats = 8
     option_choices = {"talk": tuple(TALK_MODES)}
+    labels = {
+        "status": _("Status"),
+        "phase_name": _("Phase"),
+        "penalty": _("Fourth-space penalty"),
+        "rolls_allowed": _("Rolls allowed"),
+        "names_to_submit": _("Names to submit"),
+        "names": _("Players"),
+        "cfg": _("Board settings"),
+        "talk": _("Table Talk"),
+        "step": _("Step"),
+        "first": _("First-Leader rolls"),
+        "leader": _("Leader"),
+        "turn": _("Turn"),
+        "board": _("Board"),
+        "now": _("This Encounter"),
+        "final": _("Before the Department"),
+        "loyalty": _("Loyalty"),
+        "loyalty_name": _("Your Loyalty"),
+        "dealt": _("Loyalty cards dealt to you"),
+        "peeks": _("Revelio peeks"),
+        "vote": _("Your vote"),
+    }
     steps = (
         setup.FIRST_ROLL_STEP,
         encounter.ENCOUNTER_STEP,
@@ -65,7 +90,7 @@ class Unmask(StepGame[UnmaskState]):
     def setup(self, options: Mapping[str, Any], turn: Turn) -> tuple[UnmaskState, list[Effect]]:
         seats = turn.seats
         if len(seats) not in LOYALTY_CHART:
-            raise IllegalAction("Unmask the Death Eaters is for 4 to 8 players")
+            raise IllegalAction(_("Unmask the Death Eaters is for 4 to 8 players"))
         cfg = parse_config(options)
         board = Board(
             pools={phase: list(cfg.phase_tokens(phase)) for phase in (BEGINNING, WAR)}, filled={BEGINNING: [], WAR: []}
@@ -73,7 +98,7 @@ class Unmask(StepGame[UnmaskState]):
         state = UnmaskState(
             names=list(seats), cfg=cfg, talk=cfg.talk, first=FirstRolls(contenders=list(range(len(seats)))), board=board
         )
-        return state, [*setup.setup_lines(len(seats), cfg.talk), Say(f"{seats[0]}, roll two dice.")]
+        return state, [*setup.setup_lines(len(seats), cfg.talk), Say(_("{name}, roll two dice.", name=seats[0]))]
 
     def tracks(self, state: UnmaskState) -> dict[str, Track]:
         return {"threat": Track(value=state.board.snake, length=state.cfg.track_length, attention=state.penalty())}
@@ -107,16 +132,32 @@ class Unmask(StepGame[UnmaskState]):
         }
 
 
-def _status(state: UnmaskState) -> str:
+OUTCOME_NAMES = {
+    "perfect": _("perfect victory for the Order"),
+    "partial": _("partial victory for the Order"),
+    "death_eaters": _("the Death Eaters win"),
+}
+
+
+def _status(state: UnmaskState) -> Msg:
     """One line for the host page: whose turn, which Phase, where the Snake is."""
-    track = f"Snake {state.board.snake} of {state.cfg.track_length}" + (
-        " (fourth-space penalty)" if state.penalty() else ""
+    length, snake = state.cfg.track_length, state.board.snake
+    track = (
+        _("Snake {space} of {length} (fourth-space penalty)", space=snake, length=length)
+        if state.penalty()
+        else _("Snake {space} of {length}", space=snake, length=length)
     )
     if state.step == FIRST_ROLL:
-        return "Set-up: rolling for the first Leader"
+        return _("Set-up: rolling for the first Leader")
     if state.step == OVER:
         outcome = state.final.outcome if state.final else None
-        return f"Game over: {(outcome or '').replace('_', ' ')}"
+        return _("Game over: {outcome}", outcome=OUTCOME_NAMES.get(outcome or "", ""))
     if state.step in FINAL:
-        return f"Before the Department of Magical Law Enforcement; {track}"
-    return f"Turn {state.turn}, Leader {state.names[state.leader]}; {PHASE_NAMES[state.board.phase]}; {track}"
+        return _("Before the Department of Magical Law Enforcement; {track}", track=track)
+    return _(
+        "Turn {turn}, Leader {name}; {phase}; {track}",
+        turn=state.turn,
+        name=state.names[state.leader],
+        phase=PHASE_NAMES[state.board.phase],
+        track=track,
+    )

@@ -25,19 +25,30 @@ from engine.games.unmask_state import (
     leader_move,
     names_of,
 )
+from engine.messages import Msg, words
 from engine.steps import Move, Step
+
+_, _n = words("unmask")
 
 # How an Encounter is judged: the card total (no roll), dice alike, a dice total, or by the
 # host (any other directive: specific items, Veritaserum...), as tapped -> as stored.
 DIRECTIVES = {
-    "card total": "cards_total",
-    "dice of a kind": "of_a_kind",
-    "dice total": "dice_total",
-    "host judges": "host",
+    _("card total"): "cards_total",
+    _("dice of a kind"): "of_a_kind",
+    _("dice total"): "dice_total",
+    _("host judges"): "host",
 }
 TARGETS = {"cards_total": (1, 99), "of_a_kind": (2, 6), "dice_total": (1, 36)}
 TARGET_OPTIONS = {"cards_total": (1, 30), "of_a_kind": (2, 6), "dice_total": (2, 36)}
 ROLLED = ("of_a_kind", "dice_total")
+_DETAIL = {
+    "encounter": _("group size"),
+    "directive": _("directive"),
+    "target": _("target"),
+    "rolls": _("rolls"),
+    None: _("nothing more"),
+}
+"""The parts of an Encounter card, as a refusal names them."""
 
 
 def begin_turn(state: UnmaskState) -> list[Effect]:
@@ -47,11 +58,11 @@ def begin_turn(state: UnmaskState) -> list[Effect]:
     state.now = Encounter()
     leader = state.names[state.leader]
     effects: list[Effect] = [
-        Say(f"{leader}, you are the Leader. Flip your wand face up and reveal an Encounter."),
-        Say(f"Table Talk: {TALK_MODES[state.talk]}"),
+        Say(_("{name}, you are the Leader. Flip your wand face up and reveal an Encounter.", name=leader)),
+        Say(_("Table Talk: {mode}", mode=TALK_MODES[state.talk])),
     ]
     if state.penalty():
-        effects.append(Say("The Snake's fourth-space penalty holds for this Encounter and its Battle."))
+        effects.append(Say(_("The Snake's fourth-space penalty holds for this Encounter and its Battle.")))
     return effects
 
 
@@ -66,19 +77,21 @@ def enter_encounter(state: UnmaskState, turn: Turn) -> list[Effect]:
     """The revealed Encounter card: a whole card (from a taught deck) or, tapped on the
     host page, just its group size, the directive and its numbers following one by one."""
     if state.now.card is not None:
-        raise IllegalAction("the Encounter is already revealed: enter its directive, or undo")
+        raise IllegalAction(_("the Encounter is already revealed: enter its directive, or undo"))
     args = turn.args
     if args["choice"] is not None:
-        state.now.card = Card(name="the Encounter", group=args["choice"], check=None, target=None, rolls=None)
+        state.now.card = Card(name=_("the Encounter"), group=args["choice"], check=None, target=None, rolls=None)
         return _encounter_entered(state)
     if args["group"] is None:
-        raise IllegalAction("say how many players the Encounter's group needs")
+        raise IllegalAction(_("say how many players the Encounter's group needs"))
     check = args["check"]
     target = None
     if check in TARGETS:
         low, high = TARGETS[check]
         if args["target"] is None or not low <= args["target"] <= high:
-            raise IllegalAction(f"target for {check} must be a whole number from {low} to {high}")
+            raise IllegalAction(
+                _("target for {check} must be a whole number from {lo} to {hi}", check=check, lo=low, hi=high)
+            )
         target = args["target"]
     rolls = (args["rolls"] or state.cfg.encounter_rolls) if check in ROLLED else None
     state.now.card = Card(name=args["name"], group=args["group"], check=check, target=target, rolls=rolls)
@@ -103,14 +116,20 @@ def encounter_detail(state: UnmaskState, turn: Turn) -> list[Effect]:
     """One tapped detail of the Encounter: its directive, its target, or its rolls."""
     missing = encounter_missing(state)
     if missing != turn.kind:
-        raise IllegalAction(f"the Encounter needs its {missing or 'nothing more'} now, not its {turn.kind}")
+        raise IllegalAction(
+            _(
+                "the Encounter needs its {missing} now, not its {given}",
+                missing=_DETAIL[missing],
+                given=_DETAIL[turn.kind],
+            )
+        )
     card = state.card()
     if turn.kind == "directive":
         card.check = DIRECTIVES[turn.args["choice"]]
     elif turn.kind == "target":
         low, high = TARGETS[card.check or ""]
         if not low <= turn.args["choice"] <= high:
-            raise IllegalAction(f"target must be a whole number from {low} to {high}")
+            raise IllegalAction(_("target must be a whole number from {lo} to {hi}", lo=low, hi=high))
         card.target = turn.args["choice"]
     else:
         card.rolls = turn.args["choice"]
@@ -125,25 +144,36 @@ def _encounter_entered(state: UnmaskState) -> list[Effect]:
     state.step = GROUP
     return [
         Say(
-            f"Encounter: {card.name}. {_directive(card)} "
-            f"{state.names[state.leader]}, gather a group of {group_size(state)}, yourself included, "
-            "meeting its Location requirements."
+            _(
+                "Encounter: {card}. {directive} {name}, gather a group of {count}, yourself included, "
+                "meeting its Location requirements.",
+                card=card.name,
+                directive=_directive(card),
+                name=state.names[state.leader],
+                count=group_size(state),
+            )
         )
     ]
 
 
-def _directive(card: Card) -> str:
+def _directive(card: Card) -> Msg:
     if card.check == "cards_total":
-        return f"The revealed cards must total {card.target} or more."
+        return _("The revealed cards must total {target} or more.", target=card.target or 0)
     if card.check == "of_a_kind":
-        return f"Roll {card.target} of a kind, in up to {rolls_said(card.rolls or 0)}."
+        return _(
+            "Roll {target} of a kind, in up to {rolls}.", target=card.target or 0, rolls=rolls_said(card.rolls or 0)
+        )
     if card.check == "dice_total":
-        return f"Roll a total of {card.target} or more, in up to {rolls_said(card.rolls or 0)}."
-    return "Follow the card's directive."
+        return _(
+            "Roll a total of {target} or more, in up to {rolls}.",
+            target=card.target or 0,
+            rolls=rolls_said(card.rolls or 0),
+        )
+    return _("Follow the card's directive.")
 
 
-def rolls_said(count: int) -> str:
-    return f"{count} {'roll' if count == 1 else 'rolls'}"
+def rolls_said(count: int) -> Msg:
+    return _n("{count} roll", "{count} rolls", count)
 
 
 def _ask_encounter(state: UnmaskState) -> list[Expect]:
@@ -154,25 +184,27 @@ def _ask_encounter(state: UnmaskState) -> list[Expect]:
         return [
             Expect.choice(
                 "encounter",
-                f"{leader}: reveal an Encounter. How many players in its group, Leader included?",
+                _("{name}: reveal an Encounter. How many players in its group, Leader included?", name=leader),
                 sizes,
                 seat=seat,
             )
         ]
     if missing == "directive":
-        return [Expect.choice("directive", "How is this Encounter won?", tuple(DIRECTIVES), seat=seat)]
+        return [Expect.choice("directive", _("How is this Encounter won?"), tuple(DIRECTIVES), seat=seat)]
     if missing == "target":
         check = state.card().check or ""
         low, high = TARGET_OPTIONS[check]
         asked = {
-            "cards_total": "What card total is needed?",
-            "of_a_kind": "How many dice alike?",
-            "dice_total": "What dice total is needed?",
+            "cards_total": _("What card total is needed?"),
+            "of_a_kind": _("How many dice alike?"),
+            "dice_total": _("What dice total is needed?"),
         }
         return [Expect.choice("target", asked[check], tuple(str(n) for n in range(low, high + 1)), seat=seat)]
     if missing == "rolls":
         return [
-            Expect.choice("rolls", "How many rolls does the card allow?", tuple(str(n) for n in range(1, 6)), seat=seat)
+            Expect.choice(
+                "rolls", _("How many rolls does the card allow?"), tuple(str(n) for n in range(1, 7)), seat=seat
+            )
         ]
     return []
 
@@ -199,16 +231,19 @@ def gather_group(state: UnmaskState, turn: Turn) -> list[Effect]:
         seats = [state.leader] + seats
     left_out = state.now.left_out
     if left_out is not None and left_out in seats:
-        raise IllegalAction(f"{state.names[left_out]} was left out by Expelliarmus")
+        raise IllegalAction(_("{name} was left out by Expelliarmus", name=state.names[left_out]))
     need = group_size(state)
     if len(seats) != need:
-        raise IllegalAction(f"this Encounter needs a group of exactly {need}")
+        raise IllegalAction(_("this Encounter needs a group of exactly {count}", count=need))
     state.now.group = seats
     state.step = POOL
     return [
         Say(
-            f"The group: {names_of(state.names, seats)}. Each of you hands the Leader one card face down. "
-            "Leader, shuffle them, look, and reveal any Curse at once."
+            _(
+                "The group: {names}. Each of you hands the Leader one card face down. "
+                "Leader, shuffle them, look, and reveal any Curse at once.",
+                names=names_of(state.names, seats),
+            )
         )
     ]
 
@@ -218,12 +253,17 @@ def _ask_group(state: UnmaskState) -> list[Expect]:
     others = group_size(state) - 1
     leader = state.names[state.leader]
     if others == 0:
-        return [Expect("confirm", "group", f"{leader} faces this Encounter alone", seat=state.leader)]
+        return [Expect("confirm", "group", _("{name} faces this Encounter alone", name=leader), seat=state.leader)]
     options = tuple(state.names[s] for s in eligible_for_group(state))
     return [
         Expect.choice(
             "group",
-            f"{leader}: choose {others} {'player' if others == 1 else 'players'} to join you",
+            _n(
+                "{name}: choose {count} player to join you",
+                "{name}: choose {count} players to join you",
+                others,
+                name=leader,
+            ),
             options,
             seat=state.leader,
             count=others,
@@ -243,18 +283,24 @@ def cast_expelliarmus(state: UnmaskState, turn: Turn) -> list[Effect]:
     is already under way."""
     holder_seat, target = state.board.expelliarmus, turn.args["choice"]
     if target == holder_seat:
-        raise IllegalAction("Expelliarmus is cast on another player")
+        raise IllegalAction(_("Expelliarmus is cast on another player"))
     if target == state.leader:
-        raise IllegalAction("the Leader's turn is already under way: choose another player")
+        raise IllegalAction(_("the Leader's turn is already under way: choose another player"))
     holder, name = state.names[holder_seat or 0], state.names[target]
     if turn.kind == "leave_out":
         if state.step not in (ENCOUNTER, GROUP):
-            raise IllegalAction("a player can only be left out before the group is gathered")
+            raise IllegalAction(_("a player can only be left out before the group is gathered"))
         state.now.left_out = target
-        said = f"Expelliarmus! {holder} takes {name}'s wand: {name} sits out this Encounter."
+        said = _(
+            "Expelliarmus! {holder} takes {name}'s wand: {name} sits out this Encounter.", holder=holder, name=name
+        )
     else:
         state.board.skip = target
-        said = f"Expelliarmus! {holder} takes {name}'s wand: {name} will miss their next turn as Leader."
+        said = _(
+            "Expelliarmus! {holder} takes {name}'s wand: {name} will miss their next turn as Leader.",
+            holder=holder,
+            name=name,
+        )
     state.board.expelliarmus = None
     return [Say(said)]
 
@@ -265,28 +311,29 @@ def _expelliarmus_possible(state: UnmaskState) -> bool:
 
 def _expelliarmus_not_now(state: UnmaskState) -> str:
     if state.board.expelliarmus is None:
-        return "no one holds the Expelliarmus card"
-    return "Expelliarmus can only be cast during a turn"
+        return _("no one holds the Expelliarmus card")
+    return _("Expelliarmus can only be cast during a turn")
 
 
-def _ask_expelliarmus(kind: str, what: str) -> Callable[[UnmaskState], list[Expect]]:
+def _ask_expelliarmus(kind: str, what: Msg) -> Callable[[UnmaskState], list[Expect]]:
     def ask(state: UnmaskState) -> list[Expect]:
         holder = state.board.expelliarmus
         if holder is None or state.step not in (ENCOUNTER, GROUP):
             return []
         others = state.others(holder, state.leader)
-        return [Expect.choice(kind, f"{state.names[holder]}: Expelliarmus, {what} (optional)", others, seat=holder)]
+        prompt = _("{name}: Expelliarmus, {what} (optional)", name=state.names[holder], what=what)
+        return [Expect.choice(kind, prompt, others, seat=holder)]
 
     return ask
 
 
-def _expelliarmus(kind: str, what: str) -> Move[UnmaskState]:
+def _expelliarmus(kind: str, what: Msg) -> Move[UnmaskState]:
     return Move(
         kind,
         cast_expelliarmus,
         args={"choice": Seat()},
         by=lambda s: [s.board.expelliarmus],
-        role="Expelliarmus holder",
+        role=_("Expelliarmus holder"),
         ask=_ask_expelliarmus(kind, what),
         when=_expelliarmus_possible,
         not_now=_expelliarmus_not_now,
@@ -296,19 +343,19 @@ def _expelliarmus(kind: str, what: str) -> Move[UnmaskState]:
 def set_talk(state: UnmaskState, turn: Turn) -> list[Effect]:
     """The host changes the Table Talk mode."""
     state.talk = turn.args["choice"]
-    return [Say(f"Table Talk: {TALK_MODES[state.talk]}")]
+    return [Say(_("Table Talk: {mode}", mode=TALK_MODES[state.talk]))]
 
 
 ANYTIME = (
-    _expelliarmus("skip_turn", "skip a player's next turn"),
-    _expelliarmus("leave_out", "leave a player out of this Encounter"),
+    _expelliarmus("skip_turn", _("skip a player's next turn")),
+    _expelliarmus("leave_out", _("leave a player out of this Encounter")),
     Move[UnmaskState]("talk", set_talk, args={"choice": Choice(tuple(TALK_MODES))}),
 )
 
 
 CARD: dict[str, ArgSpec] = {
     "choice": Opt(Number(1, _players)),
-    "name": Opt(Text(60), "the Encounter"),
+    "name": Opt(Text(60), _("the Encounter")),
     "group": Opt(Number(1, _players)),
     "check": Opt(Choice((*DIRECTIVES.values(),)), "host"),
     "target": Opt(Number(1, 99)),
@@ -317,7 +364,7 @@ CARD: dict[str, ArgSpec] = {
 
 ENCOUNTER_STEP = Step[UnmaskState](
     ENCOUNTER,
-    "the Leader is revealing an Encounter",
+    _("the Leader is revealing an Encounter"),
     (
         leader_move("encounter", enter_encounter, _ask_encounter, **CARD),
         leader_move("directive", encounter_detail, None, choice=Choice(tuple(DIRECTIVES))),
@@ -327,5 +374,5 @@ ENCOUNTER_STEP = Step[UnmaskState](
 )
 
 GROUP_STEP = Step[UnmaskState](
-    GROUP, "the Leader is gathering the group", (leader_move("group", gather_group, _ask_group, **PICK),)
+    GROUP, _("the Leader is gathering the group"), (leader_move("group", gather_group, _ask_group, **PICK),)
 )

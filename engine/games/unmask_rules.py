@@ -17,25 +17,30 @@ from typing import Any
 
 from engine.actions import IllegalAction
 from engine.args import whole_number
+from engine.messages import Msg, listing, words
+
+_, _n = words("unmask")
 
 ORDER = "order"
 DEATH_EATER = "death_eater"
-LOYALTY_NAMES = {ORDER: "Order of the Phoenix", DEATH_EATER: "Death Eater"}
+LOYALTY_NAMES = {ORDER: _("Order of the Phoenix"), DEATH_EATER: _("Death Eater")}
 
 BEGINNING = "beginning"
 WAR = "war"
-PHASE_NAMES = {BEGINNING: "The Beginning", WAR: "The Second Wizarding War"}
+PHASE_NAMES = {BEGINNING: _("The Beginning"), WAR: _("The Second Wizarding War")}
 
 EXPELLIARMUS = "expelliarmus"
 REVELIO = "revelio"
 REDRAW = "redraw"
 SPELLS = (EXPELLIARMUS, REVELIO)
-TOKEN_NAMES = {EXPELLIARMUS: "Expelliarmus", REVELIO: "Revelio", REDRAW: "Discard and Redraw"}
+TOKEN_NAMES = {EXPELLIARMUS: _("Expelliarmus"), REVELIO: _("Revelio"), REDRAW: _("Discard and Redraw")}
+CREATURE_NAMES = {"dementor": _("Dementor"), "inferius": _("Inferius"), "giant": _("Giant")}
+"""The Dark Creatures of the box; a creature added by an option is said as the host typed it."""
 
 TALK_MODES = {
-    "basics": "The Basics: do not discuss the cards in your hand, nor whether you can help.",
-    "essentials": "The Essentials: you may say you can help or can't help, but never name your cards.",
-    "works": "The Works: say anything about your hand, true or not.",
+    "basics": _("The Basics: do not discuss the cards in your hand, nor whether you can help."),
+    "essentials": _("The Essentials: you may say you can help or can't help, but never name your cards."),
+    "works": _("The Works: say anything about your hand, true or not."),
 }
 
 # Rulebook Loyalty chart: players -> (Phase 1 Order, Phase 1 Death Eaters, Phase 2 Order, Phase 2 Death Eaters).
@@ -115,7 +120,7 @@ def _items(raw: Any, what: str) -> list[str]:
     if isinstance(raw, str):
         raw = [part for part in raw.split(",") if part.strip()]
     if not isinstance(raw, list) or any(not isinstance(n, (str, int)) or isinstance(n, bool) for n in raw):
-        raise IllegalAction(f"{what} must be a list (or comma-separated text)")
+        raise IllegalAction(_("{what} must be a list (or comma-separated text)", what=what))
     return [str(n).strip().lower() for n in raw]
 
 
@@ -139,10 +144,10 @@ def _creatures(raw: Any, default: tuple[tuple[str, int], ...]) -> tuple[tuple[st
     if isinstance(raw, str):
         pairs = [item.split(":") for item in _items(raw, "creatures")]
         if any(len(p) != 2 for p in pairs):
-            raise IllegalAction("creatures is written like 'dementor:3, giant:4'")
+            raise IllegalAction(_("creatures is written like 'dementor:3, giant:4'"))
         raw = {name.strip(): count.strip() for name, count in pairs}
     if not isinstance(raw, dict) or not raw:
-        raise IllegalAction("creatures must map each Dark Creature to 3 or 4 (dice of a kind)")
+        raise IllegalAction(_("creatures must map each Dark Creature to 3 or 4 (dice of a kind)"))
     return tuple((str(k).strip().lower(), whole_number(v, 3, 4, f"creatures.{k}")) for k, v in sorted(raw.items()))
 
 
@@ -152,7 +157,7 @@ def _peeks(raw: Any, length: int, default: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(default[min(i, len(default) - 1)] for i in range(length + 1))
     items = _items(raw, "revelio_peeks")
     if len(items) != length + 1:
-        raise IllegalAction(f"revelio_peeks needs {length + 1} numbers (one per space, Start included)")
+        raise IllegalAction(_("revelio_peeks needs {count} numbers (one per space, Start included)", count=length + 1))
     return tuple(whole_number(i, 0, 2, "revelio_peeks entries") for i in items)
 
 
@@ -175,11 +180,17 @@ def parse_config(options: Mapping[str, Any]) -> Config:
     base = Config()
     unknown = set(options) - set(OPTIONS)
     if unknown:
-        raise IllegalAction(f"unknown options: {', '.join(sorted(unknown))}; known: {', '.join(OPTIONS)}")
+        raise IllegalAction(
+            _(
+                "unknown options: {unknown}; known: {known}",
+                unknown=", ".join(sorted(unknown)),
+                known=", ".join(OPTIONS),
+            )
+        )
     length = whole_number(options.get("track_length", base.track_length), 5, 12, "track_length")
     talk = options.get("talk", base.talk)
     if talk not in TALK_MODES:
-        raise IllegalAction(f"talk must be one of {', '.join(TALK_MODES)}")
+        raise IllegalAction(_("talk must be one of {modes}", modes=listing(TALK_MODES, "or")))
     cfg = Config(
         track_length=length,
         revelio_peeks=_peeks(options.get("revelio_peeks"), length, base.revelio_peeks),
@@ -201,18 +212,22 @@ def _check_tokens(cfg: Config) -> None:
         tokens = Counter(cfg.phase_tokens(phase))
         for name in tokens:
             if name not in creatures and name not in TOKEN_NAMES:
-                raise IllegalAction(f"token {name!r} is neither a spell, a redraw nor a creature in 'creatures'")
+                raise IllegalAction(
+                    _("token {name!r} is neither a spell, a redraw nor a creature in 'creatures'", name=name)
+                )
         spaces = Counter(cfg.phase_spaces(phase))
         if not spaces:
-            raise IllegalAction(f"{PHASE_NAMES[phase]} needs at least one space to fill")
+            raise IllegalAction(_("{phase} needs at least one space to fill", phase=PHASE_NAMES[phase]))
         for name, count in spaces.items():
             if name == REDRAW or tokens[name] < count:
-                raise IllegalAction(f"{PHASE_NAMES[phase]} has a {name!r} space its tokens cannot fill")
+                raise IllegalAction(
+                    _("{phase} has a {name!r} space its tokens cannot fill", phase=PHASE_NAMES[phase], name=name)
+                )
 
 
-def token_name(name: str) -> str:
-    """How a token is said aloud."""
-    return TOKEN_NAMES.get(name, name.replace("_", " ").title())
+def token_name(name: str) -> Msg | str:
+    """How a token is said aloud (a creature added by an option, as typed)."""
+    return TOKEN_NAMES.get(name) or CREATURE_NAMES.get(name) or name.replace("_", " ").title()
 
 
 def loyalty_decks(players: int) -> tuple[list[str], list[str]]:
@@ -254,8 +269,13 @@ def verdict(loyalty: Sequence[str], accused: Sequence[int]) -> str:
 
 
 VERDICT_SAY = {
-    "perfect": "Every Death Eater, and only they, stand before the Department of Magical Law Enforcement. "
-    "Perfect victory for the Order of the Phoenix!",
-    "partial": "Every Death Eater was caught, but an Order name was submitted too. Partial victory for the Order of the Phoenix.",
-    "death_eaters": "A Death Eater slipped away from questioning. The Death Eaters win!",
+    "perfect": _(
+        "Every Death Eater, and only they, stand before the Department of Magical Law Enforcement. "
+        "Perfect victory for the Order of the Phoenix!"
+    ),
+    "partial": _(
+        "Every Death Eater was caught, but an Order name was submitted too. "
+        "Partial victory for the Order of the Phoenix."
+    ),
+    "death_eaters": _("A Death Eater slipped away from questioning. The Death Eaters win!"),
 }

@@ -17,8 +17,11 @@ from typing import Any
 
 from engine.args import ArgSpec
 from engine.games.unmask_rules import BEGINNING, Config
+from engine.messages import Msg, listing, words
 from engine.secrets import secret
 from engine.steps import Asker, Handler, Move
+
+_, _n = words("unmask")
 
 # Steps, in the order a game goes through them.
 FIRST_ROLL = "first_roll"  # each player rolls two dice for the first Leader
@@ -173,16 +176,13 @@ class UnmaskState:
         return tuple(n for s, n in enumerate(self.names) if s not in excluded)
 
 
-def names_of(names: Sequence[str], seats: Sequence[int]) -> str:
+def names_of(names: Sequence[str], seats: Sequence[int]) -> Msg | str:
     """Seats said aloud: "Ann, Bob and Cat"."""
-    said = [names[s] for s in seats]
-    if not said:
-        return "nobody"
-    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    return listing([names[s] for s in seats]) if seats else _("nobody")
 
 
 def leader_move(
     kind: str, run: Handler[UnmaskState], ask: Asker[UnmaskState] | None = None, **args: ArgSpec
 ) -> Move[UnmaskState]:
     """A move the Leader makes (or the host for the table): most of a turn's moves."""
-    return Move(kind, run, args=args, by=UnmaskState.leader_seat, role="Leader", ask=ask)
+    return Move(kind, run, args=args, by=UnmaskState.leader_seat, role=_("Leader"), ask=ask)
