@@ -23,6 +23,7 @@ from engine.games import unmask_encounter as encounter
 from engine.games import unmask_final as final
 from engine.games import unmask_outcome as outcome
 from engine.games import unmask_pool as pool
+from engine.games import unmask_roles as roles
 from engine.games import unmask_setup as setup
 from engine.games.unmask_rules import (
     BEGINNING,
@@ -76,6 +77,7 @@ class Unmask(StepGame[UnmaskState]):
         encounter.ENCOUNTER_STEP,
         encounter.GROUP_STEP,
         pool.POOL_STEP,
+        pool.CURSED_STEP,
         pool.ROLL_STEP,
         pool.RESULT_STEP,
         outcome.TOKEN_STEP,
@@ -85,7 +87,7 @@ class Unmask(StepGame[UnmaskState]):
         final.ACCUSE_STEP,
         final.OVER_STEP,
     )
-    anytime = encounter.ANYTIME
+    anytime = (*roles.ROLE_MOVES, *encounter.ANYTIME)
 
     def setup(self, options: Mapping[str, Any], turn: Turn) -> tuple[UnmaskState, list[Effect]]:
         seats = turn.seats
@@ -136,6 +138,7 @@ OUTCOME_NAMES = {
     "perfect": _("perfect victory for the Order"),
     "partial": _("partial victory for the Order"),
     "death_eaters": _("the Death Eaters win"),
+    "curse": _("the Death Eaters win: a Curse was not resolved"),
 }
 
 

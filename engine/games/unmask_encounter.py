@@ -8,12 +8,14 @@ deck in one go or tapped in one detail at a time on the host page.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import combinations
 
 from engine.actions import IllegalAction
-from engine.args import PICK, ArgSpec, Choice, Number, Opt, Seat, Text, picked
+from engine.args import ArgSpec, Choice, Either, Items, Number, Opt, Seat, Seats, Text, picked
 from engine.effects import Effect, Expect, Say
 from engine.game import Turn
-from engine.games.unmask_rules import TALK_MODES
+from engine.games.unmask_roles import Location, location_of
+from engine.games.unmask_rules import LOCATION_NAMES, ROLE_NAMES, TALK_MODES, requirements_met, unmet
 from engine.games.unmask_state import (
     ENCOUNTER,
     GROUP,
@@ -25,7 +27,7 @@ from engine.games.unmask_state import (
     leader_move,
     names_of,
 )
-from engine.messages import Msg, words
+from engine.messages import Msg, listing, words
 from engine.steps import Move, Step
 
 _, _n = words("unmask")
@@ -41,11 +43,13 @@ DIRECTIVES = {
 TARGETS = {"cards_total": (1, 99), "of_a_kind": (2, 6), "dice_total": (1, 36)}
 TARGET_OPTIONS = {"cards_total": (1, 30), "of_a_kind": (2, 6), "dice_total": (2, 36)}
 ROLLED = ("of_a_kind", "dice_total")
+NO_NEEDS = _("none")
 _DETAIL = {
     "encounter": _("group size"),
     "directive": _("directive"),
     "target": _("target"),
     "rolls": _("rolls"),
+    "locations": _("Location requirements"),
     None: _("nothing more"),
 }
 """The parts of an Encounter card, as a refusal names them."""
@@ -94,8 +98,17 @@ def enter_encounter(state: UnmaskState, turn: Turn) -> list[Effect]:
             )
         target = args["target"]
     rolls = (args["rolls"] or state.cfg.encounter_rolls) if check in ROLLED else None
-    state.now.card = Card(name=args["name"], group=args["group"], check=check, target=target, rolls=rolls)
+    needs = _checked_needs(args["needs"] or [], args["group"])
+    state.now.card = Card(name=args["name"], group=args["group"], check=check, target=target, rolls=rolls, needs=needs)
     return _encounter_entered(state)
+
+
+def _checked_needs(needs: list[str], group: int) -> list[str]:
+    if len(needs) > group:
+        raise IllegalAction(
+            _("a group of {count} cannot meet more Location requirements than it has players", count=group)
+        )
+    return needs
 
 
 def encounter_missing(state: UnmaskState) -> str | None:
@@ -109,6 +122,8 @@ def encounter_missing(state: UnmaskState) -> str | None:
         return "target"
     if card.check in ROLLED and card.rolls is None:
         return "rolls"
+    if card.needs is None:
+        return "locations"
     return None
 
 
@@ -131,6 +146,11 @@ def encounter_detail(state: UnmaskState, turn: Turn) -> list[Effect]:
         if not low <= turn.args["choice"] <= high:
             raise IllegalAction(_("target must be a whole number from {lo} to {hi}", lo=low, hi=high))
         card.target = turn.args["choice"]
+    elif turn.kind == "locations":
+        chosen = turn.args["choices"] if turn.args["choices"] is not None else []
+        if turn.args["choice"] is not None and turn.args["choice"] != NO_NEEDS:
+            chosen = [location_of(turn.args["choice"])]
+        card.needs = _checked_needs(chosen, card.group)
     else:
         card.rolls = turn.args["choice"]
     return _encounter_entered(state)
@@ -142,15 +162,20 @@ def _encounter_entered(state: UnmaskState) -> list[Effect]:
         return []
     card = state.card()
     state.step = GROUP
+    needs = (
+        _("It needs players from: {locations}.", locations=listing([LOCATION_NAMES[loc] for loc in card.needs]))
+        if card.needs
+        else _("It has no Location requirements.")
+    )
     return [
         Say(
             _(
-                "Encounter: {card}. {directive} {name}, gather a group of {count}, yourself included, "
-                "meeting its Location requirements.",
+                "Encounter: {card}. {directive} {name}, gather a group of {count}, yourself included. {needs}",
                 card=card.name,
                 directive=_directive(card),
                 name=state.names[state.leader],
                 count=group_size(state),
+                needs=needs,
             )
         )
     ]
@@ -206,7 +231,27 @@ def _ask_encounter(state: UnmaskState) -> list[Expect]:
                 "rolls", _("How many rolls does the card allow?"), tuple(str(n) for n in range(1, 7)), seat=seat
             )
         ]
+    if missing == "locations":
+        return _ask_locations(state)
     return []
+
+
+def _ask_locations(state: UnmaskState) -> list[Expect]:
+    """No requirement, or one prompt per number of required Locations (the card shows up
+    to three; a Location needed twice is sent through the API as a list)."""
+    seat, most = state.leader, min(3, state.card().group)
+    names = tuple(LOCATION_NAMES.values())
+    asked = [
+        Expect.choice("locations", _("Does the card require players from certain Locations?"), (NO_NEEDS,), seat=seat)
+    ]
+    for count in range(1, most + 1):
+        prompt = _n(
+            "The card requires a player from {count} Location: which?",
+            "The card requires players from {count} Locations: which?",
+            count,
+        )
+        asked.append(Expect.choice("locations", prompt, names, seat=seat, count=count))
+    return asked
 
 
 # --- The group ------------------------------------------------------------------------
@@ -223,21 +268,69 @@ def eligible_for_group(state: UnmaskState) -> list[int]:
     return [s for s in range(state.players) if s not in (state.leader, state.now.left_out)]
 
 
+def _met(state: UnmaskState, seats: list[int]) -> int:
+    return requirements_met(state.card().needs or [], [state.roles[s] for s in seats])
+
+
+def _best(state: UnmaskState, excluded: int | None) -> int:
+    """The most Location requirements any group of the right size can meet, when the
+    player ``excluded`` (left out by Expelliarmus) cannot join."""
+    others = [s for s in range(state.players) if s not in (state.leader, excluded)]
+    size = min(state.card().group, len(others) + 1)
+    return max(_met(state, [state.leader, *more]) for more in combinations(others, size - 1))
+
+
+def legal_groups(state: UnmaskState) -> list[list[int]]:
+    """Every group the Leader may gather: the right size, and "matching these requirements
+    when possible": as many requirements met as any group of that size could meet."""
+    others, leader = eligible_for_group(state), state.leader
+    groups = [[leader, *more] for more in combinations(others, group_size(state) - 1)]
+    best = _best(state, state.now.left_out)
+    return [g for g in groups if _met(state, g) == best]
+
+
+def _group_label(state: UnmaskState, group: list[int]) -> Msg | str:
+    """A suggested group on its button: the players joining the Leader."""
+    return names_of(state.names, group[1:])
+
+
+def _suggestions(state: UnmaskState) -> tuple[str, ...]:
+    if state.step != GROUP or not state.card().needs or len(state.roles) < state.players:
+        return ()
+    return tuple(_group_label(state, g) for g in legal_groups(state))
+
+
+def _picked_group(state: UnmaskState, turn: Turn) -> list[int]:
+    """The group as sent: a suggested group's label, a player, or a list of players."""
+    choice = turn.args["choice"]
+    if isinstance(choice, str):
+        return next(g for g in legal_groups(state) if _group_label(state, g) == choice)
+    seats = picked(turn.args)
+    return seats if state.leader in seats else [state.leader] + seats
+
+
 def gather_group(state: UnmaskState, turn: Turn) -> list[Effect]:
     """The Leader's group, picked on the page.  The Leader is always in it, so picking
-    only the others is enough (the Leader is added)."""
-    seats = picked(turn.args)
-    if state.leader not in seats:
-        seats = [state.leader] + seats
+    only the others is enough (the Leader is added).  Every Role must be known, and the
+    group must meet the Location requirements as far as any group could; when
+    Expelliarmus is the reason one goes unmet, the Leader may not swap (the FAQ)."""
+    missing = [state.names[s] for s in range(state.players) if s not in state.roles]
+    if missing:
+        raise IllegalAction(_("record every Role before the group is gathered: {names}", names=listing(missing)))
+    seats = _picked_group(state, turn)
     left_out = state.now.left_out
     if left_out is not None and left_out in seats:
         raise IllegalAction(_("{name} was left out by Expelliarmus", name=state.names[left_out]))
     need = group_size(state)
     if len(seats) != need:
         raise IllegalAction(_("this Encounter needs a group of exactly {count}", count=need))
+    needs = state.card().needs or []
+    if _met(state, seats) < _best(state, left_out):
+        lacking = listing([ROLE_NAMES[loc] for loc in unmet(needs, [state.roles[s] for s in seats])])
+        raise IllegalAction(_("the group must meet the Location requirements it can: it lacks {roles}", roles=lacking))
     state.now.group = seats
     state.step = POOL
-    return [
+    effects: list[Effect] = [
         Say(
             _(
                 "The group: {names}. Each of you hands the Leader one card face down. "
@@ -246,14 +339,27 @@ def gather_group(state: UnmaskState, turn: Turn) -> list[Effect]:
             )
         )
     ]
+    if left_out is not None and _met(state, seats) < len(needs) and _best(state, None) > _met(state, seats):
+        state.now.short = True
+        effects.append(
+            Say(_("A Location requirement cannot be met because of Expelliarmus: the Leader may not swap a card."))
+        )
+    return effects
 
 
 def _ask_group(state: UnmaskState) -> list[Expect]:
-    """The Leader picks the others; a group of one (the Leader alone) is just confirmed."""
+    """The Leader picks the others; a group of one (the Leader alone) is just confirmed.
+    Nothing is asked until every Role is in (the Role prompts come first)."""
+    if len(state.roles) < state.players:
+        return []
     others = group_size(state) - 1
     leader = state.names[state.leader]
     if others == 0:
         return [Expect("confirm", "group", _("{name} faces this Encounter alone", name=leader), seat=state.leader)]
+    suggested = _suggestions(state)
+    if suggested:
+        prompt = _("{name}: choose your group (each meets the Location requirements as far as possible)", name=leader)
+        return [Expect.choice("group", prompt, suggested, seat=state.leader)]
     options = tuple(state.names[s] for s in eligible_for_group(state))
     return [
         Expect.choice(
@@ -360,6 +466,7 @@ CARD: dict[str, ArgSpec] = {
     "check": Opt(Choice((*DIRECTIVES.values(),)), "host"),
     "target": Opt(Number(1, 99)),
     "rolls": Opt(Number(1, 6)),
+    "needs": Opt(Items(location_of, 8)),
 }
 
 ENCOUNTER_STEP = Step[UnmaskState](
@@ -370,9 +477,26 @@ ENCOUNTER_STEP = Step[UnmaskState](
         leader_move("directive", encounter_detail, None, choice=Choice(tuple(DIRECTIVES))),
         leader_move("target", encounter_detail, None, choice=Number(1, 99)),
         leader_move("rolls", encounter_detail, None, choice=Number(1, 6)),
+        leader_move(
+            "locations",
+            encounter_detail,
+            None,
+            choice=Opt(Either((Choice((NO_NEEDS,)), Location()))),
+            choices=Opt(Items(location_of, 8)),
+        ),
     ),
 )
 
 GROUP_STEP = Step[UnmaskState](
-    GROUP, _("the Leader is gathering the group"), (leader_move("group", gather_group, _ask_group, **PICK),)
+    GROUP,
+    _("the Leader is gathering the group"),
+    (
+        leader_move(
+            "group",
+            gather_group,
+            _ask_group,
+            choice=Opt(Either((Choice(_suggestions), Seat()))),
+            choices=Opt(Seats()),
+        ),
+    ),
 )

@@ -19,6 +19,8 @@ from engine.steps import Move, Step
 _, _n = words("unmask")
 
 NO_PEEK = _("no one")
+CURSE_WIN = "curse"
+"""The outcome of an unresolved swapped-in Curse: the Death Eaters win before the Department."""
 
 
 def enter_final(state: UnmaskState) -> list[Effect]:
@@ -137,7 +139,7 @@ def nominate(state: UnmaskState, turn: Turn) -> list[Effect]:
         )
     dept.nominee = nominee
     dept.nominated.append(nominee)
-    dept.votes = {}
+    dept.votes, dept.on_phone = {}, []
     state.step = VOTE
     return [
         Say(
@@ -160,19 +162,25 @@ def _ask_nominate(state: UnmaskState) -> list[Expect]:
 
 def vote(state: UnmaskState, turn: Turn) -> list[Effect]:
     """One seat's vote (its own, or entered by the host with ``seat``); the tally when all
-    are in.  Votes stay hidden until then, like thumbs held in fists.  The host enters a
-    vote only for a seat that has not voted: it never replaces a vote cast on a phone."""
+    are in.  Votes stay hidden until then, like thumbs held in fists, and until then a
+    voter may change their mind on their phone, which shows them their vote.  The host
+    enters (or corrects) a vote only for a seat that has not voted on its phone: it never
+    replaces a vote cast there."""
     dept, given = state.dept(), turn.args["seat"]
     if turn.seat is None:
         if given is None:
             raise IllegalAction(_("say whose vote this is: seat"))
-        if given in dept.votes:
-            raise IllegalAction(_("{name} has already voted", name=state.names[given]))
+        if given in dept.on_phone:
+            raise IllegalAction(
+                _("{name} voted on their phone: only they can change that vote", name=state.names[given])
+            )
         voter = given
     else:
         if given is not None and given != turn.seat:
             raise IllegalAction(_("you can only cast your own vote"))
         voter = turn.seat
+        if voter not in dept.on_phone:
+            dept.on_phone.append(voter)
     dept.votes[voter] = turn.args["vote"]
     if len(dept.votes) < state.players:
         return []
@@ -184,7 +192,7 @@ def _tally(state: UnmaskState) -> list[Effect]:
     yes = sorted(s for s, v in dept.votes.items() if v)
     no = sorted(s for s, v in dept.votes.items() if not v)
     dept.last_vote = {"nominee": dept.nominee, "yes": yes, "no": no}
-    dept.votes = {}
+    dept.votes, dept.on_phone = {}, []
     nominee = state.names[dept.nominee or 0]
     if len(yes) > len(no):
         dept.final_leader = dept.nominee
@@ -209,15 +217,26 @@ def _tally(state: UnmaskState) -> list[Effect]:
 
 
 def _ask_vote(state: UnmaskState) -> list[Expect]:
+    """A prompt for each seat still to vote; each seat that voted sees its own vote, and
+    may change it, in a prompt shown only to it."""
     dept = state.dept()
     nominee = state.names[dept.nominee or 0]
-    return [
+    asked = [
         Expect(
             "vote", "vote", _("{name}: vote on {nominee} as final Leader", name=state.names[s], nominee=nominee), seat=s
         )
         for s in range(state.players)
         if s not in dept.votes
     ]
+    for seat, yes in sorted(dept.votes.items()):
+        name = state.names[seat]
+        said = (
+            _("{name}: you voted yes on {nominee}; change it until every vote is in", name=name, nominee=nominee)
+            if yes
+            else _("{name}: you voted no on {nominee}; change it until every vote is in", name=name, nominee=nominee)
+        )
+        asked.append(Expect("vote", "vote", said, seat=seat, secret=True))
+    return asked
 
 
 def accuse(state: UnmaskState, turn: Turn) -> list[Effect]:
@@ -238,16 +257,24 @@ def accuse(state: UnmaskState, turn: Turn) -> list[Effect]:
     dept.accused = seats
     dept.outcome = verdict(state.loyalty, seats)
     state.step = OVER
-    effects: list[Effect] = [
-        Say(_("{names} go before the Department of Magical Law Enforcement.", names=names_of(state.names, seats))),
-        Say(_("The Moment of Truth. One at a time, reveal your Loyalty.")),
-    ]
-    effects += [
+    said = Say(_("{names} go before the Department of Magical Law Enforcement.", names=names_of(state.names, seats)))
+    return [said, *moment_of_truth(state), Say(VERDICT_SAY[dept.outcome])]
+
+
+def moment_of_truth(state: UnmaskState) -> list[Effect]:
+    """One at a time, each player reveals their Loyalty card (the game is over: no secret left)."""
+    effects: list[Effect] = [Say(_("The Moment of Truth. One at a time, reveal your Loyalty."))]
+    return effects + [
         Say(_("{name}: {loyalty}.", name=name, loyalty=LOYALTY_NAMES[side]))
         for name, side in zip(state.names, state.loyalty, strict=True)
     ]
-    effects.append(Say(VERDICT_SAY[dept.outcome]))
-    return effects
+
+
+def curse_wins(state: UnmaskState) -> list[Effect]:
+    """A revealed swapped-in Curse left unresolved: "or the Death Eaters win", at once."""
+    dept = state.final = Department(nominator=state.leader)
+    dept.outcome, state.step = CURSE_WIN, OVER
+    return [*moment_of_truth(state), Say(VERDICT_SAY[CURSE_WIN])]
 
 
 def _ask_accuse(state: UnmaskState) -> list[Expect]:
@@ -308,7 +335,7 @@ VOTE_STEP = Step[UnmaskState](
             "vote",
             vote,
             args={"vote": Flag(), "seat": Opt(Seat())},
-            by=lambda s: [x for x in range(s.players) if x not in s.dept().votes],
+            by=lambda s: range(s.players),
             role=_("voting"),
             ask=_ask_vote,
         ),

@@ -190,23 +190,33 @@ def _phase_complete(state: UnmaskState) -> bool:
 def end_encounter(state: UnmaskState) -> list[Effect]:
     """Step 11: hands, wands, the Phase check, then the next Leader (or the Department)."""
     effects: list[Effect] = [_redraw_line(state)]
-    left_out = state.now.left_out
-    if left_out is not None:
+    disarmed = _disarmed(state)
+    if disarmed is not None:
         effects.append(
             Say(
                 _(
                     "{name} regains their wand but may not exchange a card; "
                     "the Expelliarmus card goes back in the box.",
-                    name=state.names[left_out],
+                    name=state.names[disarmed],
                 )
             )
         )
-        state.now.left_out = None
+    state.now.left_out = None
     if _phase_complete(state) and state.board.phase == WAR:
         return effects + enter_final(state)
     if _phase_complete(state) and state.board.phase == BEGINNING:
         effects += shift_loyalties(state)
     return effects + next_leader(state)
+
+
+def _disarmed(state: UnmaskState) -> int | None:
+    """Who regains their wand now (rule 11B, "Anyone who had Expelliarmus cast on them"):
+    the player left out of this Encounter, or the player whose turn comes next and is
+    skipped (their wand comes back as their turn passes them by)."""
+    if state.now.left_out is not None:
+        return state.now.left_out
+    nxt = state.left_of(state.leader)
+    return nxt if state.board.skip == nxt else None
 
 
 def _redraw_line(state: UnmaskState) -> Say:
@@ -266,9 +276,7 @@ def next_leader(state: UnmaskState) -> list[Effect]:
     effects: list[Effect] = []
     nxt = state.left_of(state.leader)
     if state.board.skip == nxt:
-        effects.append(
-            Say(_("Expelliarmus: {name}'s turn is skipped, and they regain their wand.", name=state.names[nxt]))
-        )
+        effects.append(Say(_("Expelliarmus: {name}'s turn is skipped.", name=state.names[nxt])))
         state.board.skip = None
         nxt = state.left_of(nxt)
     state.leader = nxt

@@ -15,16 +15,17 @@ from typing import Any
 from engine.actions import IllegalAction
 from engine.args import Choice, Dice, Items, Opt, whole_number
 from engine.dice import say_roll
-from engine.effects import Effect, Expect, Notice, Say
+from engine.effects import Effect, Expect, Say
 from engine.game import Turn
 from engine.games.unmask_encounter import rolls_said
+from engine.games.unmask_final import curse_wins
 from engine.games.unmask_outcome import fail, succeed
 from engine.games.unmask_rules import (
     MAX_DICE,
     dice_to_roll,
     roll_meets,
 )
-from engine.games.unmask_state import POOL, RESULT, ROLL, UnmaskState, leader_move
+from engine.games.unmask_state import CURSED, POOL, RESULT, ROLL, UnmaskState, leader_move
 from engine.messages import Msg, words
 from engine.steps import Move, Step
 
@@ -33,7 +34,7 @@ _, _n = words("unmask")
 CURSE_OPTIONS = (_("resolved"), _("stops"))
 RESULT_OPTIONS = (_("success"), _("failure"))
 SWAP_OPTIONS = (_("swap one card"),)
-SHORT_OPTIONS = (_("requirement unmet"),)
+REVEALED_OPTIONS = (_("resolved"), _("stops the group"), _("not resolved"))
 MAX_CARD_DICE = 9
 MAX_POOL = 16
 
@@ -41,8 +42,20 @@ MAX_POOL = 16
 # --- The pool -------------------------------------------------------------------------
 
 
+def pool_size(state: UnmaskState) -> int:
+    """Cards in the pool now: one from each group member, plus the extra cards a Leader
+    ability allowed (step 3), less the Curses already dealt with and discarded (step 4)."""
+    return len(state.now.group) + state.now.extra_cards - state.now.pool.curses
+
+
 def curse(state: UnmaskState, turn: Turn) -> list[Effect]:
     """A Curse found in the pool, resolved now: ``stops`` when it makes the group fail."""
+    if state.now.pool.swapped:
+        raise IllegalAction(
+            _("the swapped-in card is not looked at: a Curse in it turns up when the cards are revealed")
+        )
+    if pool_size(state) <= 0:
+        raise IllegalAction(_("every card of the pool has been dealt with"))
     state.now.pool.curses += 1
     if turn.args["choice"] == "stops":
         stopped = _("A Curse! It stops the Battle.") if state.now.battle else _("A Curse! It stops the Encounter.")
@@ -60,17 +73,6 @@ def swap(state: UnmaskState, turn: Turn) -> list[Effect]:
     return [
         Say(_("The Leader discards one card from the pool, adds the top card of the deck unseen, and shuffles again."))
     ]
-
-
-def short_handed(state: UnmaskState, turn: Turn) -> list[Effect]:
-    """A Location requirement went unmet because Expelliarmus left a player out: the FAQ
-    then takes away the Leader's swap for this Encounter (and its Battle)."""
-    if state.now.left_out is None:
-        raise IllegalAction(_("a Location requirement can only go unmet when Expelliarmus left a player out"))
-    if state.now.pool.swapped:
-        raise IllegalAction(_("the swap was already made"))
-    state.now.short = True
-    return [Say(_("A Location requirement cannot be met because of Expelliarmus: the Leader may not swap a card."))]
 
 
 def revealed_card(item: Any) -> dict[str, Any]:
@@ -104,24 +106,44 @@ def reveal(state: UnmaskState, turn: Turn) -> list[Effect]:
     """The revealed pool: the Encounter is judged on the card total, or the dice are counted."""
     cards: list[dict[str, Any]] = turn.args["cards"]
     pool, card, battle = state.now.pool, state.card(), state.now.battle is not None
+    if len(cards) > pool_size(state):
+        raise IllegalAction(
+            _n(
+                "the pool holds {count} card now, not {given}: one per group member, "
+                "plus any extra a Leader ability allowed, less the Curses dealt with",
+                "the pool holds {count} cards now, not {given}: one per group member, "
+                "plus any extra a Leader ability allowed, less the Curses dealt with",
+                max(0, pool_size(state)),
+                given=len(cards),
+            )
+        )
+    curses = sum(c["curse"] for c in cards)
+    if curses and not pool.swapped:
+        raise IllegalAction(_("only a swapped-in card is unseen: any other Curse is revealed before the swap"))
+    if curses > 1:
+        raise IllegalAction(_("only one card was swapped in: at most one Curse can turn up now"))
     pool.card_dice = sum(c["dice"] for c in cards)
     effects: list[Effect] = [
         Say(_n("The cards show {count} die in all.", "The cards show {count} dice in all.", pool.card_dice))
     ]
     if pool.card_dice > MAX_DICE and (battle or card.check not in ("cards_total", "host")):
         effects.append(Say(_("Only {count} dice may be rolled; the rest are wasted.", count=MAX_DICE)))
-    cursed = any(c["curse"] for c in cards)
-    if cursed:
-        effects.append(Say(_("A Curse is revealed: resolve it now.")))
-        effects.append(
-            Notice(_("A revealed Curse must be resolved; if it makes the group fail, enter the result as a failure."))
-        )
-    if not battle and (card.check == "host" or (cursed and card.check == "cards_total")):
-        # A revealed Curse's directive may change the outcome: the host judges after resolving it.
+    if curses:
+        pool.revealed_curses, state.step = curses, CURSED
+        effects.append(Say(_("A Curse is revealed: it must be resolved now, or the Death Eaters win.")))
+        return effects
+    return effects + judge(state)
+
+
+def judge(state: UnmaskState) -> list[Effect]:
+    """The revealed pool judged: by the host, on the card total, or with the dice counted."""
+    pool, card, battle = state.now.pool, state.card(), state.now.battle is not None
+    effects: list[Effect] = []
+    if not battle and card.check == "host":
         state.step = RESULT
         return effects + [Say(_("Leader, read the directive: did the group succeed?"))]
     if not battle and card.check == "cards_total":
-        met = pool.card_dice >= (card.target or 0)
+        met = (pool.card_dice or 0) >= (card.target or 0)
         needed = card.target or 0
         effects.append(
             Say(
@@ -131,7 +153,7 @@ def reveal(state: UnmaskState, turn: Turn) -> list[Effect]:
             )
         )
         return effects + (succeed(state) if met else fail(state))
-    pool.dice = dice_to_roll(pool.card_dice)
+    pool.dice = dice_to_roll(pool.card_dice or 0)
     if pool.dice == 0:
         return effects + [Say(_("There are no dice to roll."))] + fail(state)
     state.step = ROLL
@@ -149,16 +171,41 @@ def reveal(state: UnmaskState, turn: Turn) -> list[Effect]:
     ]
 
 
+def resolve_revealed(state: UnmaskState, turn: Turn) -> list[Effect]:
+    """A Curse among the revealed cards "must be resolved immediately, or the Death Eaters
+    win": resolved, the pool is judged on the other cards; if it stops the group, the
+    group fails; not resolved, the game ends with the Death Eaters' victory."""
+    choice = turn.args["choice"]
+    state.now.pool.revealed_curses = 0
+    if choice == "not resolved":
+        return [Say(_("The swapped-in Curse was not resolved."))] + curse_wins(state)
+    if choice == "stops the group":
+        stopped = _("A Curse! It stops the Battle.") if state.now.battle else _("A Curse! It stops the Encounter.")
+        return [Say(stopped)] + fail(state)
+    state.step = POOL
+    return [Say(_("The Curse is resolved: the other cards count."))] + judge(state)
+
+
+def _ask_revealed(state: UnmaskState) -> list[Expect]:
+    prompt = _("A swapped-in Curse is revealed: resolved, does it stop the group, or is it not resolved?")
+    return [Expect.choice("resolve", prompt, REVEALED_OPTIONS, seat=state.leader)]
+
+
 def _ask_pool(state: UnmaskState) -> list[Expect]:
-    prompt = (
-        _("Reveal the Battle cards: each card's dice value, or 'curse'")
-        if state.now.battle
-        else _("Reveal the Encounter cards: each card's dice value, or 'curse'")
-    )
-    return [Expect("cards", "reveal", prompt, seat=state.leader)]
+    size = max(0, pool_size(state))
+    if state.now.pool.swapped:
+        prompt = _(
+            "Reveal the cards (at most {count}): each card's dice value, or 'curse' for a swapped-in Curse",
+            count=size,
+        )
+    else:
+        prompt = _("Reveal the cards (at most {count}): each card's dice value", count=size)
+    return [Expect("cards", "reveal", prompt, seat=state.leader, count=size)]
 
 
 def _ask_curse(state: UnmaskState) -> list[Expect]:
+    if state.now.pool.swapped or pool_size(state) <= 0:
+        return []
     return [
         Expect.choice(
             "curse", _("A Curse in the pool: resolved, or it stops the group?"), CURSE_OPTIONS, seat=state.leader
@@ -172,19 +219,6 @@ def _ask_swap(state: UnmaskState) -> list[Expect]:
     if state.now.pool.swapped or state.now.short:
         return []
     return [Expect.choice("swap", _("Leader: swap one card? (optional)"), SWAP_OPTIONS, seat=state.leader)]
-
-
-def _ask_short(state: UnmaskState) -> list[Expect]:
-    if state.now.pool.swapped or state.now.short or state.now.left_out is None:
-        return []
-    return [
-        Expect.choice(
-            "short",
-            _("Did Expelliarmus leave a Location requirement unmet? (then no swap)"),
-            SHORT_OPTIONS,
-            seat=state.leader,
-        )
-    ]
 
 
 # --- The roll -------------------------------------------------------------------------
@@ -269,7 +303,6 @@ POOL_STEP = Step[UnmaskState](
         leader_move("reveal", reveal, _ask_pool, cards=Items(revealed_card, MAX_POOL)),
         leader_move("curse", curse, _ask_curse, choice=Choice(CURSE_OPTIONS)),
         leader_move("swap", swap, _ask_swap, choice=Opt(Choice(SWAP_OPTIONS))),
-        leader_move("short", short_handed, _ask_short, choice=Opt(Choice(SHORT_OPTIONS))),
         RESULT_MOVE,
     ),
 )
@@ -281,6 +314,12 @@ ROLL_STEP = Step[UnmaskState](
         leader_move("roll", roll, _ask_roll, dice=Dice(count=lambda s: s.now.pool.dice)),
         RESULT_MOVE,
     ),
+)
+
+CURSED_STEP = Step[UnmaskState](
+    CURSED,
+    _("the Leader is resolving a revealed Curse"),
+    (leader_move("resolve", resolve_revealed, _ask_revealed, choice=Choice(REVEALED_OPTIONS)), RESULT_MOVE),
 )
 
 RESULT_STEP = Step[UnmaskState](RESULT, _("the host is judging the Encounter"), (RESULT_MOVE,))

@@ -37,6 +37,26 @@ TOKEN_NAMES = {EXPELLIARMUS: _("Expelliarmus"), REVELIO: _("Revelio"), REDRAW: _
 CREATURE_NAMES = {"dementor": _("Dementor"), "inferius": _("Inferius"), "giant": _("Giant")}
 """The Dark Creatures of the box; a creature added by an option is said as the host typed it."""
 
+HOGWARTS = "hogwarts"
+MINISTRY = "ministry"
+DIAGON_ALLEY = "diagon_alley"
+HOGSMEADE = "hogsmeade"
+LOCATIONS = (HOGWARTS, MINISTRY, DIAGON_ALLEY, HOGSMEADE)
+ROLE_NAMES = {
+    HOGWARTS: _("Hogwarts Alumni"),
+    MINISTRY: _("Ministry of Magic Employee"),
+    DIAGON_ALLEY: _("Diagon Alley Shopkeeper"),
+    HOGSMEADE: _("Hogsmeade Resident"),
+}
+"""The Role cards, one stack of two per Location (a Role *is* its Location's card)."""
+LOCATION_NAMES = {
+    HOGWARTS: _("Hogwarts"),
+    MINISTRY: _("Ministry of Magic"),
+    DIAGON_ALLEY: _("Diagon Alley"),
+    HOGSMEADE: _("Hogsmeade"),
+}
+ROLES_PER_LOCATION = 2
+
 TALK_MODES = {
     "basics": _("The Basics: do not discuss the cards in your hand, nor whether you can help."),
     "essentials": _("The Essentials: you may say you can help or can't help, but never name your cards."),
@@ -205,8 +225,41 @@ def parse_config(options: Mapping[str, Any]) -> Config:
     return cfg
 
 
+TOKEN_COUNTS = {BEGINNING: 5, WAR: 6}
+"""Components: "5 Beginning Tokens", "6 Second Wizarding War Tokens"."""
+BEGINNING_SPACES = 2
+"""Rule 12: "As soon as the second token is added to The Beginning, loyalties may shift";
+step 11C ends The Beginning when a token fills its final requirement: two spaces."""
+
+
+def _check_printed(cfg: Config) -> None:
+    """Board options may only say what the rulebook leaves to the printed board: a set-up
+    that breaks a printed rule is refused, not played wrongly."""
+    for phase, count in TOKEN_COUNTS.items():
+        if len(cfg.phase_tokens(phase)) != count:
+            raise IllegalAction(
+                _(
+                    "{phase} has {count} tokens in the box, not {given}",
+                    phase=PHASE_NAMES[phase],
+                    count=count,
+                    given=len(cfg.phase_tokens(phase)),
+                )
+            )
+    if len(cfg.phase_spaces(BEGINNING)) != BEGINNING_SPACES:
+        raise IllegalAction(_("The Beginning ends when its second token is placed: it has exactly two spaces"))
+    every = cfg.phase_tokens(BEGINNING) + cfg.phase_tokens(WAR)
+    for spell in SPELLS:
+        if every.count(spell) != 1:
+            raise IllegalAction(_("the box has exactly one {spell} token", spell=TOKEN_NAMES[spell]))
+    if REVELIO not in cfg.phase_tokens(WAR) or REVELIO not in cfg.phase_spaces(WAR):
+        raise IllegalAction(
+            _("Revelio fulfils an objective in the Second Wizarding War: it is a token and a space of that Phase")
+        )
+
+
 def _check_tokens(cfg: Config) -> None:
     """Every token must be a known kind, and every space fillable by its Phase's tokens."""
+    _check_printed(cfg)
     creatures = dict(cfg.creatures)
     for phase in (BEGINNING, WAR):
         tokens = Counter(cfg.phase_tokens(phase))
@@ -223,6 +276,27 @@ def _check_tokens(cfg: Config) -> None:
                 raise IllegalAction(
                     _("{phase} has a {name!r} space its tokens cannot fill", phase=PHASE_NAMES[phase], name=name)
                 )
+
+
+def open_stacks(taken: Sequence[str]) -> list[str]:
+    """The Locations a player may take a Role from: "one of the stacks with the most
+    remaining Cards" (set-up step 1), given the Roles already taken."""
+    left = {loc: ROLES_PER_LOCATION - list(taken).count(loc) for loc in LOCATIONS}
+    most = max(left.values())
+    return [loc for loc in LOCATIONS if left[loc] == most and most > 0]
+
+
+def requirements_met(needs: Sequence[str], locations: Sequence[str]) -> int:
+    """How many of an Encounter's Location requirements a group's Locations meet (each
+    member counts towards one requirement of their own Location)."""
+    have = Counter(locations)
+    return sum(min(count, have[loc]) for loc, count in Counter(needs).items())
+
+
+def unmet(needs: Sequence[str], locations: Sequence[str]) -> list[str]:
+    """The requirements a group's Locations leave unmet, one entry per missing player."""
+    have = Counter(locations)
+    return [loc for loc, count in sorted(Counter(needs).items()) for _ in range(count - min(count, have[loc]))]
 
 
 def token_name(name: str) -> Msg | str:
@@ -278,4 +352,5 @@ VERDICT_SAY = {
         "Partial victory for the Order of the Phoenix."
     ),
     "death_eaters": _("A Death Eater slipped away from questioning. The Death Eaters win!"),
+    "curse": _("The swapped-in Curse was not resolved: the Death Eaters win!"),
 }
