@@ -78,7 +78,7 @@ class Expect:
     """Something the table is waiting for, shown to the host (or one seat) as a prompt.
 
     ``kind`` says which input answers it: ``"dice"`` (a roll, ``count`` dice, read by
-    the camera or typed), ``"cards"`` (revealed cards), ``"choice"`` (pick from
+    the camera or typed), ``"cards"`` (revealed cards, at most ``count``), ``"choice"`` (pick from
     ``options``; ``count`` of them), ``"vote"`` (yes/no from each listed seat) or
     ``"confirm"`` (the host presses next).  ``action`` is the action kind that answers
     it.  ``seat`` is whose input it is (``None``: the host).  A ``secret`` prompt is

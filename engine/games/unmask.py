@@ -31,6 +31,7 @@ from engine.games.unmask_rules import (
     LOYALTY_NAMES,
     NAMES_TO_SUBMIT,
     PHASE_NAMES,
+    ROLE_NAMES,
     TALK_MODES,
     WAR,
     parse_config,
@@ -56,6 +57,8 @@ class Unmask(StepGame[UnmaskState]):
         "penalty": _("Fourth-space penalty"),
         "rolls_allowed": _("Rolls allowed"),
         "names_to_submit": _("Names to submit"),
+        "role_cards": _("Role cards"),
+        "roles": _("Roles"),
         "names": _("Players"),
         "cfg": _("Board settings"),
         "talk": _("Table Talk"),
@@ -117,6 +120,10 @@ class Unmask(StepGame[UnmaskState]):
             "penalty": public.penalty(),
             "rolls_allowed": pool.requirement(public)[2] if public.step == ROLL else None,
             "names_to_submit": [low, high],
+            "role_cards": [
+                _("{name}: {role}", name=public.names[seat], role=ROLE_NAMES[loc])
+                for seat, loc in sorted(public.roles.items())
+            ],
         }
 
     def present(self, public: UnmaskState, seat: int, mine: dict[str, Any]) -> dict[str, Any]:

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import combinations
+from typing import Any
 
 from engine.actions import IllegalAction
-from engine.args import ArgSpec, Choice, Either, Items, Number, Opt, Seat, Seats, Text, picked
+from engine.args import ArgSpec, Choice, Either, Items, Number, Opt, Seat, Seats, Text, picked, whole_number
 from engine.effects import Effect, Expect, Say
 from engine.game import Turn
 from engine.games.unmask_roles import Location, location_of
-from engine.games.unmask_rules import LOCATION_NAMES, ROLE_NAMES, TALK_MODES, requirements_met, unmet
+from engine.games.unmask_rules import LOCATION_NAMES, ROLE_NAMES, SIX_PLUS, TALK_MODES, requirements_met, unmet
 from engine.games.unmask_state import (
     ENCOUNTER,
     GROUP,
@@ -82,7 +83,9 @@ def enter_encounter(state: UnmaskState, turn: Turn) -> list[Effect]:
     host page, just its group size, the directive and its numbers following one by one."""
     if state.now.card is not None:
         raise IllegalAction(_("the Encounter is already revealed: enter its directive, or undo"))
-    args = turn.args
+    args = dict(turn.args)
+    if args["cards"] is not None:
+        args.update(_from_deck(state, args["cards"]))
     if args["choice"] is not None:
         state.now.card = Card(name=_("the Encounter"), group=args["choice"], check=None, target=None, rolls=None)
         return _encounter_entered(state)
@@ -101,6 +104,42 @@ def enter_encounter(state: UnmaskState, turn: Turn) -> list[Effect]:
     needs = _checked_needs(args["needs"] or [], args["group"])
     state.now.card = Card(name=args["name"], group=args["group"], check=check, target=target, rolls=rolls, needs=needs)
     return _encounter_entered(state)
+
+
+ENCOUNTER_DATA = ("card", "group", "check", "target", "rolls", "needs", "six_plus")
+"""What a taught Encounter deck stores with each card (the card reader's per-card data):
+``{"group": 6, "check": "cards_total", "target": 9, "needs": ["ministry"], "six_plus": true}``."""
+
+
+def _from_deck(state: UnmaskState, cards: list[dict[str, Any]]) -> dict[str, Any]:
+    """The Encounter card as the camera read it from a taught Encounter deck: its name and
+    the data taught with it fill group size, directive, target, rolls and Locations at once."""
+    if len(cards) != 1:
+        raise IllegalAction(_("show one Encounter card at a time"))
+    data = cards[0]
+    if not isinstance(data, dict) or "group" not in data or set(data) - set(ENCOUNTER_DATA):
+        raise IllegalAction(_("that is not a card of a taught Encounter deck: tap the Encounter in instead"))
+    if data.get("six_plus") is True and state.players < SIX_PLUS:
+        raise IllegalAction(
+            _("this Encounter is marked 6+: with {count} players it goes back in the box", count=state.players)
+        )
+    check = data.get("check", "host")
+    if check not in TARGETS and check != "host":
+        raise IllegalAction(
+            _("the taught card's directive must be one of: {checks}", checks=listing([*TARGETS, "host"], "or"))
+        )
+    name = data.get("card")
+    return {
+        "name": name[:60] if isinstance(name, str) and name.strip() else _("the Encounter"),
+        "group": whole_number(data["group"], 1, state.players, _("the taught card's group size")),
+        "check": check,
+        "target": None
+        if data.get("target") is None
+        else whole_number(data["target"], 1, 99, _("the taught card's target")),
+        "rolls": None if data.get("rolls") is None else whole_number(data["rolls"], 1, 6, _("the taught card's rolls")),
+        "needs": [location_of(loc) for loc in data.get("needs") or []],
+        "choice": None,
+    }
 
 
 def _checked_needs(needs: list[str], group: int) -> list[str]:
@@ -206,13 +245,15 @@ def _ask_encounter(state: UnmaskState) -> list[Expect]:
     missing, seat, leader = encounter_missing(state), state.leader, state.names[state.leader]
     if missing == "encounter":
         sizes = tuple(str(n) for n in range(2, state.players + 1))
+        shown = _("{name}: show the Encounter card to the camera (a taught Encounter deck)", name=leader)
         return [
             Expect.choice(
                 "encounter",
                 _("{name}: reveal an Encounter. How many players in its group, Leader included?", name=leader),
                 sizes,
                 seat=seat,
-            )
+            ),
+            Expect("cards", "encounter", shown, seat=seat, count=1),
         ]
     if missing == "directive":
         return [Expect.choice("directive", _("How is this Encounter won?"), tuple(DIRECTIVES), seat=seat)]
@@ -467,6 +508,7 @@ CARD: dict[str, ArgSpec] = {
     "target": Opt(Number(1, 99)),
     "rolls": Opt(Number(1, 6)),
     "needs": Opt(Items(location_of, 8)),
+    "cards": Opt(Items(lambda item: item, 1)),
 }
 
 ENCOUNTER_STEP = Step[UnmaskState](

@@ -75,6 +75,8 @@ LOYALTY_CHART: dict[int, tuple[int, int, int, int]] = {
 # Rulebook "names to submit" chart: players -> (fewest, most) names the final Leader submits.
 NAMES_TO_SUBMIT: dict[int, tuple[int, int]] = {4: (1, 2), 5: (1, 2), 6: (1, 2), 7: (2, 3), 8: (2, 3)}
 
+SIX_PLUS = 6
+"""Set-up 3: "For a 4 or 5 player game, remove all cards noted 6+"."""
 FOURTH_SPACE = 4
 MAX_DICE = 6
 HAND = 5
@@ -94,7 +96,10 @@ class Config:
     * ``tokens`` (options ``beginning_tokens``, ``war_tokens``): the face-down tokens of
       each Phase, 5 for The Beginning and 6 for The Second Wizarding War as the component
       list says: Beginning = Dementor, Inferius, Expelliarmus and two Discard-and-Redraw;
-      War = Dementor, Inferius, Giant, Revelio and two Discard-and-Redraw.
+      War = Dementor, Inferius, Giant, Revelio and two Discard-and-Redraw.  Which kinds
+      they are is the board's; what the rulebook prints is checked (:func:`_check_printed`):
+      5 and 6 tokens, one Expelliarmus and one Revelio, Revelio in the War, two Beginning
+      spaces.
     * ``spaces`` (options ``beginning_spaces``, ``war_spaces``): the board spaces those
       tokens fill.  The Beginning ends when its
       *second* token is placed (the rulebook's Shift rule), so it has two creature

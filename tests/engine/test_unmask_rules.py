@@ -269,7 +269,9 @@ def test_tokens_a_lost_creature_returns_and_a_filled_space_discards() -> None:
     play.battle("dementor", True)
     assert play.s.board.filled["beginning"] == ["dementor"] and "dementor" not in play.s.board.pools["beginning"]
     assert "has no empty space left and is discarded" in " ".join(play.said)
-    with pytest.raises(IllegalAction, match="face-down tokens of The Beginning are: Expelliarmus, Inferius and Discard and Redraw"):
+    with pytest.raises(
+        IllegalAction, match="face-down tokens of The Beginning are: Expelliarmus, Inferius and Discard and Redraw"
+    ):
         play.encounter(True)
         play.act("token", choice="giant")
 

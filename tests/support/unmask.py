@@ -220,10 +220,13 @@ def page_action(expect: Expect, r: random.Random) -> Action:
         data = {"choice": r.choice(expect.options)}
     elif expect.kind == "vote":
         data = {"vote": r.random() < 0.6}
+    elif expect.kind == "cards" and expect.action == "encounter":  # answered by the camera, with a taught card's data
+        data = {
+            "cards": [{"card": "Taught Encounter", "group": r.randint(2, 4), "check": "host", "needs": ["ministry"]}]
+        }
     elif expect.kind == "cards":  # no more than the prompt's count, a Curse only where the prompt speaks of one
-        cards = [
-            r.choice(["0", "1", "2", "3"]) for _ in range(r.randint(0, 4 if expect.count is None else expect.count))
-        ]
+        most = 4 if expect.count is None else expect.count
+        cards = [r.choice(["0", "1", "2", "3"]) for _ in range(r.randint(min(1, most), most))]
         if cards and "'curse'" in expect.prompt and r.random() < 0.2:
             cards[0] = "curse"
         data = {"cards": cards}

@@ -190,7 +190,7 @@ const Familiar = (() => {
     const input = el("input", { type: "text", placeholder: "card names, separated by commas", autocomplete: "off" });
     const send = el("button", { class: "big", onclick: () => {
       const cards = input.value.split(",").map((s) => s.trim()).filter(Boolean);
-      if (cards.length && (!count || cards.length === count)) done(cards);
+      if (cards.length && (!count || cards.length <= count)) done(cards);
       else say(`Enter ${count || "some"} card names`, true);
     } }, "Send cards");
     return el("div", {}, input, send);
