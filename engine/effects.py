@@ -84,7 +84,9 @@ class Expect:
     it.  ``seat`` is whose input it is (``None``: the host).  A ``secret`` prompt is
     shown only to that seat, never on the host page.  A dice roll with ``symbols`` may
     hold symbol dice taught to the box (read by face name); without, only pipped dice
-    answer it, and the box does not look for taught dice in the tray.
+    answer it, and the box does not look for taught dice in the tray.  An ``optional``
+    prompt offers what the table may do or leave (use an ability, change a vote): the game
+    never waits on it, so a simulated player leaves it alone.
     """
 
     kind: str
@@ -95,6 +97,7 @@ class Expect:
     options: tuple[str, ...] = ()
     secret: bool = False
     symbols: bool = False
+    optional: bool = False
 
     @classmethod
     def choice(
@@ -105,9 +108,10 @@ class Expect:
         seat: int | None = None,
         count: int = 1,
         secret: bool = False,
+        optional: bool = False,
     ) -> Expect:
         """Pick ``count`` of ``options``: the commonest prompt of every game."""
-        return cls("choice", action, prompt, seat=seat, count=count, options=options, secret=secret)
+        return cls("choice", action, prompt, seat=seat, count=count, options=options, secret=secret, optional=optional)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -119,4 +123,5 @@ class Expect:
             "options": list(self.options),
             "secret": self.secret,
             "symbols": self.symbols,
+            "optional": self.optional,
         }

@@ -235,7 +235,7 @@ def _ask_vote(state: UnmaskState) -> list[Expect]:
             if yes
             else _("{name}: you voted no on {nominee}; change it until every vote is in", name=name, nominee=nominee)
         )
-        asked.append(Expect("vote", "vote", said, seat=seat, secret=True))
+        asked.append(Expect("vote", "vote", said, seat=seat, secret=True, optional=True))
     return asked
 
 

@@ -22,7 +22,7 @@ from engine.args import Choice, Number, Opt, Seat, Where
 from engine.effects import Effect, Expect, Say
 from engine.game import Turn
 from engine.games.unmask_rules import LOCATION_NAMES, LOCATIONS, ROLE_NAMES, open_stacks
-from engine.games.unmask_state import ENCOUNTER, FIRST_ROLL, GROUP, POOL, ROLL, UnmaskState
+from engine.games.unmask_state import ENCOUNTER, FIRST_ROLL, GROUP, POOL, UnmaskState
 from engine.messages import listing, words
 from engine.steps import Move
 
@@ -30,7 +30,7 @@ _, _n = words("unmask")
 
 ROLE_STEPS = (FIRST_ROLL, ENCOUNTER, GROUP)
 """Roles are recorded during set-up; one still missing can be entered until the group is gathered."""
-ABILITY_STEPS = (ENCOUNTER, GROUP, POOL, ROLL)
+ABILITY_STEPS = (ENCOUNTER, GROUP, POOL)
 ABILITIES = (_("first ability"), _("second ability"))
 
 
@@ -66,7 +66,7 @@ def take_role(state: UnmaskState, turn: Turn) -> list[Effect]:
     name = state.names[seat]
     if seat in state.roles:
         raise IllegalAction(_("{name} already has a Role: {role}", name=name, role=ROLE_NAMES[state.roles[seat]]))
-    loc, stacks = location_of(turn.args["choice"]), open_stacks(list(state.roles.values()))
+    loc, stacks = turn.args["choice"], open_stacks(list(state.roles.values()))
     if loc not in stacks:
         roles = listing([ROLE_NAMES[s] for s in stacks], "or")
         raise IllegalAction(_("take a Role from a stack with the most cards left: {roles}", roles=roles))
@@ -130,7 +130,7 @@ def _extra_possible(state: UnmaskState) -> bool:
 def _ask_extra(state: UnmaskState) -> list[Expect]:
     options = tuple(str(n) for n in range(1, len(state.now.group) + 1))
     prompt = _("Did the Leader ability let the group hand in extra cards? How many? (optional)")
-    return [Expect.choice("extra_cards", prompt, options, seat=state.leader)]
+    return [Expect.choice("extra_cards", prompt, options, seat=state.leader, optional=True)]
 
 
 def _ability_possible(state: UnmaskState) -> bool:
@@ -148,7 +148,7 @@ def _ask_ability(state: UnmaskState) -> list[Expect]:
         name=state.names[state.leader],
         role=ROLE_NAMES[state.roles[state.leader]],
     )
-    return [Expect.choice("ability", prompt, ABILITIES, seat=state.leader)]
+    return [Expect.choice("ability", prompt, ABILITIES, seat=state.leader, optional=True)]
 
 
 def _ability_not_now(state: UnmaskState) -> str:
@@ -161,7 +161,7 @@ ROLE_MOVES = (
     Move[UnmaskState](
         "role",
         take_role,
-        args={"choice": Choice((*ROLE_NAMES.values(), *LOCATION_NAMES.values(), *LOCATIONS)), "seat": Opt(Seat())},
+        args={"choice": Location(), "seat": Opt(Seat())},
         by=without_role,
         role=_("choosing a Role"),
         ask=_ask_role,
