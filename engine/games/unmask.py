@@ -1,14 +1,15 @@
 """Harry Potter: Unmask the Death Eaters (4-8 players) as the box plays it.
 
 The table keeps the board, the Wizarding World and Encounter cards and the dice; the
-box deals the Loyalty cards to phones, keeps the state, reads dice and revealed cards,
-shows the Threat Track and narrates.  This module declares the game: its steps in
+box deals the Loyalty cards to phones, records each seat's Role (its Location), keeps
+the state, reads dice, revealed cards and taught Encounter cards, checks groups against
+the Encounter's Location requirements, shows the Threat Track and narrates.  This module declares the game: its steps in
 the rulebook's order (each step's moves, handlers and prompts live together in the
 module of that part of the turn), and how its views read.
 
 Each move's arguments, who may make it and its prompt are declared with its handler,
 in the module of its part of the turn; the host may make any move for the table except
-a Revelio peek (it may only skip one), a seat only its own.
+a Revelio peek (it may only skip one) and a vote cast on a phone, a seat only its own.
 """
 
 from __future__ import annotations
