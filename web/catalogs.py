@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 import string
 import sys
-from datetime import UTC, datetime
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
