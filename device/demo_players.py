@@ -67,7 +67,7 @@ class SimulatedPlayers:
         """Answer one prompt of an unclaimed seat; True if something was submitted."""
         claimed = self.service.store.claimed(self.service.game_seq)
         for expect in self.service.table.expects():
-            if expect.seat is None or expect.seat in claimed or expect.kind not in ANSWERABLE:
+            if expect.seat is None or expect.seat in claimed or expect.kind not in ANSWERABLE or expect.optional:
                 continue
             if expect.kind == "choice" and not expect.options:
                 continue

@@ -78,13 +78,15 @@ class Expect:
     """Something the table is waiting for, shown to the host (or one seat) as a prompt.
 
     ``kind`` says which input answers it: ``"dice"`` (a roll, ``count`` dice, read by
-    the camera or typed), ``"cards"`` (revealed cards), ``"choice"`` (pick from
+    the camera or typed), ``"cards"`` (revealed cards, at most ``count``), ``"choice"`` (pick from
     ``options``; ``count`` of them), ``"vote"`` (yes/no from each listed seat) or
     ``"confirm"`` (the host presses next).  ``action`` is the action kind that answers
     it.  ``seat`` is whose input it is (``None``: the host).  A ``secret`` prompt is
     shown only to that seat, never on the host page.  A dice roll with ``symbols`` may
     hold symbol dice taught to the box (read by face name); without, only pipped dice
-    answer it, and the box does not look for taught dice in the tray.
+    answer it, and the box does not look for taught dice in the tray.  An ``optional``
+    prompt offers what the table may do or leave (use an ability, change a vote): the game
+    never waits on it, so a simulated player leaves it alone.
     """
 
     kind: str
@@ -95,6 +97,7 @@ class Expect:
     options: tuple[str, ...] = ()
     secret: bool = False
     symbols: bool = False
+    optional: bool = False
 
     @classmethod
     def choice(
@@ -105,9 +108,10 @@ class Expect:
         seat: int | None = None,
         count: int = 1,
         secret: bool = False,
+        optional: bool = False,
     ) -> Expect:
         """Pick ``count`` of ``options``: the commonest prompt of every game."""
-        return cls("choice", action, prompt, seat=seat, count=count, options=options, secret=secret)
+        return cls("choice", action, prompt, seat=seat, count=count, options=options, secret=secret, optional=optional)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -121,4 +125,5 @@ class Expect:
             "option_labels": list(self.options),
             "secret": self.secret,
             "symbols": self.symbols,
+            "optional": self.optional,
         }

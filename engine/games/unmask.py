@@ -1,14 +1,15 @@
 """Harry Potter: Unmask the Death Eaters (4-8 players) as the box plays it.
 
 The table keeps the board, the Wizarding World and Encounter cards and the dice; the
-box deals the Loyalty cards to phones, keeps the state, reads dice and revealed cards,
-shows the Threat Track and narrates.  This module declares the game: its steps in
+box deals the Loyalty cards to phones, records each seat's Role (its Location), keeps
+the state, reads dice, revealed cards and taught Encounter cards, checks groups against
+the Encounter's Location requirements, shows the Threat Track and narrates.  This module declares the game: its steps in
 the rulebook's order (each step's moves, handlers and prompts live together in the
 module of that part of the turn), and how its views read.
 
 Each move's arguments, who may make it and its prompt are declared with its handler,
 in the module of its part of the turn; the host may make any move for the table except
-a Revelio peek (it may only skip one), a seat only its own.
+a Revelio peek (it may only skip one) and a vote cast on a phone, a seat only its own.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from engine.games import unmask_encounter as encounter
 from engine.games import unmask_final as final
 from engine.games import unmask_outcome as outcome
 from engine.games import unmask_pool as pool
+from engine.games import unmask_roles as roles
 from engine.games import unmask_setup as setup
 from engine.games.unmask_rules import (
     BEGINNING,
@@ -30,27 +32,56 @@ from engine.games.unmask_rules import (
     LOYALTY_NAMES,
     NAMES_TO_SUBMIT,
     PHASE_NAMES,
+    ROLE_NAMES,
     TALK_MODES,
     WAR,
     parse_config,
 )
 from engine.games.unmask_state import FINAL, FIRST_ROLL, OVER, ROLL, Board, FirstRolls, UnmaskState
+from engine.messages import Msg, words
 from engine.steps import StepGame
+
+_, _n = words("unmask")
 
 
 class Unmask(StepGame[UnmaskState]):
     """Harry Potter: Unmask the Death Eaters."""
 
     name = "unmask"
-    title = "Harry Potter: Unmask the Death Eaters"
+    title = _("Harry Potter: Unmask the Death Eaters")
     min_seats = 4
     max_seats = 8
     option_choices = {"talk": tuple(TALK_MODES)}
+    labels = {
+        "status": _("Status"),
+        "phase_name": _("Phase"),
+        "penalty": _("Fourth-space penalty"),
+        "rolls_allowed": _("Rolls allowed"),
+        "names_to_submit": _("Names to submit"),
+        "role_cards": _("Role cards"),
+        "roles": _("Roles"),
+        "names": _("Players"),
+        "cfg": _("Board settings"),
+        "talk": _("Table Talk"),
+        "step": _("Step"),
+        "first": _("First-Leader rolls"),
+        "leader": _("Leader"),
+        "turn": _("Turn"),
+        "board": _("Board"),
+        "now": _("This Encounter"),
+        "final": _("Before the Department"),
+        "loyalty": _("Loyalty"),
+        "loyalty_name": _("Your Loyalty"),
+        "dealt": _("Loyalty cards dealt to you"),
+        "peeks": _("Revelio peeks"),
+        "vote": _("Your vote"),
+    }
     steps = (
         setup.FIRST_ROLL_STEP,
         encounter.ENCOUNTER_STEP,
         encounter.GROUP_STEP,
         pool.POOL_STEP,
+        pool.CURSED_STEP,
         pool.ROLL_STEP,
         pool.RESULT_STEP,
         outcome.TOKEN_STEP,
@@ -60,12 +91,12 @@ class Unmask(StepGame[UnmaskState]):
         final.ACCUSE_STEP,
         final.OVER_STEP,
     )
-    anytime = encounter.ANYTIME
+    anytime = (*roles.ROLE_MOVES, *encounter.ANYTIME)
 
     def setup(self, options: Mapping[str, Any], turn: Turn) -> tuple[UnmaskState, list[Effect]]:
         seats = turn.seats
         if len(seats) not in LOYALTY_CHART:
-            raise IllegalAction("Unmask the Death Eaters is for 4 to 8 players")
+            raise IllegalAction(_("Unmask the Death Eaters is for 4 to 8 players"))
         cfg = parse_config(options)
         board = Board(
             pools={phase: list(cfg.phase_tokens(phase)) for phase in (BEGINNING, WAR)}, filled={BEGINNING: [], WAR: []}
@@ -73,7 +104,7 @@ class Unmask(StepGame[UnmaskState]):
         state = UnmaskState(
             names=list(seats), cfg=cfg, talk=cfg.talk, first=FirstRolls(contenders=list(range(len(seats)))), board=board
         )
-        return state, [*setup.setup_lines(len(seats), cfg.talk), Say(f"{seats[0]}, roll two dice.")]
+        return state, [*setup.setup_lines(len(seats), cfg.talk), Say(_("{name}, roll two dice.", name=seats[0]))]
 
     def tracks(self, state: UnmaskState) -> dict[str, Track]:
         return {"threat": Track(value=state.board.snake, length=state.cfg.track_length, attention=state.penalty())}
@@ -90,6 +121,10 @@ class Unmask(StepGame[UnmaskState]):
             "penalty": public.penalty(),
             "rolls_allowed": pool.requirement(public)[2] if public.step == ROLL else None,
             "names_to_submit": [low, high],
+            "role_cards": [
+                _("{name}: {role}", name=public.names[seat], role=ROLE_NAMES[loc])
+                for seat, loc in sorted(public.roles.items())
+            ],
         }
 
     def present(self, public: UnmaskState, seat: int, mine: dict[str, Any]) -> dict[str, Any]:
@@ -107,16 +142,33 @@ class Unmask(StepGame[UnmaskState]):
         }
 
 
-def _status(state: UnmaskState) -> str:
+OUTCOME_NAMES = {
+    "perfect": _("perfect victory for the Order"),
+    "partial": _("partial victory for the Order"),
+    "death_eaters": _("the Death Eaters win"),
+    "curse": _("the Death Eaters win: a Curse was not resolved"),
+}
+
+
+def _status(state: UnmaskState) -> Msg:
     """One line for the host page: whose turn, which Phase, where the Snake is."""
-    track = f"Snake {state.board.snake} of {state.cfg.track_length}" + (
-        " (fourth-space penalty)" if state.penalty() else ""
+    length, snake = state.cfg.track_length, state.board.snake
+    track = (
+        _("Snake {space} of {length} (fourth-space penalty)", space=snake, length=length)
+        if state.penalty()
+        else _("Snake {space} of {length}", space=snake, length=length)
     )
     if state.step == FIRST_ROLL:
-        return "Set-up: rolling for the first Leader"
+        return _("Set-up: rolling for the first Leader")
     if state.step == OVER:
         outcome = state.final.outcome if state.final else None
-        return f"Game over: {(outcome or '').replace('_', ' ')}"
+        return _("Game over: {outcome}", outcome=OUTCOME_NAMES.get(outcome or "", ""))
     if state.step in FINAL:
-        return f"Before the Department of Magical Law Enforcement; {track}"
-    return f"Turn {state.turn}, Leader {state.names[state.leader]}; {PHASE_NAMES[state.board.phase]}; {track}"
+        return _("Before the Department of Magical Law Enforcement; {track}", track=track)
+    return _(
+        "Turn {turn}, Leader {name}; {phase}; {track}",
+        turn=state.turn,
+        name=state.names[state.leader],
+        phase=PHASE_NAMES[state.board.phase],
+        track=track,
+    )

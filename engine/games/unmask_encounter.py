@@ -8,12 +8,15 @@ deck in one go or tapped in one detail at a time on the host page.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import combinations
+from typing import Any
 
 from engine.actions import IllegalAction
-from engine.args import PICK, ArgSpec, Choice, Number, Opt, Seat, Text, picked
+from engine.args import ArgSpec, Choice, Either, Items, Number, Opt, Seat, Seats, Text, picked, whole_number
 from engine.effects import Effect, Expect, Say
 from engine.game import Turn
-from engine.games.unmask_rules import TALK_MODES
+from engine.games.unmask_roles import Location, location_of
+from engine.games.unmask_rules import LOCATION_NAMES, ROLE_NAMES, SIX_PLUS, TALK_MODES, requirements_met, unmet
 from engine.games.unmask_state import (
     ENCOUNTER,
     GROUP,
@@ -25,19 +28,32 @@ from engine.games.unmask_state import (
     leader_move,
     names_of,
 )
+from engine.messages import Msg, listing, words
 from engine.steps import Move, Step
+
+_, _n = words("unmask")
 
 # How an Encounter is judged: the card total (no roll), dice alike, a dice total, or by the
 # host (any other directive: specific items, Veritaserum...), as tapped -> as stored.
 DIRECTIVES = {
-    "card total": "cards_total",
-    "dice of a kind": "of_a_kind",
-    "dice total": "dice_total",
-    "host judges": "host",
+    _("card total"): "cards_total",
+    _("dice of a kind"): "of_a_kind",
+    _("dice total"): "dice_total",
+    _("host judges"): "host",
 }
 TARGETS = {"cards_total": (1, 99), "of_a_kind": (2, 6), "dice_total": (1, 36)}
 TARGET_OPTIONS = {"cards_total": (1, 30), "of_a_kind": (2, 6), "dice_total": (2, 36)}
 ROLLED = ("of_a_kind", "dice_total")
+NO_NEEDS = _("none")
+_DETAIL = {
+    "encounter": _("group size"),
+    "directive": _("directive"),
+    "target": _("target"),
+    "rolls": _("rolls"),
+    "locations": _("Location requirements"),
+    None: _("nothing more"),
+}
+"""The parts of an Encounter card, as a refusal names them."""
 
 
 def begin_turn(state: UnmaskState) -> list[Effect]:
@@ -47,11 +63,11 @@ def begin_turn(state: UnmaskState) -> list[Effect]:
     state.now = Encounter()
     leader = state.names[state.leader]
     effects: list[Effect] = [
-        Say(f"{leader}, you are the Leader. Flip your wand face up and reveal an Encounter."),
-        Say(f"Table Talk: {TALK_MODES[state.talk]}"),
+        Say(_("{name}, you are the Leader. Flip your wand face up and reveal an Encounter.", name=leader)),
+        Say(_("Table Talk: {mode}", mode=TALK_MODES[state.talk])),
     ]
     if state.penalty():
-        effects.append(Say("The Snake's fourth-space penalty holds for this Encounter and its Battle."))
+        effects.append(Say(_("The Snake's fourth-space penalty holds for this Encounter and its Battle.")))
     return effects
 
 
@@ -66,23 +82,72 @@ def enter_encounter(state: UnmaskState, turn: Turn) -> list[Effect]:
     """The revealed Encounter card: a whole card (from a taught deck) or, tapped on the
     host page, just its group size, the directive and its numbers following one by one."""
     if state.now.card is not None:
-        raise IllegalAction("the Encounter is already revealed: enter its directive, or undo")
-    args = turn.args
+        raise IllegalAction(_("the Encounter is already revealed: enter its directive, or undo"))
+    args = dict(turn.args)
+    if args["cards"] is not None:
+        args.update(_from_deck(state, args["cards"]))
     if args["choice"] is not None:
-        state.now.card = Card(name="the Encounter", group=args["choice"], check=None, target=None, rolls=None)
+        state.now.card = Card(name=_("the Encounter"), group=args["choice"], check=None, target=None, rolls=None)
         return _encounter_entered(state)
     if args["group"] is None:
-        raise IllegalAction("say how many players the Encounter's group needs")
+        raise IllegalAction(_("say how many players the Encounter's group needs"))
     check = args["check"]
     target = None
     if check in TARGETS:
         low, high = TARGETS[check]
         if args["target"] is None or not low <= args["target"] <= high:
-            raise IllegalAction(f"target for {check} must be a whole number from {low} to {high}")
+            raise IllegalAction(
+                _("target for {check} must be a whole number from {lo} to {hi}", check=check, lo=low, hi=high)
+            )
         target = args["target"]
     rolls = (args["rolls"] or state.cfg.encounter_rolls) if check in ROLLED else None
-    state.now.card = Card(name=args["name"], group=args["group"], check=check, target=target, rolls=rolls)
+    needs = _checked_needs(args["needs"] or [], args["group"])
+    state.now.card = Card(name=args["name"], group=args["group"], check=check, target=target, rolls=rolls, needs=needs)
     return _encounter_entered(state)
+
+
+ENCOUNTER_DATA = ("card", "group", "check", "target", "rolls", "needs", "six_plus")
+"""What a taught Encounter deck stores with each card (the card reader's per-card data):
+``{"group": 6, "check": "cards_total", "target": 9, "needs": ["ministry"], "six_plus": true}``."""
+
+
+def _from_deck(state: UnmaskState, cards: list[dict[str, Any]]) -> dict[str, Any]:
+    """The Encounter card as the camera read it from a taught Encounter deck: its name and
+    the data taught with it fill group size, directive, target, rolls and Locations at once."""
+    if len(cards) != 1:
+        raise IllegalAction(_("show one Encounter card at a time"))
+    data = cards[0]
+    if not isinstance(data, dict) or "group" not in data or set(data) - set(ENCOUNTER_DATA):
+        raise IllegalAction(_("that is not a card of a taught Encounter deck: tap the Encounter in instead"))
+    if data.get("six_plus") is True and state.players < SIX_PLUS:
+        raise IllegalAction(
+            _("this Encounter is marked 6+: with {count} players it goes back in the box", count=state.players)
+        )
+    check = data.get("check", "host")
+    if check not in TARGETS and check != "host":
+        raise IllegalAction(
+            _("the taught card's directive must be one of: {checks}", checks=listing([*TARGETS, "host"], "or"))
+        )
+    name = data.get("card")
+    return {
+        "name": name[:60] if isinstance(name, str) and name.strip() else _("the Encounter"),
+        "group": whole_number(data["group"], 1, state.players, _("the taught card's group size")),
+        "check": check,
+        "target": None
+        if data.get("target") is None
+        else whole_number(data["target"], 1, 99, _("the taught card's target")),
+        "rolls": None if data.get("rolls") is None else whole_number(data["rolls"], 1, 6, _("the taught card's rolls")),
+        "needs": [location_of(loc) for loc in data.get("needs") or []],
+        "choice": None,
+    }
+
+
+def _checked_needs(needs: list[str], group: int) -> list[str]:
+    if len(needs) > group:
+        raise IllegalAction(
+            _("a group of {count} cannot meet more Location requirements than it has players", count=group)
+        )
+    return needs
 
 
 def encounter_missing(state: UnmaskState) -> str | None:
@@ -96,6 +161,8 @@ def encounter_missing(state: UnmaskState) -> str | None:
         return "target"
     if card.check in ROLLED and card.rolls is None:
         return "rolls"
+    if card.needs is None:
+        return "locations"
     return None
 
 
@@ -103,15 +170,26 @@ def encounter_detail(state: UnmaskState, turn: Turn) -> list[Effect]:
     """One tapped detail of the Encounter: its directive, its target, or its rolls."""
     missing = encounter_missing(state)
     if missing != turn.kind:
-        raise IllegalAction(f"the Encounter needs its {missing or 'nothing more'} now, not its {turn.kind}")
+        raise IllegalAction(
+            _(
+                "the Encounter needs its {missing} now, not its {given}",
+                missing=_DETAIL[missing],
+                given=_DETAIL[turn.kind],
+            )
+        )
     card = state.card()
     if turn.kind == "directive":
         card.check = DIRECTIVES[turn.args["choice"]]
     elif turn.kind == "target":
         low, high = TARGETS[card.check or ""]
         if not low <= turn.args["choice"] <= high:
-            raise IllegalAction(f"target must be a whole number from {low} to {high}")
+            raise IllegalAction(_("target must be a whole number from {lo} to {hi}", lo=low, hi=high))
         card.target = turn.args["choice"]
+    elif turn.kind == "locations":
+        chosen = turn.args["choices"] if turn.args["choices"] is not None else []
+        if turn.args["choice"] is not None and turn.args["choice"] != NO_NEEDS:
+            chosen = [location_of(turn.args["choice"])]
+        card.needs = _checked_needs(chosen, card.group)
     else:
         card.rolls = turn.args["choice"]
     return _encounter_entered(state)
@@ -123,27 +201,43 @@ def _encounter_entered(state: UnmaskState) -> list[Effect]:
         return []
     card = state.card()
     state.step = GROUP
+    needs = (
+        _("It needs players from: {locations}.", locations=listing([LOCATION_NAMES[loc] for loc in card.needs]))
+        if card.needs
+        else _("It has no Location requirements.")
+    )
     return [
         Say(
-            f"Encounter: {card.name}. {_directive(card)} "
-            f"{state.names[state.leader]}, gather a group of {group_size(state)}, yourself included, "
-            "meeting its Location requirements."
+            _(
+                "Encounter: {card}. {directive} {name}, gather a group of {count}, yourself included. {needs}",
+                card=card.name,
+                directive=_directive(card),
+                name=state.names[state.leader],
+                count=group_size(state),
+                needs=needs,
+            )
         )
     ]
 
 
-def _directive(card: Card) -> str:
+def _directive(card: Card) -> Msg:
     if card.check == "cards_total":
-        return f"The revealed cards must total {card.target} or more."
+        return _("The revealed cards must total {target} or more.", target=card.target or 0)
     if card.check == "of_a_kind":
-        return f"Roll {card.target} of a kind, in up to {rolls_said(card.rolls or 0)}."
+        return _(
+            "Roll {target} of a kind, in up to {rolls}.", target=card.target or 0, rolls=rolls_said(card.rolls or 0)
+        )
     if card.check == "dice_total":
-        return f"Roll a total of {card.target} or more, in up to {rolls_said(card.rolls or 0)}."
-    return "Follow the card's directive."
+        return _(
+            "Roll a total of {target} or more, in up to {rolls}.",
+            target=card.target or 0,
+            rolls=rolls_said(card.rolls or 0),
+        )
+    return _("Follow the card's directive.")
 
 
-def rolls_said(count: int) -> str:
-    return f"{count} {'roll' if count == 1 else 'rolls'}"
+def rolls_said(count: int) -> Msg:
+    return _n("{count} roll", "{count} rolls", count)
 
 
 def _ask_encounter(state: UnmaskState) -> list[Expect]:
@@ -151,30 +245,54 @@ def _ask_encounter(state: UnmaskState) -> list[Expect]:
     missing, seat, leader = encounter_missing(state), state.leader, state.names[state.leader]
     if missing == "encounter":
         sizes = tuple(str(n) for n in range(2, state.players + 1))
+        shown = _("{name}: show the Encounter card to the camera (a taught Encounter deck)", name=leader)
         return [
             Expect.choice(
                 "encounter",
-                f"{leader}: reveal an Encounter. How many players in its group, Leader included?",
+                _("{name}: reveal an Encounter. How many players in its group, Leader included?", name=leader),
                 sizes,
                 seat=seat,
-            )
+            ),
+            Expect("cards", "encounter", shown, seat=seat, count=1),
         ]
     if missing == "directive":
-        return [Expect.choice("directive", "How is this Encounter won?", tuple(DIRECTIVES), seat=seat)]
+        return [Expect.choice("directive", _("How is this Encounter won?"), tuple(DIRECTIVES), seat=seat)]
     if missing == "target":
         check = state.card().check or ""
         low, high = TARGET_OPTIONS[check]
         asked = {
-            "cards_total": "What card total is needed?",
-            "of_a_kind": "How many dice alike?",
-            "dice_total": "What dice total is needed?",
+            "cards_total": _("What card total is needed?"),
+            "of_a_kind": _("How many dice alike?"),
+            "dice_total": _("What dice total is needed?"),
         }
         return [Expect.choice("target", asked[check], tuple(str(n) for n in range(low, high + 1)), seat=seat)]
     if missing == "rolls":
         return [
-            Expect.choice("rolls", "How many rolls does the card allow?", tuple(str(n) for n in range(1, 6)), seat=seat)
+            Expect.choice(
+                "rolls", _("How many rolls does the card allow?"), tuple(str(n) for n in range(1, 7)), seat=seat
+            )
         ]
+    if missing == "locations":
+        return _ask_locations(state)
     return []
+
+
+def _ask_locations(state: UnmaskState) -> list[Expect]:
+    """No requirement, or one prompt per number of required Locations (the card shows up
+    to three; a Location needed twice is sent through the API as a list)."""
+    seat, most = state.leader, min(3, state.card().group)
+    names = tuple(LOCATION_NAMES.values())
+    asked = [
+        Expect.choice("locations", _("Does the card require players from certain Locations?"), (NO_NEEDS,), seat=seat)
+    ]
+    for count in range(1, most + 1):
+        prompt = _n(
+            "The card requires a player from {count} Location: which?",
+            "The card requires players from {count} Locations: which?",
+            count,
+        )
+        asked.append(Expect.choice("locations", prompt, names, seat=seat, count=count))
+    return asked
 
 
 # --- The group ------------------------------------------------------------------------
@@ -191,39 +309,108 @@ def eligible_for_group(state: UnmaskState) -> list[int]:
     return [s for s in range(state.players) if s not in (state.leader, state.now.left_out)]
 
 
+def _met(state: UnmaskState, seats: list[int]) -> int:
+    return requirements_met(state.card().needs or [], [state.roles[s] for s in seats])
+
+
+def _best(state: UnmaskState, excluded: int | None) -> int:
+    """The most Location requirements any group of the right size can meet, when the
+    player ``excluded`` (left out by Expelliarmus) cannot join."""
+    others = [s for s in range(state.players) if s not in (state.leader, excluded)]
+    size = min(state.card().group, len(others) + 1)
+    return max(_met(state, [state.leader, *more]) for more in combinations(others, size - 1))
+
+
+def legal_groups(state: UnmaskState) -> list[list[int]]:
+    """Every group the Leader may gather: the right size, and "matching these requirements
+    when possible": as many requirements met as any group of that size could meet."""
+    others, leader = eligible_for_group(state), state.leader
+    groups = [[leader, *more] for more in combinations(others, group_size(state) - 1)]
+    best = _best(state, state.now.left_out)
+    return [g for g in groups if _met(state, g) == best]
+
+
+def _group_label(state: UnmaskState, group: list[int]) -> Msg | str:
+    """A suggested group on its button: the players joining the Leader."""
+    return names_of(state.names, group[1:])
+
+
+def _suggestions(state: UnmaskState) -> tuple[str, ...]:
+    if state.step != GROUP or not state.card().needs or len(state.roles) < state.players:
+        return ()
+    return tuple(_group_label(state, g) for g in legal_groups(state))
+
+
+def _picked_group(state: UnmaskState, turn: Turn) -> list[int]:
+    """The group as sent: a suggested group's label, a player, or a list of players."""
+    choice = turn.args["choice"]
+    if isinstance(choice, str):
+        return next(g for g in legal_groups(state) if _group_label(state, g) == choice)
+    seats = picked(turn.args)
+    return seats if state.leader in seats else [state.leader] + seats
+
+
 def gather_group(state: UnmaskState, turn: Turn) -> list[Effect]:
     """The Leader's group, picked on the page.  The Leader is always in it, so picking
-    only the others is enough (the Leader is added)."""
-    seats = picked(turn.args)
-    if state.leader not in seats:
-        seats = [state.leader] + seats
+    only the others is enough (the Leader is added).  Every Role must be known, and the
+    group must meet the Location requirements as far as any group could; when
+    Expelliarmus is the reason one goes unmet, the Leader may not swap (the FAQ)."""
+    missing = [state.names[s] for s in range(state.players) if s not in state.roles]
+    if missing:
+        raise IllegalAction(_("record every Role before the group is gathered: {names}", names=listing(missing)))
+    seats = _picked_group(state, turn)
     left_out = state.now.left_out
     if left_out is not None and left_out in seats:
-        raise IllegalAction(f"{state.names[left_out]} was left out by Expelliarmus")
+        raise IllegalAction(_("{name} was left out by Expelliarmus", name=state.names[left_out]))
     need = group_size(state)
     if len(seats) != need:
-        raise IllegalAction(f"this Encounter needs a group of exactly {need}")
+        raise IllegalAction(_("this Encounter needs a group of exactly {count}", count=need))
+    needs = state.card().needs or []
+    if _met(state, seats) < _best(state, left_out):
+        lacking = listing([ROLE_NAMES[loc] for loc in unmet(needs, [state.roles[s] for s in seats])])
+        raise IllegalAction(_("the group must meet the Location requirements it can: it lacks {roles}", roles=lacking))
     state.now.group = seats
     state.step = POOL
-    return [
+    effects: list[Effect] = [
         Say(
-            f"The group: {names_of(state.names, seats)}. Each of you hands the Leader one card face down. "
-            "Leader, shuffle them, look, and reveal any Curse at once."
+            _(
+                "The group: {names}. Each of you hands the Leader one card face down. "
+                "Leader, shuffle them, look, and reveal any Curse at once.",
+                names=names_of(state.names, seats),
+            )
         )
     ]
+    if left_out is not None and _met(state, seats) < len(needs) and _best(state, None) > _met(state, seats):
+        state.now.short = True
+        effects.append(
+            Say(_("A Location requirement cannot be met because of Expelliarmus: the Leader may not swap a card."))
+        )
+    return effects
 
 
 def _ask_group(state: UnmaskState) -> list[Expect]:
-    """The Leader picks the others; a group of one (the Leader alone) is just confirmed."""
+    """The Leader picks the others; a group of one (the Leader alone) is just confirmed.
+    Nothing is asked until every Role is in (the Role prompts come first)."""
+    if len(state.roles) < state.players:
+        return []
     others = group_size(state) - 1
     leader = state.names[state.leader]
     if others == 0:
-        return [Expect("confirm", "group", f"{leader} faces this Encounter alone", seat=state.leader)]
+        return [Expect("confirm", "group", _("{name} faces this Encounter alone", name=leader), seat=state.leader)]
+    suggested = _suggestions(state)
+    if suggested:
+        prompt = _("{name}: choose your group (each meets the Location requirements as far as possible)", name=leader)
+        return [Expect.choice("group", prompt, suggested, seat=state.leader)]
     options = tuple(state.names[s] for s in eligible_for_group(state))
     return [
         Expect.choice(
             "group",
-            f"{leader}: choose {others} {'player' if others == 1 else 'players'} to join you",
+            _n(
+                "{name}: choose {count} player to join you",
+                "{name}: choose {count} players to join you",
+                others,
+                name=leader,
+            ),
             options,
             seat=state.leader,
             count=others,
@@ -243,18 +430,24 @@ def cast_expelliarmus(state: UnmaskState, turn: Turn) -> list[Effect]:
     is already under way."""
     holder_seat, target = state.board.expelliarmus, turn.args["choice"]
     if target == holder_seat:
-        raise IllegalAction("Expelliarmus is cast on another player")
+        raise IllegalAction(_("Expelliarmus is cast on another player"))
     if target == state.leader:
-        raise IllegalAction("the Leader's turn is already under way: choose another player")
+        raise IllegalAction(_("the Leader's turn is already under way: choose another player"))
     holder, name = state.names[holder_seat or 0], state.names[target]
     if turn.kind == "leave_out":
         if state.step not in (ENCOUNTER, GROUP):
-            raise IllegalAction("a player can only be left out before the group is gathered")
+            raise IllegalAction(_("a player can only be left out before the group is gathered"))
         state.now.left_out = target
-        said = f"Expelliarmus! {holder} takes {name}'s wand: {name} sits out this Encounter."
+        said = _(
+            "Expelliarmus! {holder} takes {name}'s wand: {name} sits out this Encounter.", holder=holder, name=name
+        )
     else:
         state.board.skip = target
-        said = f"Expelliarmus! {holder} takes {name}'s wand: {name} will miss their next turn as Leader."
+        said = _(
+            "Expelliarmus! {holder} takes {name}'s wand: {name} will miss their next turn as Leader.",
+            holder=holder,
+            name=name,
+        )
     state.board.expelliarmus = None
     return [Say(said)]
 
@@ -265,28 +458,29 @@ def _expelliarmus_possible(state: UnmaskState) -> bool:
 
 def _expelliarmus_not_now(state: UnmaskState) -> str:
     if state.board.expelliarmus is None:
-        return "no one holds the Expelliarmus card"
-    return "Expelliarmus can only be cast during a turn"
+        return _("no one holds the Expelliarmus card")
+    return _("Expelliarmus can only be cast during a turn")
 
 
-def _ask_expelliarmus(kind: str, what: str) -> Callable[[UnmaskState], list[Expect]]:
+def _ask_expelliarmus(kind: str, what: Msg) -> Callable[[UnmaskState], list[Expect]]:
     def ask(state: UnmaskState) -> list[Expect]:
         holder = state.board.expelliarmus
         if holder is None or state.step not in (ENCOUNTER, GROUP):
             return []
         others = state.others(holder, state.leader)
-        return [Expect.choice(kind, f"{state.names[holder]}: Expelliarmus, {what} (optional)", others, seat=holder)]
+        prompt = _("{name}: Expelliarmus, {what} (optional)", name=state.names[holder], what=what)
+        return [Expect.choice(kind, prompt, others, seat=holder)]
 
     return ask
 
 
-def _expelliarmus(kind: str, what: str) -> Move[UnmaskState]:
+def _expelliarmus(kind: str, what: Msg) -> Move[UnmaskState]:
     return Move(
         kind,
         cast_expelliarmus,
         args={"choice": Seat()},
         by=lambda s: [s.board.expelliarmus],
-        role="Expelliarmus holder",
+        role=_("Expelliarmus holder"),
         ask=_ask_expelliarmus(kind, what),
         when=_expelliarmus_possible,
         not_now=_expelliarmus_not_now,
@@ -296,36 +490,55 @@ def _expelliarmus(kind: str, what: str) -> Move[UnmaskState]:
 def set_talk(state: UnmaskState, turn: Turn) -> list[Effect]:
     """The host changes the Table Talk mode."""
     state.talk = turn.args["choice"]
-    return [Say(f"Table Talk: {TALK_MODES[state.talk]}")]
+    return [Say(_("Table Talk: {mode}", mode=TALK_MODES[state.talk]))]
 
 
 ANYTIME = (
-    _expelliarmus("skip_turn", "skip a player's next turn"),
-    _expelliarmus("leave_out", "leave a player out of this Encounter"),
+    _expelliarmus("skip_turn", _("skip a player's next turn")),
+    _expelliarmus("leave_out", _("leave a player out of this Encounter")),
     Move[UnmaskState]("talk", set_talk, args={"choice": Choice(tuple(TALK_MODES))}),
 )
 
 
 CARD: dict[str, ArgSpec] = {
     "choice": Opt(Number(1, _players)),
-    "name": Opt(Text(60), "the Encounter"),
+    "name": Opt(Text(60), _("the Encounter")),
     "group": Opt(Number(1, _players)),
     "check": Opt(Choice((*DIRECTIVES.values(),)), "host"),
     "target": Opt(Number(1, 99)),
     "rolls": Opt(Number(1, 6)),
+    "needs": Opt(Items(location_of, 8)),
+    "cards": Opt(Items(lambda item: item, 1)),
 }
 
 ENCOUNTER_STEP = Step[UnmaskState](
     ENCOUNTER,
-    "the Leader is revealing an Encounter",
+    _("the Leader is revealing an Encounter"),
     (
         leader_move("encounter", enter_encounter, _ask_encounter, **CARD),
         leader_move("directive", encounter_detail, None, choice=Choice(tuple(DIRECTIVES))),
         leader_move("target", encounter_detail, None, choice=Number(1, 99)),
         leader_move("rolls", encounter_detail, None, choice=Number(1, 6)),
+        leader_move(
+            "locations",
+            encounter_detail,
+            None,
+            choice=Opt(Either((Choice((NO_NEEDS,)), Location()))),
+            choices=Opt(Items(location_of, 8)),
+        ),
     ),
 )
 
 GROUP_STEP = Step[UnmaskState](
-    GROUP, "the Leader is gathering the group", (leader_move("group", gather_group, _ask_group, **PICK),)
+    GROUP,
+    _("the Leader is gathering the group"),
+    (
+        leader_move(
+            "group",
+            gather_group,
+            _ask_group,
+            choice=Opt(Either((Choice(_suggestions), Seat()))),
+            choices=Opt(Seats()),
+        ),
+    ),
 )

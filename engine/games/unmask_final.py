@@ -13,27 +13,40 @@ from engine.effects import Effect, Expect, Notice, Say
 from engine.game import Turn
 from engine.games.unmask_rules import LOYALTY_NAMES, NAMES_TO_SUBMIT, VERDICT_SAY, verdict
 from engine.games.unmask_state import ACCUSE, NOMINATE, OVER, REVELIO_STEP, VOTE, Department, UnmaskState, names_of
+from engine.messages import words
 from engine.steps import Move, Step
 
-NO_PEEK = "no one"
+_, _n = words("unmask")
+
+NO_PEEK = _("no one")
+CURSE_WIN = "curse"
+"""The outcome of an unresolved swapped-in Curse: the Death Eaters win before the Department."""
 
 
 def enter_final(state: UnmaskState) -> list[Effect]:
     """The last Token space is filled or the Snake reached the end: go to the Department."""
-    effects: list[Effect] = [Say("Before the Department of Magical Law Enforcement! Time to unmask the Death Eaters.")]
+    effects: list[Effect] = [
+        Say(_("Before the Department of Magical Law Enforcement! Time to unmask the Death Eaters."))
+    ]
     dept = state.final = Department(nominator=state.leader)
     holder = state.board.revelio
     if holder is None:
         return effects + begin_nomination(state)
     dept.peeks_allowed, who, space = state.cfg.revelio_peeks[state.board.snake], state.names[holder], state.board.snake
     if dept.peeks_allowed == 0:
-        effects.append(Say(f"{who} casts Revelio, but with the Snake on space {space} it shows no one."))
+        effects.append(
+            Say(_("{name} casts Revelio, but with the Snake on space {space} it shows no one.", name=who, space=space))
+        )
         return effects + begin_nomination(state)
     state.step = REVELIO_STEP
-    plural = "player" if dept.peeks_allowed == 1 else "players"
     effects.append(
         Say(
-            f"{who} casts Revelio: on your phone, choose up to {dept.peeks_allowed} {plural} whose Loyalty you will see."
+            _n(
+                "{name} casts Revelio: on your phone, choose up to {count} player whose Loyalty you will see.",
+                "{name} casts Revelio: on your phone, choose up to {count} players whose Loyalty you will see.",
+                dept.peeks_allowed,
+                name=who,
+            )
         )
     )
     return effects
@@ -47,13 +60,19 @@ def peek(state: UnmaskState, turn: Turn) -> list[Effect]:
     dept = state.dept()
     seats = [] if turn.args["choice"] == NO_PEEK else picked(turn.args)
     if turn.seat is None and seats:
-        raise IllegalAction("only the Revelio holder chooses whom to see, on their phone; the host may only skip it")
+        raise IllegalAction(_("only the Revelio holder chooses whom to see, on their phone; the host may only skip it"))
     if len(seats) > dept.peeks_allowed:
-        raise IllegalAction(f"Revelio shows at most {dept.peeks_allowed} Loyalty cards here")
+        raise IllegalAction(
+            _n(
+                "Revelio shows at most {count} Loyalty card here",
+                "Revelio shows at most {count} Loyalty cards here",
+                dept.peeks_allowed,
+            )
+        )
     if state.board.revelio in seats:
-        raise IllegalAction("Revelio is cast on other players, not yourself")
+        raise IllegalAction(_("Revelio is cast on other players, not yourself"))
     dept.peeks = {s: state.loyalty[s] for s in seats}
-    return [Say("Revelio has been cast.")] + begin_nomination(state)
+    return [Say(_("Revelio has been cast."))] + begin_nomination(state)
 
 
 def _ask_peek(state: UnmaskState) -> list[Expect]:
@@ -63,7 +82,7 @@ def _ask_peek(state: UnmaskState) -> list[Expect]:
     out = [
         Expect.choice(
             "peek",
-            f"Revelio: look at the Loyalty of {n} {'player' if n == 1 else 'players'}",
+            _n("Revelio: look at the Loyalty of {count} player", "Revelio: look at the Loyalty of {count} players", n),
             others,
             seat=holder,
             count=n,
@@ -71,11 +90,14 @@ def _ask_peek(state: UnmaskState) -> list[Expect]:
         )
         for n in range(1, allowed + 1)
     ]
-    out.append(Expect.choice("peek", "Revelio: or look at no one", (NO_PEEK,), seat=holder, secret=True))
+    out.append(Expect.choice("peek", _("Revelio: or look at no one"), (NO_PEEK,), seat=holder, secret=True))
     out.append(
         Expect.choice(
             "peek",
-            f"Waiting for {state.names[holder or 0]} to cast Revelio on their phone (host: only to skip the peek)",
+            _(
+                "Waiting for {name} to cast Revelio on their phone; the host may skip the peek",
+                name=state.names[holder or 0],
+            ),
             (NO_PEEK,),
         )
     )
@@ -97,26 +119,36 @@ def begin_nomination(state: UnmaskState) -> list[Effect]:
     effects: list[Effect] = []
     if not _eligible(state):
         dept.nominated = []
-        effects.append(Notice("Everyone has been nominated once: anyone may be nominated again."))
+        effects.append(Notice(_("Everyone has been nominated once: anyone may be nominated again.")))
+        effects.append(Say(_("{name}, nominate the final Leader: any other player.", name=state.names[dept.nominator])))
+        return effects
     who = state.names[dept.nominator]
-    effects.append(Say(f"{who}, nominate the final Leader: another player who has not been nominated yet."))
+    effects.append(
+        Say(_("{name}, nominate the final Leader: another player who has not been nominated yet.", name=who))
+    )
     return effects
 
 
 def nominate(state: UnmaskState, turn: Turn) -> list[Effect]:
     dept, nominee = state.dept(), turn.args["choice"]
     if nominee == dept.nominator:
-        raise IllegalAction("you cannot nominate yourself: nominate another player")
+        raise IllegalAction(_("you cannot nominate yourself: nominate another player"))
     if nominee in dept.nominated:
-        raise IllegalAction(f"{state.names[nominee]} was already nominated: choose someone not nominated before")
+        raise IllegalAction(
+            _("{name} was already nominated: choose someone not nominated before", name=state.names[nominee])
+        )
     dept.nominee = nominee
     dept.nominated.append(nominee)
-    dept.votes = {}
+    dept.votes, dept.on_phone = {}, []
     state.step = VOTE
     return [
         Say(
-            f"{state.names[dept.nominator]} nominates {state.names[nominee]} as the final Leader. "
-            "Everyone vote: thumbs up or thumbs down, on three. Three, two, one."
+            _(
+                "{name} nominates {nominee} as the final Leader. "
+                "Everyone vote: thumbs up or thumbs down, on three. Three, two, one.",
+                name=state.names[dept.nominator],
+                nominee=state.names[nominee],
+            )
         )
     ]
 
@@ -124,24 +156,31 @@ def nominate(state: UnmaskState, turn: Turn) -> list[Effect]:
 def _ask_nominate(state: UnmaskState) -> list[Expect]:
     who = state.dept().nominator
     options = tuple(state.names[s] for s in _eligible(state))
-    return [Expect.choice("nominate", f"{state.names[who]}: nominate the final Leader", options, seat=who)]
+    prompt = _("{name}: nominate the final Leader", name=state.names[who])
+    return [Expect.choice("nominate", prompt, options, seat=who)]
 
 
 def vote(state: UnmaskState, turn: Turn) -> list[Effect]:
     """One seat's vote (its own, or entered by the host with ``seat``); the tally when all
-    are in.  Votes stay hidden until then, like thumbs held in fists.  The host enters a
-    vote only for a seat that has not voted: it never replaces a vote cast on a phone."""
+    are in.  Votes stay hidden until then, like thumbs held in fists, and until then a
+    voter may change their mind on their phone, which shows them their vote.  The host
+    enters (or corrects) a vote only for a seat that has not voted on its phone: it never
+    replaces a vote cast there."""
     dept, given = state.dept(), turn.args["seat"]
     if turn.seat is None:
         if given is None:
-            raise IllegalAction("say whose vote this is: seat")
-        if given in dept.votes:
-            raise IllegalAction(f"{state.names[given]} has already voted")
+            raise IllegalAction(_("say whose vote this is: seat"))
+        if given in dept.on_phone:
+            raise IllegalAction(
+                _("{name} voted on their phone: only they can change that vote", name=state.names[given])
+            )
         voter = given
     else:
         if given is not None and given != turn.seat:
-            raise IllegalAction("you can only cast your own vote")
+            raise IllegalAction(_("you can only cast your own vote"))
         voter = turn.seat
+        if voter not in dept.on_phone:
+            dept.on_phone.append(voter)
     dept.votes[voter] = turn.args["vote"]
     if len(dept.votes) < state.players:
         return []
@@ -153,7 +192,7 @@ def _tally(state: UnmaskState) -> list[Effect]:
     yes = sorted(s for s, v in dept.votes.items() if v)
     no = sorted(s for s, v in dept.votes.items() if not v)
     dept.last_vote = {"nominee": dept.nominee, "yes": yes, "no": no}
-    dept.votes = {}
+    dept.votes, dept.on_phone = {}, []
     nominee = state.names[dept.nominee or 0]
     if len(yes) > len(no):
         dept.final_leader = dept.nominee
@@ -161,22 +200,43 @@ def _tally(state: UnmaskState) -> list[Effect]:
         low, high = NAMES_TO_SUBMIT[state.players]
         return [
             Say(
-                f"{nominee} is elected final Leader, {len(yes)} to {len(no)}. Flip your wand face up. "
-                f"Listen to the table, then submit {low} or {high} names, never your own."
+                _(
+                    "{nominee} is elected final Leader, {yes} to {no}. Flip your wand face up. "
+                    "Listen to the table, then submit {low} or {high} names, never your own.",
+                    nominee=nominee,
+                    yes=len(yes),
+                    no=len(no),
+                    low=low,
+                    high=high,
+                )
             )
         ]
     dept.nominator = state.left_of(dept.nominator)
-    return [Say(f"The nomination of {nominee} fails, {len(yes)} to {len(no)}.")] + begin_nomination(state)
+    said = _("The nomination of {nominee} fails, {yes} to {no}.", nominee=nominee, yes=len(yes), no=len(no))
+    return [Say(said)] + begin_nomination(state)
 
 
 def _ask_vote(state: UnmaskState) -> list[Expect]:
+    """A prompt for each seat still to vote; each seat that voted sees its own vote, and
+    may change it, in a prompt shown only to it."""
     dept = state.dept()
     nominee = state.names[dept.nominee or 0]
-    return [
-        Expect("vote", "vote", f"{state.names[s]}: vote on {nominee} as final Leader", seat=s)
+    asked = [
+        Expect(
+            "vote", "vote", _("{name}: vote on {nominee} as final Leader", name=state.names[s], nominee=nominee), seat=s
+        )
         for s in range(state.players)
         if s not in dept.votes
     ]
+    for seat, yes in sorted(dept.votes.items()):
+        name = state.names[seat]
+        said = (
+            _("{name}: you voted yes on {nominee}; change it until every vote is in", name=name, nominee=nominee)
+            if yes
+            else _("{name}: you voted no on {nominee}; change it until every vote is in", name=name, nominee=nominee)
+        )
+        asked.append(Expect("vote", "vote", said, seat=seat, secret=True, optional=True))
+    return asked
 
 
 def accuse(state: UnmaskState, turn: Turn) -> list[Effect]:
@@ -184,19 +244,37 @@ def accuse(state: UnmaskState, turn: Turn) -> list[Effect]:
     dept, seats = state.dept(), picked(turn.args)
     low, high = NAMES_TO_SUBMIT[state.players]
     if not low <= len(seats) <= high:
-        raise IllegalAction(f"with {state.players} players the final Leader submits {low} or {high} names")
+        raise IllegalAction(
+            _(
+                "with {count} players the final Leader submits {low} or {high} names",
+                count=state.players,
+                low=low,
+                high=high,
+            )
+        )
     if dept.final_leader in seats:
-        raise IllegalAction("the final Leader cannot choose themselves")
+        raise IllegalAction(_("the final Leader cannot choose themselves"))
     dept.accused = seats
     dept.outcome = verdict(state.loyalty, seats)
     state.step = OVER
-    effects: list[Effect] = [
-        Say(f"{names_of(state.names, seats)} go before the Department of Magical Law Enforcement."),
-        Say("The Moment of Truth. One at a time, reveal your Loyalty."),
+    said = Say(_("{names} go before the Department of Magical Law Enforcement.", names=names_of(state.names, seats)))
+    return [said, *moment_of_truth(state), Say(VERDICT_SAY[dept.outcome])]
+
+
+def moment_of_truth(state: UnmaskState) -> list[Effect]:
+    """One at a time, each player reveals their Loyalty card (the game is over: no secret left)."""
+    effects: list[Effect] = [Say(_("The Moment of Truth. One at a time, reveal your Loyalty."))]
+    return effects + [
+        Say(_("{name}: {loyalty}.", name=name, loyalty=LOYALTY_NAMES[side]))
+        for name, side in zip(state.names, state.loyalty, strict=True)
     ]
-    effects += [Say(f"{name}: {LOYALTY_NAMES[side]}.") for name, side in zip(state.names, state.loyalty, strict=True)]
-    effects.append(Say(VERDICT_SAY[dept.outcome]))
-    return effects
+
+
+def curse_wins(state: UnmaskState) -> list[Effect]:
+    """A revealed swapped-in Curse left unresolved: "or the Death Eaters win", at once."""
+    dept = state.final = Department(nominator=state.leader)
+    dept.outcome, state.step = CURSE_WIN, OVER
+    return [*moment_of_truth(state), Say(VERDICT_SAY[CURSE_WIN])]
 
 
 def _ask_accuse(state: UnmaskState) -> list[Expect]:
@@ -205,7 +283,12 @@ def _ask_accuse(state: UnmaskState) -> list[Expect]:
     return [
         Expect.choice(
             "accuse",
-            f"{state.names[who or 0]}: submit {n} names to the Department",
+            _n(
+                "{name}: submit {count} name to the Department",
+                "{name}: submit {count} names to the Department",
+                n,
+                name=state.names[who or 0],
+            ),
             state.others(who),
             seat=who,
             count=n,
@@ -216,14 +299,14 @@ def _ask_accuse(state: UnmaskState) -> list[Expect]:
 
 REVELIO_STEP_DECL = Step[UnmaskState](
     REVELIO_STEP,
-    "the Revelio holder is choosing whom to look at",
+    _("the Revelio holder is choosing whom to look at"),
     (
         Move(
             "peek",
             peek,
             args={"choice": Opt(Either((Choice((NO_PEEK,)), Seat()))), "choices": Opt(Seats())},
             by=lambda s: [s.board.revelio],
-            role="Revelio",
+            role=_("Revelio"),
             ask=_ask_peek,
         ),
     ),
@@ -231,14 +314,14 @@ REVELIO_STEP_DECL = Step[UnmaskState](
 
 NOMINATE_STEP = Step[UnmaskState](
     NOMINATE,
-    "a Leader is nominating the final Leader",
+    _("a Leader is nominating the final Leader"),
     (
         Move(
             "nominate",
             nominate,
             args={"choice": Seat()},
             by=lambda s: [s.dept().nominator],
-            role="nominating",
+            role=_("nominating"),
             ask=_ask_nominate,
         ),
     ),
@@ -246,14 +329,14 @@ NOMINATE_STEP = Step[UnmaskState](
 
 VOTE_STEP = Step[UnmaskState](
     VOTE,
-    "the table is voting on the final Leader",
+    _("the table is voting on the final Leader"),
     (
         Move(
             "vote",
             vote,
             args={"vote": Flag(), "seat": Opt(Seat())},
-            by=lambda s: [x for x in range(s.players) if x not in s.dept().votes],
-            role="voting",
+            by=lambda s: range(s.players),
+            role=_("voting"),
             ask=_ask_vote,
         ),
     ),
@@ -261,8 +344,8 @@ VOTE_STEP = Step[UnmaskState](
 
 ACCUSE_STEP = Step[UnmaskState](
     ACCUSE,
-    "the final Leader is choosing whom to accuse",
-    (Move("accuse", accuse, args=PICK, by=lambda s: [s.dept().final_leader], role="final Leader", ask=_ask_accuse),),
+    _("the final Leader is choosing whom to accuse"),
+    (Move("accuse", accuse, args=PICK, by=lambda s: [s.dept().final_leader], role=_("final Leader"), ask=_ask_accuse),),
 )
 
-OVER_STEP = Step[UnmaskState](OVER, "the game is over", ())
+OVER_STEP = Step[UnmaskState](OVER, _("the game is over"), ())

@@ -25,17 +25,33 @@ from engine.games.unmask_rules import (
     token_name,
 )
 from engine.games.unmask_state import IN_TURN, POOL, TOKEN, Pool, UnmaskState, leader_move
+from engine.messages import listing, words
 from engine.steps import Step
+
+_, _n = words("unmask")
 
 
 def succeed(state: UnmaskState) -> list[Effect]:
     battle = state.now.battle
     if battle is not None:
         placed = _place(state, battle)
-        where = "fills its space on the board" if placed else "has no empty space left and is discarded"
-        return [Say(f"The {token_name(battle)} is defeated! Its token {where}.")] + end_encounter(state)
+        creature = token_name(battle)
+        said = (
+            _("The {creature} is defeated! Its token fills its space on the board.", creature=creature)
+            if placed
+            else _("The {creature} is defeated! Its token has no empty space left and is discarded.", creature=creature)
+        )
+        return [Say(said)] + end_encounter(state)
     state.step = TOKEN
-    return [Say(f"Success! {state.names[state.leader]}, flip any token of {PHASE_NAMES[state.board.phase]}.")]
+    return [
+        Say(
+            _(
+                "Success! {name}, flip any token of {phase}.",
+                name=state.names[state.leader],
+                phase=PHASE_NAMES[state.board.phase],
+            )
+        )
+    ]
 
 
 def fail(state: UnmaskState) -> list[Effect]:
@@ -44,10 +60,15 @@ def fail(state: UnmaskState) -> list[Effect]:
     if battle is not None:
         state.board.pools[state.board.phase].append(battle)
         effects.append(
-            Say(f"The {token_name(battle)} is not defeated. Flip its token back and shuffle it with the others.")
+            Say(
+                _(
+                    "The {creature} is not defeated. Flip its token back and shuffle it with the others.",
+                    creature=token_name(battle),
+                )
+            )
         )
     else:
-        effects.append(Say("The Encounter fails."))
+        effects.append(Say(_("The Encounter fails.")))
     effects += threat(state)
     if state.step in IN_TURN:
         effects += end_encounter(state)
@@ -58,18 +79,23 @@ def threat(state: UnmaskState) -> list[Effect]:
     """The Snake moves one space, at most once a turn (the FAQ: defeat only once a turn)."""
     board = state.board
     if board.moved_turn == state.turn:
-        return [Notice("Defeat counts only once a turn: the Snake does not move again.")]
+        return [Notice(_("Defeat counts only once a turn: the Snake does not move again."))]
     board.snake += 1
     board.moved_turn = state.turn
     length = state.cfg.track_length
-    effects: list[Effect] = [Say(f"The Snake moves to space {board.snake} of {length} on the Threat Track.")]
+    effects: list[Effect] = [
+        Say(_("The Snake moves to space {space} of {length} on the Threat Track.", space=board.snake, length=length))
+    ]
     if board.snake >= length:
-        return effects + [Say("The Snake has reached the end of the Threat Track!")] + enter_final(state)
+        return effects + [Say(_("The Snake has reached the end of the Threat Track!"))] + enter_final(state)
     if board.snake == FOURTH_SPACE:
         board.penalty_until = state.turn + 1
         effects.append(
             Say(
-                "The fourth space! No one may draw back to a full hand, until the next Encounter and its Battle are over."
+                _(
+                    "The fourth space! No one may draw back to a full hand, "
+                    "until the next Encounter and its Battle are over."
+                )
             )
         )
     return effects
@@ -82,15 +108,26 @@ def _face_down(state: UnmaskState) -> list[str]:
     return sorted(set(state.board.pools[state.board.phase]))
 
 
+def _token_named(state: UnmaskState, said: str) -> str | None:
+    """The face-down token a page named: by its key or by the name its button shows."""
+    wanted = said.strip().casefold()
+    return next((t for t in _face_down(state) if wanted in (t, token_name(t).casefold())), None)
+
+
 def choose_token(state: UnmaskState, turn: Turn) -> list[Effect]:
     """The token flipped after a success: a spell, a redraw, or a Dark Creature to battle.
 
     Spell and redraw tokens leave the face-down pool once flipped (their card is taken or
     their effect used); a creature goes back only if the Battle is lost."""
-    name, face_down = turn.args["choice"].lower(), state.board.pools[state.board.phase]
-    if name not in face_down:
+    face_down = state.board.pools[state.board.phase]
+    name = _token_named(state, turn.args["choice"])
+    if name is None:
         raise IllegalAction(
-            f"the face-down tokens of {PHASE_NAMES[state.board.phase]} are: {', '.join(_face_down(state))}"
+            _(
+                "the face-down tokens of {phase} are: {tokens}",
+                phase=PHASE_NAMES[state.board.phase],
+                tokens=listing([token_name(t) for t in _face_down(state)]),
+            )
         )
     face_down.remove(name)
     leader = state.names[state.leader]
@@ -99,18 +136,26 @@ def choose_token(state: UnmaskState, turn: Turn) -> list[Effect]:
             state.board.expelliarmus = state.leader
         else:
             state.board.revelio = state.leader
-        placed = " It fills its space on the board." if _place(state, name) else ""
-        return [Say(f"{token_name(name)}! {leader} takes the {token_name(name)} card.{placed}")] + end_encounter(state)
+        spell = token_name(name)
+        said = (
+            _("{spell}! {name} takes the {spell} card. It fills its space on the board.", spell=spell, name=leader)
+            if _place(state, name)
+            else _("{spell}! {name} takes the {spell} card.", spell=spell, name=leader)
+        )
+        return [Say(said)] + end_encounter(state)
     if name == REDRAW:
         return [
-            Say("Discard and Redraw: everyone in the group may discard one card and draw a new one.")
+            Say(_("Discard and Redraw: everyone in the group may discard one card and draw a new one."))
         ] + end_encounter(state)
     state.now.battle, state.step, state.now.pool = name, POOL, Pool()
-    article = "An" if token_name(name)[0] in "AEIOU" else "A"
     return [
         Say(
-            f"{article} {token_name(name)}! The group must battle it: each hands the Leader one card for the Battle Pool. "
-            f"It takes {state.cfg.kind_needed(name)} of a kind."
+            _(
+                "A Dark Creature: {creature}! The group must battle it: each hands the Leader one card "
+                "for the Battle Pool. It takes {count} of a kind.",
+                creature=token_name(name),
+                count=state.cfg.kind_needed(name),
+            )
         )
     ]
 
@@ -119,8 +164,8 @@ def _ask_token(state: UnmaskState) -> list[Expect]:
     return [
         Expect.choice(
             "token",
-            f"Flip a token of {PHASE_NAMES[state.board.phase]}: which is it?",
-            tuple(_face_down(state)),
+            _("Flip a token of {phase}: which is it?", phase=PHASE_NAMES[state.board.phase]),
+            tuple(token_name(t) for t in _face_down(state)),
             seat=state.leader,
         )
     ]
@@ -145,20 +190,33 @@ def _phase_complete(state: UnmaskState) -> bool:
 def end_encounter(state: UnmaskState) -> list[Effect]:
     """Step 11: hands, wands, the Phase check, then the next Leader (or the Department)."""
     effects: list[Effect] = [_redraw_line(state)]
-    left_out = state.now.left_out
-    if left_out is not None:
+    disarmed = _disarmed(state)
+    if disarmed is not None:
         effects.append(
             Say(
-                f"{state.names[left_out]} regains their wand but may not exchange a card; "
-                "the Expelliarmus card goes back in the box."
+                _(
+                    "{name} regains their wand but may not exchange a card; "
+                    "the Expelliarmus card goes back in the box.",
+                    name=state.names[disarmed],
+                )
             )
         )
-        state.now.left_out = None
+    state.now.left_out = None
     if _phase_complete(state) and state.board.phase == WAR:
         return effects + enter_final(state)
     if _phase_complete(state) and state.board.phase == BEGINNING:
         effects += shift_loyalties(state)
     return effects + next_leader(state)
+
+
+def _disarmed(state: UnmaskState) -> int | None:
+    """Who regains their wand now (rule 11B, "Anyone who had Expelliarmus cast on them"):
+    the player left out of this Encounter, or the player whose turn comes next and is
+    skipped (their wand comes back as their turn passes them by)."""
+    if state.now.left_out is not None:
+        return state.now.left_out
+    nxt = state.left_of(state.leader)
+    return nxt if state.board.skip == nxt else None
 
 
 def _redraw_line(state: UnmaskState) -> Say:
@@ -171,15 +229,26 @@ def _redraw_line(state: UnmaskState) -> Say:
     board = state.board
     if board.penalty_until == state.turn + 1:
         return Say(
-            "No one draws back up to five cards this time. Players outside the group may still discard one card and draw one."
+            _(
+                "No one draws back up to five cards this time. "
+                "Players outside the group may still discard one card and draw one."
+            )
         )
     if board.penalty_until == state.turn:
         board.penalty_until = None
         return Say(
-            f"The penalty is over: everyone draws back up to {HAND} cards. "
-            "Players outside the group may discard one card and draw one."
+            _(
+                "The penalty is over: everyone draws back up to {count} cards. "
+                "Players outside the group may discard one card and draw one.",
+                count=HAND,
+            )
         )
-    return Say(f"Everyone draws back up to {HAND} cards. Players outside the group may discard one card and draw one.")
+    return Say(
+        _(
+            "Everyone draws back up to {count} cards. Players outside the group may discard one card and draw one.",
+            count=HAND,
+        )
+    )
 
 
 def shift_loyalties(state: UnmaskState) -> list[Effect]:
@@ -193,9 +262,11 @@ def shift_loyalties(state: UnmaskState) -> list[Effect]:
     state.board.phase = WAR
     return [
         Say(
-            "The Beginning is complete. A Shift in Loyalties! The Dark Lord returns, and a second Loyalty card "
-            "is dealt to every phone. Look at your phone now, privately: it shows your Loyalty from here on. "
-            "The Second Wizarding War begins."
+            _(
+                "The Beginning is complete. A Shift in Loyalties! The Dark Lord returns, and a second Loyalty card "
+                "is dealt to every phone. Look at your phone now, privately: it shows your Loyalty from here on. "
+                "The Second Wizarding War begins."
+            )
         )
     ]
 
@@ -205,7 +276,7 @@ def next_leader(state: UnmaskState) -> list[Effect]:
     effects: list[Effect] = []
     nxt = state.left_of(state.leader)
     if state.board.skip == nxt:
-        effects.append(Say(f"Expelliarmus: {state.names[nxt]}'s turn is skipped, and they regain their wand."))
+        effects.append(Say(_("Expelliarmus: {name}'s turn is skipped.", name=state.names[nxt])))
         state.board.skip = None
         nxt = state.left_of(nxt)
     state.leader = nxt
@@ -213,5 +284,5 @@ def next_leader(state: UnmaskState) -> list[Effect]:
 
 
 TOKEN_STEP = Step[UnmaskState](
-    TOKEN, "the Leader is flipping a token", (leader_move("token", choose_token, _ask_token, choice=Text(40)),)
+    TOKEN, _("the Leader is flipping a token"), (leader_move("token", choose_token, _ask_token, choice=Text(40)),)
 )

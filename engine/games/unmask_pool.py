@@ -15,20 +15,26 @@ from typing import Any
 from engine.actions import IllegalAction
 from engine.args import Choice, Dice, Items, Opt, whole_number
 from engine.dice import say_roll
-from engine.effects import Effect, Expect, Notice, Say
+from engine.effects import Effect, Expect, Say
 from engine.game import Turn
 from engine.games.unmask_encounter import rolls_said
+from engine.games.unmask_final import curse_wins
 from engine.games.unmask_outcome import fail, succeed
 from engine.games.unmask_rules import (
     MAX_DICE,
     dice_to_roll,
     roll_meets,
 )
-from engine.games.unmask_state import POOL, RESULT, ROLL, UnmaskState, leader_move
+from engine.games.unmask_state import CURSED, POOL, RESULT, ROLL, UnmaskState, leader_move
+from engine.messages import Msg, words
 from engine.steps import Move, Step
 
-CURSE_OPTIONS = ("resolved", "stops")
-RESULT_OPTIONS = ("success", "failure")
+_, _n = words("unmask")
+
+CURSE_OPTIONS = (_("resolved"), _("stops"))
+RESULT_OPTIONS = (_("success"), _("failure"))
+SWAP_OPTIONS = (_("swap one card"),)
+REVEALED_OPTIONS = (_("resolved"), _("stops the group"), _("not resolved"))
 MAX_CARD_DICE = 9
 MAX_POOL = 16
 
@@ -36,35 +42,37 @@ MAX_POOL = 16
 # --- The pool -------------------------------------------------------------------------
 
 
+def pool_size(state: UnmaskState) -> int:
+    """Cards in the pool now: one from each group member, plus the extra cards a Leader
+    ability allowed (step 3), less the Curses already dealt with and discarded (step 4)."""
+    return len(state.now.group) + state.now.extra_cards - state.now.pool.curses
+
+
 def curse(state: UnmaskState, turn: Turn) -> list[Effect]:
     """A Curse found in the pool, resolved now: ``stops`` when it makes the group fail."""
+    if state.now.pool.swapped:
+        raise IllegalAction(
+            _("the swapped-in card is not looked at: a Curse in it turns up when the cards are revealed")
+        )
+    if pool_size(state) <= 0:
+        raise IllegalAction(_("every card of the pool has been dealt with"))
     state.now.pool.curses += 1
     if turn.args["choice"] == "stops":
-        return [Say(f"A Curse! It stops the {state.now.context}.")] + fail(state)
-    return [Say("A Curse! Resolve it, discard it, and carry on with fewer cards.")]
+        stopped = _("A Curse! It stops the Battle.") if state.now.battle else _("A Curse! It stops the Encounter.")
+        return [Say(stopped)] + fail(state)
+    return [Say(_("A Curse! Resolve it, discard it, and carry on with fewer cards."))]
 
 
 def swap(state: UnmaskState, turn: Turn) -> list[Effect]:
     """The optional swap: one pool card discarded, one drawn unseen (once per pool)."""
     if state.now.pool.swapped:
-        raise IllegalAction("the Leader swaps at most one card per pool")
+        raise IllegalAction(_("the Leader swaps at most one card per pool"))
     if state.now.short:
-        raise IllegalAction("no swap this time: a Location requirement went unmet because of Expelliarmus")
+        raise IllegalAction(_("no swap this time: a Location requirement went unmet because of Expelliarmus"))
     state.now.pool.swapped = True
     return [
-        Say("The Leader discards one card from the pool, adds the top card of the deck unseen, and shuffles again.")
+        Say(_("The Leader discards one card from the pool, adds the top card of the deck unseen, and shuffles again."))
     ]
-
-
-def short_handed(state: UnmaskState, turn: Turn) -> list[Effect]:
-    """A Location requirement went unmet because Expelliarmus left a player out: the FAQ
-    then takes away the Leader's swap for this Encounter (and its Battle)."""
-    if state.now.left_out is None:
-        raise IllegalAction("a Location requirement can only go unmet when Expelliarmus left a player out")
-    if state.now.pool.swapped:
-        raise IllegalAction("the swap was already made")
-    state.now.short = True
-    return [Say("A Location requirement cannot be met because of Expelliarmus: the Leader may not swap a card.")]
 
 
 def revealed_card(item: Any) -> dict[str, Any]:
@@ -75,15 +83,21 @@ def revealed_card(item: Any) -> dict[str, Any]:
         if text == "curse":
             return {"card": None, "dice": 0, "curse": True}
         try:
-            return {"card": None, "dice": whole_number(text, 0, MAX_CARD_DICE, "a card's dice value"), "curse": False}
+            return {
+                "card": None,
+                "dice": whole_number(text, 0, MAX_CARD_DICE, _("a card's dice value")),
+                "curse": False,
+            }
         except IllegalAction:
-            raise IllegalAction(f"type each card as its dice value or 'curse', not {item[:40]!r}") from None
+            raise IllegalAction(
+                _("type each card as its dice value or 'curse', not {item!r}", item=item[:40])
+            ) from None
     if not isinstance(item, dict) or set(item) - {"card", "dice", "curse"}:
-        raise IllegalAction('each card is an object like {"dice": 2, "curse": false}')
+        raise IllegalAction(_("each card is an object like {example}", example='{"dice": 2, "curse": false}'))
     is_curse = item.get("curse", False)
     if not isinstance(is_curse, bool):
-        raise IllegalAction("curse must be true or false")
-    dice = whole_number(item.get("dice", 0), 0, MAX_CARD_DICE, "a card's dice value")
+        raise IllegalAction(_("curse must be true or false"))
+    dice = whole_number(item.get("dice", 0), 0, MAX_CARD_DICE, _("a card's dice value"))
     name = item.get("card")
     return {"card": name[:60] if isinstance(name, str) else None, "dice": 0 if is_curse else dice, "curse": is_curse}
 
@@ -92,44 +106,109 @@ def reveal(state: UnmaskState, turn: Turn) -> list[Effect]:
     """The revealed pool: the Encounter is judged on the card total, or the dice are counted."""
     cards: list[dict[str, Any]] = turn.args["cards"]
     pool, card, battle = state.now.pool, state.card(), state.now.battle is not None
-    pool.card_dice = sum(c["dice"] for c in cards)
-    effects: list[Effect] = [Say(f"The cards show {pool.card_dice} dice in all.")]
-    if pool.card_dice > MAX_DICE and (battle or card.check not in ("cards_total", "host")):
-        effects.append(Say(f"Only {MAX_DICE} dice may be rolled; the rest are wasted."))
-    cursed = any(c["curse"] for c in cards)
-    if cursed:
-        effects.append(Say("A Curse is revealed: resolve it now."))
-        effects.append(
-            Notice("A revealed Curse must be resolved; if it makes the group fail, enter the result as a failure.")
+    if len(cards) > pool_size(state):
+        raise IllegalAction(
+            _n(
+                "the pool holds {count} card now, not {given}: one per group member, "
+                "plus any extra a Leader ability allowed, less the Curses dealt with",
+                "the pool holds {count} cards now, not {given}: one per group member, "
+                "plus any extra a Leader ability allowed, less the Curses dealt with",
+                max(0, pool_size(state)),
+                given=len(cards),
+            )
         )
-    if not battle and (card.check == "host" or (cursed and card.check == "cards_total")):
-        # A revealed Curse's directive may change the outcome: the host judges after resolving it.
-        state.step = RESULT
-        return effects + [Say("Leader, read the directive: did the group succeed?")]
-    if not battle and card.check == "cards_total":
-        met = pool.card_dice >= (card.target or 0)
-        effects.append(Say(f"{'Enough' if met else 'Not enough'}: {card.target} were needed."))
-        return effects + (succeed(state) if met else fail(state))
-    pool.dice = dice_to_roll(pool.card_dice)
-    if pool.dice == 0:
-        return effects + [Say("There are no dice to roll.")] + fail(state)
-    state.step = ROLL
-    return effects + [
-        Say(f"{state.names[state.leader]}, roll {pool.dice} {'die' if pool.dice == 1 else 'dice'}. {_need_text(state)}")
+    curses = sum(c["curse"] for c in cards)
+    if curses and not pool.swapped:
+        raise IllegalAction(_("only a swapped-in card is unseen: any other Curse is revealed before the swap"))
+    if curses > 1:
+        raise IllegalAction(_("only one card was swapped in: at most one Curse can turn up now"))
+    pool.card_dice = sum(c["dice"] for c in cards)
+    effects: list[Effect] = [
+        Say(_n("The cards show {count} die in all.", "The cards show {count} dice in all.", pool.card_dice))
     ]
+    if pool.card_dice > MAX_DICE and (battle or card.check not in ("cards_total", "host")):
+        effects.append(Say(_("Only {count} dice may be rolled; the rest are wasted.", count=MAX_DICE)))
+    if curses:
+        pool.revealed_curses, state.step = curses, CURSED
+        effects.append(Say(_("A Curse is revealed: it must be resolved now, or the Death Eaters win.")))
+        return effects
+    return effects + judge(state)
+
+
+def judge(state: UnmaskState) -> list[Effect]:
+    """The revealed pool judged: by the host, on the card total, or with the dice counted."""
+    pool, card, battle = state.now.pool, state.card(), state.now.battle is not None
+    effects: list[Effect] = []
+    if not battle and card.check == "host":
+        state.step = RESULT
+        return effects + [Say(_("Leader, read the directive: did the group succeed?"))]
+    if not battle and card.check == "cards_total":
+        met = (pool.card_dice or 0) >= (card.target or 0)
+        needed = card.target or 0
+        effects.append(
+            Say(
+                _("Enough: {target} were needed.", target=needed)
+                if met
+                else _("Not enough: {target} were needed.", target=needed)
+            )
+        )
+        return effects + (succeed(state) if met else fail(state))
+    pool.dice = dice_to_roll(pool.card_dice or 0)
+    if pool.dice == 0:
+        return effects + [Say(_("There are no dice to roll."))] + fail(state)
+    state.step = ROLL
+    leader = state.names[state.leader]
+    return effects + [
+        Say(
+            _n(
+                "{name}, roll {count} die. {need}",
+                "{name}, roll {count} dice. {need}",
+                pool.dice,
+                name=leader,
+                need=_need_text(state),
+            )
+        )
+    ]
+
+
+def resolve_revealed(state: UnmaskState, turn: Turn) -> list[Effect]:
+    """A Curse among the revealed cards "must be resolved immediately, or the Death Eaters
+    win": resolved, the pool is judged on the other cards; if it stops the group, the
+    group fails; not resolved, the game ends with the Death Eaters' victory."""
+    choice = turn.args["choice"]
+    state.now.pool.revealed_curses = 0
+    if choice == "not resolved":
+        return [Say(_("The swapped-in Curse was not resolved."))] + curse_wins(state)
+    if choice == "stops the group":
+        stopped = _("A Curse! It stops the Battle.") if state.now.battle else _("A Curse! It stops the Encounter.")
+        return [Say(stopped)] + fail(state)
+    state.step = POOL
+    return [Say(_("The Curse is resolved: the other cards count."))] + judge(state)
+
+
+def _ask_revealed(state: UnmaskState) -> list[Expect]:
+    prompt = _("A swapped-in Curse is revealed: resolved, does it stop the group, or is it not resolved?")
+    return [Expect.choice("resolve", prompt, REVEALED_OPTIONS, seat=state.leader)]
 
 
 def _ask_pool(state: UnmaskState) -> list[Expect]:
-    what = "Battle" if state.now.battle else "Encounter"
-    return [
-        Expect("cards", "reveal", f"Reveal the {what} cards: each card's dice value, or 'curse'", seat=state.leader)
-    ]
+    size = max(0, pool_size(state))
+    if state.now.pool.swapped:
+        prompt = _(
+            "Reveal the cards (at most {count}): each card's dice value, or 'curse' for a swapped-in Curse",
+            count=size,
+        )
+    else:
+        prompt = _("Reveal the cards (at most {count}): each card's dice value", count=size)
+    return [Expect("cards", "reveal", prompt, seat=state.leader, count=size)]
 
 
 def _ask_curse(state: UnmaskState) -> list[Expect]:
+    if state.now.pool.swapped or pool_size(state) <= 0:
+        return []
     return [
         Expect.choice(
-            "curse", "A Curse in the pool: resolved, or it stops the group?", CURSE_OPTIONS, seat=state.leader
+            "curse", _("A Curse in the pool: resolved, or it stops the group?"), CURSE_OPTIONS, seat=state.leader
         )
     ]
 
@@ -139,20 +218,7 @@ def _ask_swap(state: UnmaskState) -> list[Expect]:
     answers confirmations, and must never make a swap nobody asked for."""
     if state.now.pool.swapped or state.now.short:
         return []
-    return [Expect.choice("swap", "Leader: swap one card? (optional)", ("swap one card",), seat=state.leader)]
-
-
-def _ask_short(state: UnmaskState) -> list[Expect]:
-    if state.now.pool.swapped or state.now.short or state.now.left_out is None:
-        return []
-    return [
-        Expect.choice(
-            "short",
-            "Did Expelliarmus leave a Location requirement unmet? (then no swap)",
-            ("requirement unmet",),
-            seat=state.leader,
-        )
-    ]
+    return [Expect.choice("swap", _("Leader: swap one card? (optional)"), SWAP_OPTIONS, seat=state.leader)]
 
 
 # --- The roll -------------------------------------------------------------------------
@@ -168,10 +234,11 @@ def requirement(state: UnmaskState) -> tuple[int | None, int | None, int]:
     return None, card.target, card.rolls or 0
 
 
-def _need_text(state: UnmaskState) -> str:
+def _need_text(state: UnmaskState) -> Msg:
     kind, total, rolls = requirement(state)
-    need = f"{kind} of a kind" if kind is not None else f"a total of {total} or more"
-    return f"You need {need}, in up to {rolls_said(rolls)}."
+    if kind is not None:
+        return _("You need {target} of a kind, in up to {rolls}.", target=kind, rolls=rolls_said(rolls))
+    return _("You need a total of {target} or more, in up to {rolls}.", target=total or 0, rolls=rolls_said(rolls))
 
 
 def roll(state: UnmaskState, turn: Turn) -> list[Effect]:
@@ -181,21 +248,36 @@ def roll(state: UnmaskState, turn: Turn) -> list[Effect]:
     pool.rolls.append(values)
     kind, total, allowed = requirement(state)
     shown = say_roll(values) if total is not None else ", ".join(str(v) for v in sorted(values))
-    effects: list[Effect] = [Say(f"{shown}.")]
+    effects: list[Effect] = [Say(_("{roll}.", roll=shown))]
     if roll_meets(values, kind, total):
         return effects + succeed(state)
     left = allowed - len(pool.rolls)
     if left <= 0:
-        return effects + [Say("No rolls left.")] + fail(state)
+        return effects + [Say(_("No rolls left."))] + fail(state)
+    if kind is None:
+        return effects + [Say(_("Not yet. {rolls} left: keep any dice and roll the rest.", rolls=rolls_said(left)))]
     best = max(Counter(values).values())
-    hint = f" You have {best} alike." if kind is not None else ""
-    return effects + [Say(f"Not yet.{hint} {rolls_said(left)} left: keep any dice and roll the rest.")]
+    return effects + [
+        Say(
+            _(
+                "Not yet. You have {alike} alike. {rolls} left: keep any dice and roll the rest.",
+                alike=best,
+                rolls=rolls_said(left),
+            )
+        )
+    ]
 
 
 def _ask_roll(state: UnmaskState) -> list[Expect]:
-    _, _, allowed = requirement(state)
+    allowed = requirement(state)[2]
     pool = state.now.pool
-    prompt = f"{state.names[state.leader]}: roll {pool.dice} dice (roll {len(pool.rolls) + 1} of {allowed}); keep any, roll the rest"
+    prompt = _(
+        "{name}: roll {count} dice (roll {number} of {allowed}); keep any, roll the rest",
+        name=state.names[state.leader],
+        count=pool.dice,
+        number=len(pool.rolls) + 1,
+        allowed=allowed,
+    )
     return [Expect("dice", "roll", prompt, seat=state.leader, count=pool.dice)]
 
 
@@ -207,7 +289,7 @@ def host_result(state: UnmaskState, turn: Turn) -> list[Effect]:
 def _ask_result(state: UnmaskState) -> list[Expect]:
     if state.step != RESULT:
         return []
-    return [Expect.choice("result", "Did the group meet the directive?", RESULT_OPTIONS)]
+    return [Expect.choice("result", _("Did the group meet the directive?"), RESULT_OPTIONS)]
 
 
 # --- The steps ------------------------------------------------------------------------
@@ -216,23 +298,28 @@ RESULT_MOVE = Move[UnmaskState]("result", host_result, args={"choice": Choice(RE
 
 POOL_STEP = Step[UnmaskState](
     POOL,
-    "the Leader is revealing the pool",
+    _("the Leader is revealing the pool"),
     (
         leader_move("reveal", reveal, _ask_pool, cards=Items(revealed_card, MAX_POOL)),
         leader_move("curse", curse, _ask_curse, choice=Choice(CURSE_OPTIONS)),
-        leader_move("swap", swap, _ask_swap, choice=Opt(Choice(("swap one card",)))),
-        leader_move("short", short_handed, _ask_short, choice=Opt(Choice(("requirement unmet",)))),
+        leader_move("swap", swap, _ask_swap, choice=Opt(Choice(SWAP_OPTIONS))),
         RESULT_MOVE,
     ),
 )
 
 ROLL_STEP = Step[UnmaskState](
     ROLL,
-    "the Leader is rolling",
+    _("the Leader is rolling"),
     (
         leader_move("roll", roll, _ask_roll, dice=Dice(count=lambda s: s.now.pool.dice)),
         RESULT_MOVE,
     ),
 )
 
-RESULT_STEP = Step[UnmaskState](RESULT, "the host is judging the Encounter", (RESULT_MOVE,))
+CURSED_STEP = Step[UnmaskState](
+    CURSED,
+    _("the Leader is resolving a revealed Curse"),
+    (leader_move("resolve", resolve_revealed, _ask_revealed, choice=Choice(REVEALED_OPTIONS)), RESULT_MOVE),
+)
+
+RESULT_STEP = Step[UnmaskState](RESULT, _("the host is judging the Encounter"), (RESULT_MOVE,))

@@ -17,25 +17,50 @@ from typing import Any
 
 from engine.actions import IllegalAction
 from engine.args import whole_number
+from engine.messages import Msg, listing, words
+
+_, _n = words("unmask")
 
 ORDER = "order"
 DEATH_EATER = "death_eater"
-LOYALTY_NAMES = {ORDER: "Order of the Phoenix", DEATH_EATER: "Death Eater"}
+LOYALTY_NAMES = {ORDER: _("Order of the Phoenix"), DEATH_EATER: _("Death Eater")}
 
 BEGINNING = "beginning"
 WAR = "war"
-PHASE_NAMES = {BEGINNING: "The Beginning", WAR: "The Second Wizarding War"}
+PHASE_NAMES = {BEGINNING: _("The Beginning"), WAR: _("The Second Wizarding War")}
 
 EXPELLIARMUS = "expelliarmus"
 REVELIO = "revelio"
 REDRAW = "redraw"
 SPELLS = (EXPELLIARMUS, REVELIO)
-TOKEN_NAMES = {EXPELLIARMUS: "Expelliarmus", REVELIO: "Revelio", REDRAW: "Discard and Redraw"}
+TOKEN_NAMES = {EXPELLIARMUS: _("Expelliarmus"), REVELIO: _("Revelio"), REDRAW: _("Discard and Redraw")}
+CREATURE_NAMES = {"dementor": _("Dementor"), "inferius": _("Inferius"), "giant": _("Giant")}
+"""The Dark Creatures of the box; a creature added by an option is said as the host typed it."""
+
+HOGWARTS = "hogwarts"
+MINISTRY = "ministry"
+DIAGON_ALLEY = "diagon_alley"
+HOGSMEADE = "hogsmeade"
+LOCATIONS = (HOGWARTS, MINISTRY, DIAGON_ALLEY, HOGSMEADE)
+ROLE_NAMES = {
+    HOGWARTS: _("Hogwarts Alumni"),
+    MINISTRY: _("Ministry of Magic Employee"),
+    DIAGON_ALLEY: _("Diagon Alley Shopkeeper"),
+    HOGSMEADE: _("Hogsmeade Resident"),
+}
+"""The Role cards, one stack of two per Location (a Role *is* its Location's card)."""
+LOCATION_NAMES = {
+    HOGWARTS: _("Hogwarts"),
+    MINISTRY: _("Ministry of Magic"),
+    DIAGON_ALLEY: _("Diagon Alley"),
+    HOGSMEADE: _("Hogsmeade"),
+}
+ROLES_PER_LOCATION = 2
 
 TALK_MODES = {
-    "basics": "The Basics: do not discuss the cards in your hand, nor whether you can help.",
-    "essentials": "The Essentials: you may say you can help or can't help, but never name your cards.",
-    "works": "The Works: say anything about your hand, true or not.",
+    "basics": _("The Basics: do not discuss the cards in your hand, nor whether you can help."),
+    "essentials": _("The Essentials: you may say you can help or can't help, but never name your cards."),
+    "works": _("The Works: say anything about your hand, true or not."),
 }
 
 # Rulebook Loyalty chart: players -> (Phase 1 Order, Phase 1 Death Eaters, Phase 2 Order, Phase 2 Death Eaters).
@@ -50,6 +75,8 @@ LOYALTY_CHART: dict[int, tuple[int, int, int, int]] = {
 # Rulebook "names to submit" chart: players -> (fewest, most) names the final Leader submits.
 NAMES_TO_SUBMIT: dict[int, tuple[int, int]] = {4: (1, 2), 5: (1, 2), 6: (1, 2), 7: (2, 3), 8: (2, 3)}
 
+SIX_PLUS = 6
+"""Set-up 3: "For a 4 or 5 player game, remove all cards noted 6+"."""
 FOURTH_SPACE = 4
 MAX_DICE = 6
 HAND = 5
@@ -69,7 +96,10 @@ class Config:
     * ``tokens`` (options ``beginning_tokens``, ``war_tokens``): the face-down tokens of
       each Phase, 5 for The Beginning and 6 for The Second Wizarding War as the component
       list says: Beginning = Dementor, Inferius, Expelliarmus and two Discard-and-Redraw;
-      War = Dementor, Inferius, Giant, Revelio and two Discard-and-Redraw.
+      War = Dementor, Inferius, Giant, Revelio and two Discard-and-Redraw.  Which kinds
+      they are is the board's; what the rulebook prints is checked (:func:`_check_printed`):
+      5 and 6 tokens, one Expelliarmus and one Revelio, Revelio in the War, two Beginning
+      spaces.
     * ``spaces`` (options ``beginning_spaces``, ``war_spaces``): the board spaces those
       tokens fill.  The Beginning ends when its
       *second* token is placed (the rulebook's Shift rule), so it has two creature
@@ -115,7 +145,7 @@ def _items(raw: Any, what: str) -> list[str]:
     if isinstance(raw, str):
         raw = [part for part in raw.split(",") if part.strip()]
     if not isinstance(raw, list) or any(not isinstance(n, (str, int)) or isinstance(n, bool) for n in raw):
-        raise IllegalAction(f"{what} must be a list (or comma-separated text)")
+        raise IllegalAction(_("{what} must be a list (or comma-separated text)", what=what))
     return [str(n).strip().lower() for n in raw]
 
 
@@ -139,10 +169,10 @@ def _creatures(raw: Any, default: tuple[tuple[str, int], ...]) -> tuple[tuple[st
     if isinstance(raw, str):
         pairs = [item.split(":") for item in _items(raw, "creatures")]
         if any(len(p) != 2 for p in pairs):
-            raise IllegalAction("creatures is written like 'dementor:3, giant:4'")
+            raise IllegalAction(_("creatures is written like 'dementor:3, giant:4'"))
         raw = {name.strip(): count.strip() for name, count in pairs}
     if not isinstance(raw, dict) or not raw:
-        raise IllegalAction("creatures must map each Dark Creature to 3 or 4 (dice of a kind)")
+        raise IllegalAction(_("creatures must map each Dark Creature to 3 or 4 (dice of a kind)"))
     return tuple((str(k).strip().lower(), whole_number(v, 3, 4, f"creatures.{k}")) for k, v in sorted(raw.items()))
 
 
@@ -152,7 +182,7 @@ def _peeks(raw: Any, length: int, default: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(default[min(i, len(default) - 1)] for i in range(length + 1))
     items = _items(raw, "revelio_peeks")
     if len(items) != length + 1:
-        raise IllegalAction(f"revelio_peeks needs {length + 1} numbers (one per space, Start included)")
+        raise IllegalAction(_("revelio_peeks needs {count} numbers (one per space, Start included)", count=length + 1))
     return tuple(whole_number(i, 0, 2, "revelio_peeks entries") for i in items)
 
 
@@ -175,11 +205,17 @@ def parse_config(options: Mapping[str, Any]) -> Config:
     base = Config()
     unknown = set(options) - set(OPTIONS)
     if unknown:
-        raise IllegalAction(f"unknown options: {', '.join(sorted(unknown))}; known: {', '.join(OPTIONS)}")
+        raise IllegalAction(
+            _(
+                "unknown options: {unknown}; known: {known}",
+                unknown=", ".join(sorted(unknown)),
+                known=", ".join(OPTIONS),
+            )
+        )
     length = whole_number(options.get("track_length", base.track_length), 5, 12, "track_length")
     talk = options.get("talk", base.talk)
     if talk not in TALK_MODES:
-        raise IllegalAction(f"talk must be one of {', '.join(TALK_MODES)}")
+        raise IllegalAction(_("talk must be one of {modes}", modes=listing(TALK_MODES, "or")))
     cfg = Config(
         track_length=length,
         revelio_peeks=_peeks(options.get("revelio_peeks"), length, base.revelio_peeks),
@@ -194,25 +230,83 @@ def parse_config(options: Mapping[str, Any]) -> Config:
     return cfg
 
 
+TOKEN_COUNTS = {BEGINNING: 5, WAR: 6}
+"""Components: "5 Beginning Tokens", "6 Second Wizarding War Tokens"."""
+BEGINNING_SPACES = 2
+"""Rule 12: "As soon as the second token is added to The Beginning, loyalties may shift";
+step 11C ends The Beginning when a token fills its final requirement: two spaces."""
+
+
+def _check_printed(cfg: Config) -> None:
+    """Board options may only say what the rulebook leaves to the printed board: a set-up
+    that breaks a printed rule is refused, not played wrongly."""
+    for phase, count in TOKEN_COUNTS.items():
+        if len(cfg.phase_tokens(phase)) != count:
+            raise IllegalAction(
+                _(
+                    "{phase} has {count} tokens in the box, not {given}",
+                    phase=PHASE_NAMES[phase],
+                    count=count,
+                    given=len(cfg.phase_tokens(phase)),
+                )
+            )
+    if len(cfg.phase_spaces(BEGINNING)) != BEGINNING_SPACES:
+        raise IllegalAction(_("The Beginning ends when its second token is placed: it has exactly two spaces"))
+    every = cfg.phase_tokens(BEGINNING) + cfg.phase_tokens(WAR)
+    for spell in SPELLS:
+        if every.count(spell) != 1:
+            raise IllegalAction(_("the box has exactly one {spell} token", spell=TOKEN_NAMES[spell]))
+    if REVELIO not in cfg.phase_tokens(WAR) or REVELIO not in cfg.phase_spaces(WAR):
+        raise IllegalAction(
+            _("Revelio fulfils an objective in the Second Wizarding War: it is a token and a space of that Phase")
+        )
+
+
 def _check_tokens(cfg: Config) -> None:
     """Every token must be a known kind, and every space fillable by its Phase's tokens."""
+    _check_printed(cfg)
     creatures = dict(cfg.creatures)
     for phase in (BEGINNING, WAR):
         tokens = Counter(cfg.phase_tokens(phase))
         for name in tokens:
             if name not in creatures and name not in TOKEN_NAMES:
-                raise IllegalAction(f"token {name!r} is neither a spell, a redraw nor a creature in 'creatures'")
+                raise IllegalAction(
+                    _("token {name!r} is neither a spell, a redraw nor a creature in 'creatures'", name=name)
+                )
         spaces = Counter(cfg.phase_spaces(phase))
         if not spaces:
-            raise IllegalAction(f"{PHASE_NAMES[phase]} needs at least one space to fill")
+            raise IllegalAction(_("{phase} needs at least one space to fill", phase=PHASE_NAMES[phase]))
         for name, count in spaces.items():
             if name == REDRAW or tokens[name] < count:
-                raise IllegalAction(f"{PHASE_NAMES[phase]} has a {name!r} space its tokens cannot fill")
+                raise IllegalAction(
+                    _("{phase} has a {name!r} space its tokens cannot fill", phase=PHASE_NAMES[phase], name=name)
+                )
 
 
-def token_name(name: str) -> str:
-    """How a token is said aloud."""
-    return TOKEN_NAMES.get(name, name.replace("_", " ").title())
+def open_stacks(taken: Sequence[str]) -> list[str]:
+    """The Locations a player may take a Role from: "one of the stacks with the most
+    remaining Cards" (set-up step 1), given the Roles already taken."""
+    left = {loc: ROLES_PER_LOCATION - list(taken).count(loc) for loc in LOCATIONS}
+    most = max(left.values())
+    return [loc for loc in LOCATIONS if left[loc] == most and most > 0]
+
+
+def requirements_met(needs: Sequence[str], locations: Sequence[str]) -> int:
+    """How many of an Encounter's Location requirements a group's Locations meet (each
+    member counts towards one requirement of their own Location)."""
+    have = Counter(locations)
+    return sum(min(count, have[loc]) for loc, count in Counter(needs).items())
+
+
+def unmet(needs: Sequence[str], locations: Sequence[str]) -> list[str]:
+    """The requirements a group's Locations leave unmet, one entry per missing player."""
+    have = Counter(locations)
+    return [loc for loc, count in sorted(Counter(needs).items()) for _ in range(count - min(count, have[loc]))]
+
+
+def token_name(name: str) -> Msg | str:
+    """How a token is said aloud (a creature added by an option, as typed)."""
+    return TOKEN_NAMES.get(name) or CREATURE_NAMES.get(name) or name.replace("_", " ").title()
 
 
 def loyalty_decks(players: int) -> tuple[list[str], list[str]]:
@@ -254,8 +348,14 @@ def verdict(loyalty: Sequence[str], accused: Sequence[int]) -> str:
 
 
 VERDICT_SAY = {
-    "perfect": "Every Death Eater, and only they, stand before the Department of Magical Law Enforcement. "
-    "Perfect victory for the Order of the Phoenix!",
-    "partial": "Every Death Eater was caught, but an Order name was submitted too. Partial victory for the Order of the Phoenix.",
-    "death_eaters": "A Death Eater slipped away from questioning. The Death Eaters win!",
+    "perfect": _(
+        "Every Death Eater, and only they, stand before the Department of Magical Law Enforcement. "
+        "Perfect victory for the Order of the Phoenix!"
+    ),
+    "partial": _(
+        "Every Death Eater was caught, but an Order name was submitted too. "
+        "Partial victory for the Order of the Phoenix."
+    ),
+    "death_eaters": _("A Death Eater slipped away from questioning. The Death Eaters win!"),
+    "curse": _("The swapped-in Curse was not resolved: the Death Eaters win!"),
 }

@@ -13,31 +13,42 @@ from engine.game import Turn
 from engine.games.unmask_encounter import begin_turn
 from engine.games.unmask_rules import TALK_MODES, loyalty_decks
 from engine.games.unmask_state import FIRST_ROLL, FirstRolls, UnmaskState, names_of
+from engine.messages import words
 from engine.steps import Move, Step
+
+_, _n = words("unmask")
 
 
 def setup_lines(players: int, talk: str) -> list[Effect]:
     """The set-up steps, said in the rulebook's order."""
     encounters = (
-        "use all the Encounter cards"
+        _("Encounter deck: use all the Encounter cards. Shuffle it and place it face down.")
         if players >= 6
-        else "remove every Encounter card marked 6+ and return it to the box"
+        else _(
+            "Encounter deck: remove every Encounter card marked 6+ and return it to the box. "
+            "Shuffle it and place it face down."
+        )
     )
     return [
         Say(
-            f"Set-up for {players} players. Sort the Role cards by Location into four stacks of two; "
-            "each player takes a Role from one of the stacks with the most cards left."
+            _(
+                "Set-up for {count} players. Sort the Role cards by Location into four stacks of two; "
+                "each player takes a Role from one of the stacks with the most cards left.",
+                count=players,
+            )
         ),
-        Say("Place the board and put the Snake on the Start space of the Threat Track."),
-        Say(f"Encounter deck: {encounters}. Shuffle it and place it face down."),
-        Say("Each player chooses a wand and puts it face down in front of them."),
-        Say("Shuffle the Wizarding World cards and deal five to each player. Keep your hand secret."),
+        Say(_("Place the board and put the Snake on the Start space of the Threat Track.")),
+        Say(encounters),
+        Say(_("Each player chooses a wand and puts it face down in front of them.")),
+        Say(_("Shuffle the Wizarding World cards and deal five to each player. Keep your hand secret.")),
         Say(
-            "Shuffle the Beginning tokens face down, and the Second Wizarding War tokens face down. "
-            "Set the Expelliarmus and Revelio cards nearby."
+            _(
+                "Shuffle the Beginning tokens face down, and the Second Wizarding War tokens face down. "
+                "Set the Expelliarmus and Revelio cards nearby."
+            )
         ),
-        Say(f"Table Talk: {TALK_MODES[talk]}"),
-        Say("To find the first Leader, each player rolls two dice."),
+        Say(_("Table Talk: {mode}", mode=TALK_MODES[talk])),
+        Say(_("To find the first Leader, each player rolls two dice.")),
     ]
 
 
@@ -58,15 +69,22 @@ def first_roll(state: UnmaskState, turn: Turn) -> list[Effect]:
     first, roller = _rolls(state), first_roller(state)
     values: list[int] = turn.args["dice"]
     first.totals[roller] = sum(values)
-    effects: list[Effect] = [Say(f"{state.names[roller]}: {say_roll(values)}.")]
+    effects: list[Effect] = [Say(_("{name}: {roll}.", name=state.names[roller], roll=say_roll(values)))]
     if len(first.totals) < len(first.contenders):
-        return effects + [Say(f"{state.names[first_roller(state)]}, roll two dice.")]
+        return effects + [Say(_("{name}, roll two dice.", name=state.names[first_roller(state)]))]
     best = max(first.totals.values())
     top = [s for s in first.contenders if first.totals[s] == best]
     if len(top) > 1:
         state.first = FirstRolls(contenders=top)
         return effects + [
-            Say(f"A tie at {best} between {names_of(state.names, top)}: roll again. {state.names[top[0]]} first.")
+            Say(
+                _(
+                    "A tie at {total} between {names}: roll again. {name} first.",
+                    total=best,
+                    names=names_of(state.names, top),
+                    name=state.names[top[0]],
+                )
+            )
         ]
     state.leader, state.first = top[0], None
     return effects + deal_loyalty(state, turn) + begin_turn(state)
@@ -84,27 +102,31 @@ def deal_loyalty(state: UnmaskState, turn: Turn) -> list[Effect]:
     leader = state.names[state.leader]
     return [
         Say(
-            f"{leader} rolled highest and is the first Leader. The Loyalty cards are dealt: "
-            "look at your phone, privately, and never show it to anyone."
+            _(
+                "{name} rolled highest and is the first Leader. The Loyalty cards are dealt: "
+                "look at your phone, privately, and never show it to anyone.",
+                name=leader,
+            )
         )
     ]
 
 
 def _ask_first_roll(state: UnmaskState) -> list[Expect]:
     roller = first_roller(state)
-    return [Expect("dice", "roll", f"{state.names[roller]}: roll two dice for first Leader", seat=roller, count=2)]
+    prompt = _("{name}: roll two dice for first Leader", name=state.names[roller])
+    return [Expect("dice", "roll", prompt, seat=roller, count=2)]
 
 
 FIRST_ROLL_STEP = Step[UnmaskState](
     FIRST_ROLL,
-    "the players are rolling for the first Leader",
+    _("the players are rolling for the first Leader"),
     (
         Move(
             "roll",
             first_roll,
             args={"dice": Dice(count=2)},
             by=lambda s: [first_roller(s)],
-            role="rolling for first Leader",
+            role=_("rolling for first Leader"),
             ask=_ask_first_roll,
         ),
     ),

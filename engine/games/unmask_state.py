@@ -17,14 +17,18 @@ from typing import Any
 
 from engine.args import ArgSpec
 from engine.games.unmask_rules import BEGINNING, Config
+from engine.messages import Msg, listing, words
 from engine.secrets import secret
 from engine.steps import Asker, Handler, Move
+
+_, _n = words("unmask")
 
 # Steps, in the order a game goes through them.
 FIRST_ROLL = "first_roll"  # each player rolls two dice for the first Leader
 ENCOUNTER = "encounter"  # the Leader reveals an Encounter card (host enters it)
 GROUP = "group"  # the Leader gathers the group
 POOL = "pool"  # cards handed in: curses, optional swap, then the revealed cards
+CURSED = "cursed"  # a swapped-in Curse turned up in the reveal: resolved at once, or the Death Eaters win
 ROLL = "roll"  # the Leader rolls (and keeps and re-rolls) the dice
 RESULT = "result"  # an Encounter only the host can judge (items, specific cards)
 TOKEN = "token"  # after a success: which token was flipped
@@ -34,7 +38,7 @@ VOTE = "vote"  # everyone votes on the nomination
 ACCUSE = "accuse"  # the final Leader submits names
 OVER = "over"  # the Moment of Truth has been told
 
-IN_TURN = (ENCOUNTER, GROUP, POOL, ROLL, RESULT, TOKEN)
+IN_TURN = (ENCOUNTER, GROUP, POOL, CURSED, ROLL, RESULT, TOKEN)
 FINAL = (REVELIO_STEP, NOMINATE, VOTE, ACCUSE)
 
 
@@ -59,6 +63,7 @@ class Card:
     check: str | None  # "cards_total" | "of_a_kind" | "dice_total" | "host"; None until tapped in
     target: int | None
     rolls: int | None
+    needs: list[str] | None = None  # Location requirements (Locations, repeats allowed); None until tapped in
 
 
 @dataclass
@@ -67,6 +72,7 @@ class Pool:
 
     swapped: bool = False
     curses: int = 0
+    revealed_curses: int = 0  # Curses among the revealed cards (the swapped-in card), being resolved
     card_dice: int | None = None
     dice: int = 0
     rolls: list[list[int]] = field(default_factory=list)
@@ -81,6 +87,8 @@ class Encounter:
     group: list[int] = field(default_factory=list)
     left_out: int | None = None  # Expelliarmus took this player's wand for this Encounter
     short: bool = False  # a Location requirement went unmet because of it: no swap
+    ability: str | None = None  # which of the Leader's two abilities is used this turn
+    extra_cards: int = 0  # extra cards a Leader ability let the group hand in
     pool: Pool = field(default_factory=Pool)
 
     @property
@@ -119,6 +127,7 @@ class Department:
     votes: dict[int, bool] = secret(
         "vote", per_seat=True, learned=False, summary=("voted", sorted), default_factory=dict
     )
+    on_phone: list[int] = field(default_factory=list)  # seats whose vote was cast on their own phone
     last_vote: dict[str, Any] | None = None
     final_leader: int | None = None
     accused: list[int] = field(default_factory=list)
@@ -132,6 +141,7 @@ class UnmaskState:
     talk: str
     step: str = FIRST_ROLL
     first: FirstRolls | None = None
+    roles: dict[int, str] = field(default_factory=dict)  # each seat's Role card, by Location (face up)
     leader: int = 0  # the Leader once set-up is over
     turn: int = 0
     loyalty: list[str] = secret("Loyalty", per_seat=True, shown=_over, default_factory=list)
@@ -173,16 +183,13 @@ class UnmaskState:
         return tuple(n for s, n in enumerate(self.names) if s not in excluded)
 
 
-def names_of(names: Sequence[str], seats: Sequence[int]) -> str:
+def names_of(names: Sequence[str], seats: Sequence[int]) -> Msg | str:
     """Seats said aloud: "Ann, Bob and Cat"."""
-    said = [names[s] for s in seats]
-    if not said:
-        return "nobody"
-    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    return listing([names[s] for s in seats]) if seats else _("nobody")
 
 
 def leader_move(
     kind: str, run: Handler[UnmaskState], ask: Asker[UnmaskState] | None = None, **args: ArgSpec
 ) -> Move[UnmaskState]:
     """A move the Leader makes (or the host for the table): most of a turn's moves."""
-    return Move(kind, run, args=args, by=UnmaskState.leader_seat, role="Leader", ask=ask)
+    return Move(kind, run, args=args, by=UnmaskState.leader_seat, role=_("Leader"), ask=ask)

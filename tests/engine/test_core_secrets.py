@@ -138,10 +138,9 @@ def test_the_loyalty_deal_survives_six_undos_and_rerolls() -> None:
 def test_a_revelio_peek_cannot_be_unseen() -> None:
     """Undo of a peek warns; once confirmed, the holder still sees what was shown, and a
     second peek adds to it rather than replacing it."""
-    from support.unmask import QUICK, started
+    from support.unmask import revelio_taken
 
-    play = started(options=dict(QUICK, revelio_peeks=[2, 2, 2, 2, 2, 2]))
-    play.token("revelio")
+    play = revelio_taken(options={"revelio_peeks": [2, 2, 2, 2, 2, 2]})
     for _ in range(5):
         play.encounter(False)
     assert play.s.step == "revelio"

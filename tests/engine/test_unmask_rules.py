@@ -19,7 +19,7 @@ from engine.games.unmask_rules import (
     shifted,
     verdict,
 )
-from support.unmask import QUICK, Play, at_department, started
+from support.unmask import Play, at_department, revelio_taken, started
 
 # --- the charts and the checks ----------------------------------------------------------
 
@@ -61,20 +61,20 @@ def test_options_are_validated() -> None:
     typed = parse_config(
         {
             "creatures": "giant:4, dementor:3, inferius:4, troll:3",
-            "beginning_tokens": "Troll, expelliarmus",
-            "beginning_spaces": "troll",
+            "beginning_tokens": "Troll, expelliarmus, dementor, redraw, redraw",
+            "beginning_spaces": "troll, dementor",
             "revelio_peeks": "2,1,1,1,0,0,0",
         }
     )
-    assert typed.kind_needed("troll") == 3 and typed.phase_tokens("beginning") == ("troll", "expelliarmus")
+    assert typed.kind_needed("troll") == 3 and typed.phase_tokens("beginning")[:2] == ("troll", "expelliarmus")
     assert typed.revelio_peeks == (2, 1, 1, 1, 0, 0, 0) and typed.phase_spaces("war") == Config().phase_spaces("war")
     for bad in (
         {"track_length": 4},
         {"colour": "red"},
         {"revelio_peeks": [2, 1]},
         {"talk": "shouting"},
-        {"beginning_tokens": ["troll"]},
-        {"beginning_spaces": "giant"},
+        {"beginning_tokens": "troll, dementor, expelliarmus, redraw, redraw"},
+        {"beginning_spaces": "giant, dementor"},
         {"war_spaces": "redraw", "war_tokens": "redraw"},
         {"creatures": "giant=4"},
         {"revelio_peeks": "2, 2, 1, x, 0, 0, 0"},
@@ -163,14 +163,16 @@ def test_kept_dice_and_rolls_allowed_by_the_encounter_card() -> None:
 
 def test_curses_and_the_single_swap() -> None:
     play = started()
-    play.act("encounter", group=2, check="host")
+    play.act("encounter", group=3, check="host")
     play.gather()
     play.act("curse", choice="resolved")
     play.act("swap")
     with pytest.raises(IllegalAction, match="at most one"):
         play.act("swap")
     play.act("reveal", cards=[{"dice": 3, "curse": True}, {"dice": 1}])
-    assert play.s.now.pool.card_dice == 1 and play.s.step == "result"
+    assert play.s.now.pool.card_dice == 1 and play.s.step == "cursed"
+    play.act("resolve", choice="resolved")
+    assert play.s.step == "result"
     with pytest.raises(IllegalAction, match="host"):
         play.act("result", by=0, choice="success")
     play.act("result", choice="failure")
@@ -196,26 +198,22 @@ def test_expelliarmus_leave_out_forbids_the_swap_and_skip_skips_a_turn() -> None
     assert play.s.board.expelliarmus is None and play.s.now.left_out == 3
     with pytest.raises(IllegalAction, match="no one holds"):
         play.act("skip_turn", choice=4)
-    play.act("encounter", group=5, check="host")
+    play.act("encounter", group=5, check="host", needs=["hogsmeade", "ministry"])  # Dan is the only Hogsmeade Resident
     with pytest.raises(IllegalAction, match="left out"):
         play.act("group", choices=[1, 0, 2, 3])
     play.act("group", choices=[1, 0, 2, 4])
-    play.act("short")
+    assert play.s.now.short and play.said[-1].startswith("A Location requirement cannot be met because of Expelliarmus")
     with pytest.raises(IllegalAction, match="no swap"):
         play.act("swap")
     play.act("result", choice="failure")
     assert play.s.now.left_out is None and play.s.leader == 2
-    with pytest.raises(IllegalAction, match="Expelliarmus left a player out"):
-        play.encounter(True)
-        play.act("token", choice="dementor")
-        play.act("short")
 
     skip = started(seed=5)
     skip.token("expelliarmus")
     skip.act("skip_turn", choice="Cat")
     skip.encounter(True)
     skip.act("token", choice="redraw")
-    assert skip.s.leader == 3 and "Expelliarmus: Cat's turn is skipped, and they regain their wand." in skip.said
+    assert skip.s.leader == 3 and "Expelliarmus: Cat's turn is skipped." in skip.said
 
 
 def test_the_host_taps_an_encounter_in_and_types_the_cards() -> None:
@@ -228,13 +226,17 @@ def test_the_host_taps_an_encounter_in_and_types_the_cards() -> None:
     assert play.table.expects()[0].action == "target" and play.s.step == "encounter"
     play.act("target", choice="3")
     play.act("rolls", choice="2")
+    assert play.table.expects()[0].action == "locations" and play.s.step == "encounter"
+    play.act("locations", choice="none")
     assert play.s.step == "group" and play.said[-1].startswith(
         "Encounter: the Encounter. Roll 3 of a kind, in up to 2 rolls."
     )
     play.act("group", choices=["Ann", "Bob", "Cat"])
     with pytest.raises(IllegalAction, match="dice value or 'curse'"):
         play.act("reveal", cards=["two"])
-    play.act("reveal", cards=["2", "curse", "3"])
+    with pytest.raises(IllegalAction, match="only a swapped-in card is unseen"):
+        play.act("reveal", cards=["2", "curse", "3"])
+    play.act("reveal", cards=["2", "0", "3"])
     assert play.s.now.pool.card_dice == 5 and play.s.now.pool.dice == 5
     assert play.table.expects()[0].count == 5
 
@@ -254,7 +256,10 @@ def test_fourth_space_penalty_lasts_one_encounter_and_its_battle() -> None:
 
 
 def test_tokens_a_lost_creature_returns_and_a_filled_space_discards() -> None:
-    options = {"beginning_tokens": "dementor, dementor, inferius", "beginning_spaces": ["dementor", "inferius"]}
+    options = {
+        "beginning_tokens": "dementor, dementor, inferius, expelliarmus, redraw",
+        "beginning_spaces": ["dementor", "inferius"],
+    }
     play = started(options=options)
     with pytest.raises(IllegalAction, match="token"):
         play.act("token", choice="dementor")
@@ -264,7 +269,9 @@ def test_tokens_a_lost_creature_returns_and_a_filled_space_discards() -> None:
     play.battle("dementor", True)
     assert play.s.board.filled["beginning"] == ["dementor"] and "dementor" not in play.s.board.pools["beginning"]
     assert "has no empty space left and is discarded" in " ".join(play.said)
-    with pytest.raises(IllegalAction, match="face-down tokens of The Beginning are: inferius"):
+    with pytest.raises(
+        IllegalAction, match="face-down tokens of The Beginning are: Expelliarmus, Inferius and Discard and Redraw"
+    ):
         play.encounter(True)
         play.act("token", choice="giant")
 
@@ -297,23 +304,22 @@ def test_out_of_step_and_unknown_actions_are_refused() -> None:
 
 
 def test_revelio_peeks_only_the_holder_sees() -> None:
-    short = started(options=dict(QUICK, revelio_peeks=[2, 2, 2, 2, 2, 2]))
-    short.token("revelio")
+    short = revelio_taken(options={"revelio_peeks": [2, 2, 2, 2, 2, 2]})
     for _ in range(5):
         short.encounter(False)
     s = short.s
     assert s.step == "revelio" and s.final.peeks_allowed == 2
     secret = [e for e in short.table.expects() if e.action == "peek" and e.secret]
-    assert secret and secret[0].seat == 0
+    assert secret and secret[0].seat == 2
     assert all(e["action"] != "peek" or not e["secret"] for e in short.table.public_view()["expects"])
-    for bad, message in (([1, 2, 3], "at most 2"), ([0], "yourself")):
+    for bad, message in (([1, 3, 4], "at most 2"), ([2], "yourself")):
         with pytest.raises(IllegalAction, match=message):
-            short.act("peek", by=0, choices=bad)
-    with pytest.raises(IllegalAction, match="only Ann"):
-        short.act("peek", by=1, choice=2)
-    short.act("peek", by=0, choices=["Bob", 3])
-    assert [p["seat"] for p in short.table.private_view(0)["view"]["peeks"]] == [1, 3]
-    assert all(not short.table.private_view(x)["view"]["peeks"] for x in range(1, 5))
+            short.act("peek", by=2, choices=bad)
+    with pytest.raises(IllegalAction, match="only Cat"):
+        short.act("peek", by=1, choice=3)
+    short.act("peek", by=2, choices=["Bob", 3])
+    assert [p["seat"] for p in short.table.private_view(2)["view"]["peeks"]] == [1, 3]
+    assert all(not short.table.private_view(x)["view"]["peeks"] for x in (0, 1, 3, 4))
     assert short.s.step == "nominate" and short.said[-2] == "Revelio has been cast."
 
 
@@ -365,14 +371,15 @@ def test_a_tied_vote_fails_and_exhausted_nominations_start_over() -> None:
     )
 
 
-def test_a_curse_revealed_with_the_cards_leaves_the_verdict_to_the_host() -> None:
+def test_a_resolved_swapped_in_curse_leaves_the_other_cards_to_count() -> None:
     play = started()
     play.act("encounter", group=2, check="cards_total", target=3)
     play.gather()
+    play.act("swap")
     play.act("reveal", cards=[{"card": "Galleon", "dice": 4}, {"card": "Crucio", "curse": True, "dice": 2}])
-    assert play.s.step == "result" and play.s.now.pool.card_dice == 4 and play.s.board.snake == 0
-    play.act("result", choice="failure")
-    assert play.s.board.snake == 1
+    assert play.s.step == "cursed" and play.s.now.pool.card_dice == 4 and play.s.board.snake == 0
+    play.act("resolve", choice="resolved")
+    assert play.s.step == "token" and play.s.board.snake == 0
 
 
 def test_the_host_never_replaces_a_vote_cast_on_a_phone() -> None:
@@ -384,6 +391,6 @@ def test_the_host_never_replaces_a_vote_cast_on_a_phone() -> None:
     nominee = next(x for x in range(play.s.players) if x != play.s.final.nominator)
     play.act("nominate", choice=nominee)
     play.act("vote", by=1, vote=True)
-    with pytest.raises(IllegalAction, match="Bob has already voted"):
+    with pytest.raises(IllegalAction, match="Bob voted on their phone"):
         play.act("vote", seat=1, vote=False)
     assert play.s.final.votes == {1: True}

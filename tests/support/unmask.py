@@ -14,7 +14,9 @@ from typing import Any
 from engine.actions import Action
 from engine.effects import Expect
 from engine.games.unmask import Unmask
-from engine.games.unmask_rules import DEATH_EATER, LOYALTY_CHART, NAMES_TO_SUBMIT, ORDER
+from engine.games.unmask_encounter import legal_groups
+from engine.games.unmask_pool import pool_size
+from engine.games.unmask_rules import DEATH_EATER, LOCATIONS, LOYALTY_CHART, NAMES_TO_SUBMIT, ORDER, open_stacks
 from engine.games.unmask_state import UnmaskState
 from support.table import Scripted
 
@@ -31,8 +33,15 @@ class Play(Scripted):
 
     # --- scripted steps -----------------------------------------------------------------
 
+    def roles(self) -> None:
+        """Each seat records its Role on its phone, in seat order: Hogwarts, Ministry,
+        Diagon Alley, Hogsmeade, then round again (always a stack with the most left)."""
+        for seat in range(self.s.players):
+            self.act("role", by=seat, choice=LOCATIONS[seat % len(LOCATIONS)])
+
     def first_leader(self, leader: int) -> None:
-        """Everyone rolls; ``leader`` and the seat after tie first at 11, then ``leader`` wins."""
+        """Roles, then everyone rolls; ``leader`` and the seat after tie first at 11, then ``leader`` wins."""
+        self.roles()
         n = self.s.players
         rival = (leader + 1) % n
         for seat in range(n):
@@ -100,6 +109,18 @@ def random_action(s: UnmaskState, r: random.Random) -> Action:
     def by(seat: int | None) -> int | None:
         return seat if r.random() < 0.5 else None
 
+    missing = [x for x in range(n) if x not in s.roles]
+    if missing and step in ("first_roll", "encounter", "group") and (step == "group" or r.random() < 0.5):
+        seat = r.choice(missing)
+        role = r.choice(open_stacks(list(s.roles.values())))
+        return (
+            Action("role", {"choice": role}, seat)
+            if r.random() < 0.5
+            else Action("role", {"choice": role, "seat": seat})
+        )
+    if s.leader in s.roles and s.now.ability is None and step in ("group", "pool") and r.random() < 0.1:
+        if step != "pool" or s.now.pool.card_dice is None:
+            return Action("ability", {"choice": r.choice(["first ability", "second ability"])}, by(s.leader))
     if s.board.expelliarmus is not None and step in ("encounter", "group") and r.random() < 0.2:
         targets = [x for x in range(n) if x not in (s.board.expelliarmus, s.leader)]
         return Action(r.choice(["skip_turn", "leave_out"]), {"choice": r.choice(targets)}, by(s.board.expelliarmus))
@@ -108,17 +129,21 @@ def random_action(s: UnmaskState, r: random.Random) -> Action:
     if step == "encounter":
         return _encounter_action(s, r, by(s.leader))
     if step == "group":
-        need = min(s.now.card.group, n - (s.now.left_out is not None))
-        pool = [x for x in range(n) if x not in (s.leader, s.now.left_out)]
-        return Action("group", {"choices": [s.leader] + r.sample(pool, need - 1)}, by(s.leader))
+        return Action("group", {"choices": r.choice(legal_groups(s))}, by(s.leader))
     if step == "pool":
-        pick = r.random()
-        if pick < 0.05:
+        pick, size = r.random(), pool_size(s)
+        if pick < 0.05 and not s.now.pool.swapped and size > 0:
             return Action("curse", {"choice": r.choice(["resolved", "stops"])}, by(s.leader))
         if pick < 0.15 and not s.now.pool.swapped and not s.now.short:
-            return Action("short" if s.now.left_out is not None and r.random() < 0.5 else "swap", {}, by(s.leader))
-        cards = [_random_card(r) for _ in range(r.randint(1, 5))]
+            return Action("swap", {}, by(s.leader))
+        cards = [_random_card(r) for _ in range(r.randint(0, size))]
+        if s.now.pool.swapped and cards and r.random() < 0.1:
+            cards[0] = "curse" if r.random() < 0.5 else {"card": "Avada Kedavra", "curse": True}
         return Action("reveal", {"cards": cards}, by(s.leader))
+    if step == "cursed":
+        return Action(
+            "resolve", {"choice": r.choice(["resolved", "resolved", "stops the group", "not resolved"])}, by(s.leader)
+        )
     if step == "roll":
         if r.random() < 0.05:
             return Action("result", {"choice": r.choice(["success", "failure"])})
@@ -136,6 +161,8 @@ def random_action(s: UnmaskState, r: random.Random) -> Action:
         options = [x for x in range(n) if x != s.final.nominator and x not in s.final.nominated]
         return Action("nominate", {"choice": s.names[r.choice(options)]}, by(s.final.nominator))
     if step == "vote":
+        if s.final.on_phone and r.random() < 0.2:  # a voter changes their mind on their phone
+            return Action("vote", {"vote": r.random() < 0.5}, r.choice(s.final.on_phone))
         voter = r.choice([x for x in range(n) if x not in s.final.votes])
         vote = r.random() < 0.4
         return (
@@ -155,7 +182,9 @@ def _encounter_action(s: UnmaskState, r: random.Random, who: int | None) -> Acti
         if r.random() < 0.5:
             return Action("encounter", {"choice": str(r.randint(1, s.players))}, who)
         check = r.choice(["cards_total", "of_a_kind", "dice_total", "host"])
-        data: dict[str, Any] = {"group": r.randint(1, s.players), "check": check, "rolls": r.randint(1, 3)}
+        group = r.randint(1, s.players)
+        needs = r.sample([*LOCATIONS, *LOCATIONS], r.randint(0, min(3, group)))
+        data: dict[str, Any] = {"group": group, "check": check, "rolls": r.randint(1, 3), "needs": needs}
         if check in targets:
             data["target"] = r.randint(*targets[check])
         return Action("encounter", data, who)
@@ -165,13 +194,17 @@ def _encounter_action(s: UnmaskState, r: random.Random, who: int | None) -> Acti
         )
     if s.now.card.check in targets and s.now.card.target is None:
         return Action("target", {"choice": str(r.randint(*targets[s.now.card.check]))}, who)
-    return Action("rolls", {"choice": r.randint(1, 3)}, who)
+    if s.now.card.check in ("of_a_kind", "dice_total") and s.now.card.rolls is None:
+        return Action("rolls", {"choice": r.randint(1, 3)}, who)
+    if r.random() < 0.5:
+        return Action("locations", {"choice": "none"}, who)
+    return Action(
+        "locations", {"choices": r.sample([*LOCATIONS, *LOCATIONS], r.randint(1, min(3, s.now.card.group)))}, who
+    )
 
 
 def _random_card(r: random.Random) -> Any:
-    """A revealed card as a taught deck reports it, or as the host types it."""
-    if r.random() < 0.05:
-        return "curse" if r.random() < 0.5 else {"card": "Avada Kedavra", "curse": True}
+    """A revealed card (not a Curse) as a taught deck reports it, or as the host types it."""
     dice = r.randint(0, 3)
     return str(dice) if r.random() < 0.5 else {"card": f"card {dice}", "dice": dice}
 
@@ -187,8 +220,16 @@ def page_action(expect: Expect, r: random.Random) -> Action:
         data = {"choice": r.choice(expect.options)}
     elif expect.kind == "vote":
         data = {"vote": r.random() < 0.6}
-    elif expect.kind == "cards":
-        data = {"cards": [r.choice(["0", "1", "2", "3", "curse"]) for _ in range(r.randint(1, 4))]}
+    elif expect.kind == "cards" and expect.action == "encounter":  # answered by the camera, with a taught card's data
+        data = {
+            "cards": [{"card": "Taught Encounter", "group": r.randint(2, 4), "check": "host", "needs": ["ministry"]}]
+        }
+    elif expect.kind == "cards":  # no more than the prompt's count, a Curse only where the prompt speaks of one
+        most = 4 if expect.count is None else expect.count
+        cards = [r.choice(["0", "1", "2", "3"]) for _ in range(r.randint(min(1, most), most))]
+        if cards and "'curse'" in expect.prompt and r.random() < 0.2:
+            cards[0] = "curse"
+        data = {"cards": cards}
     else:
         data = {}
     if expect.seat is not None and (expect.secret or r.random() < 0.5):
@@ -196,15 +237,8 @@ def page_action(expect: Expect, r: random.Random) -> Action:
     return Action(expect.action, {**data, **({"seat": expect.seat} if expect.seat is not None else {})})
 
 
-# Beginning with Revelio in it, so a short game reaches the Department holding it.
-QUICK = {
-    "track_length": 5,
-    "beginning_tokens": ["dementor", "revelio", "redraw"],
-    "war_tokens": ["giant"],
-    "beginning_spaces": ["dementor"],
-    "war_spaces": ["giant"],
-    "revelio_peeks": [2, 2, 1, 1, 1, 0],
-}
+# The shortest track the rules allow, so a short game reaches the Department.
+QUICK = {"track_length": 5, "revelio_peeks": [2, 2, 1, 1, 1, 0]}
 
 
 def started(players: int = 5, options: dict | None = None, seed: int = 3) -> Play:
@@ -213,10 +247,19 @@ def started(players: int = 5, options: dict | None = None, seed: int = 3) -> Pla
     return play
 
 
-def at_department(players: int = 5, fails: int = 5) -> Play:
-    """Revelio taken by seat 0, then failures up the (5-space) track to the Department."""
-    play = started(players, QUICK)
+def revelio_taken(players: int = 5, options: dict | None = None) -> Play:
+    """The Beginning won in two Battles (seats 0 and 1 lead), then Cat (seat 2) takes Revelio."""
+    play = started(players, {**QUICK, **(options or {})})
+    play.battle("dementor", True)
+    play.battle("inferius", True)
     play.token("revelio")
+    assert play.s.board.revelio == 2 and play.s.board.phase == "war"
+    return play
+
+
+def at_department(players: int = 5, fails: int = 5) -> Play:
+    """Revelio taken by Cat in the War, then failures up the (5-space) track to the Department."""
+    play = revelio_taken(players)
     for _ in range(fails):
         play.encounter(False)
     return play

@@ -241,8 +241,8 @@ const Familiar = (() => {
     const input = el("input", { type: "text", placeholder: t("card names, separated by commas"), autocomplete: "off" });
     const send = el("button", { class: "big", onclick: () => {
       const cards = input.value.split(",").map((s) => s.trim()).filter(Boolean);
-      if (cards.length && (!count || cards.length === count)) done(cards);
-      else say(count ? t("Enter {count} card names", { count }) : t("Enter some card names"), true);
+      if (cards.length && (!count || cards.length <= count)) done(cards);
+      else say(count ? t("Enter up to {count} card names", { count }) : t("Enter some card names"), true);
     } }, t("Send cards"));
     return el("div", {}, input, send);
   }
