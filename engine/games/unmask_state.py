@@ -121,11 +121,11 @@ class Department:
 
     nominator: int
     peeks_allowed: int = 0
-    peeks: dict[int, str] = secret("Revelio peeks", owner=_revelio, shown=_over, default_factory=dict)
+    peeks: dict[int, str] = secret(_("Revelio peeks"), owner=_revelio, shown=_over, default_factory=dict)
     nominee: int | None = None
     nominated: list[int] = field(default_factory=list)
     votes: dict[int, bool] = secret(
-        "vote", per_seat=True, learned=False, summary=("voted", sorted), default_factory=dict
+        _("vote"), per_seat=True, learned=False, summary=("voted", sorted), default_factory=dict
     )
     on_phone: list[int] = field(default_factory=list)  # seats whose vote was cast on their own phone
     last_vote: dict[str, Any] | None = None
@@ -144,9 +144,9 @@ class UnmaskState:
     roles: dict[int, str] = field(default_factory=dict)  # each seat's Role card, by Location (face up)
     leader: int = 0  # the Leader once set-up is over
     turn: int = 0
-    loyalty: list[str] = secret("Loyalty", per_seat=True, shown=_over, default_factory=list)
-    dealt: list[list[str]] = secret("Loyalty cards", per_seat=True, shown=_over, default_factory=list)
-    phase2_deck: list[str] = secret("Phase 2 Loyalty cards", default_factory=list)
+    loyalty: list[str] = secret(_("Loyalty"), per_seat=True, shown=_over, default_factory=list)
+    dealt: list[list[str]] = secret(_("Loyalty cards"), per_seat=True, shown=_over, default_factory=list)
+    phase2_deck: list[str] = secret(_("Phase 2 Loyalty cards"), default_factory=list)
     board: Board = field(default_factory=Board)
     now: Encounter = field(default_factory=Encounter)
     final: Department | None = None

@@ -47,9 +47,9 @@ def test_a_6_plus_encounter_or_a_card_of_another_deck_waits_for_the_host() -> No
     desk.cards(FRAME, [Card("Battle of Hogwarts", CORNERS, 0.97)], ENCOUNTERS.__getitem__, wanted)
     galleon = {"Galleon": {"dice": 2}}
     desk.cards(FRAME, [Card("Galleon", CORNERS, 0.97)], galleon.__getitem__, wanted)
-    whys = [p["why"] for p in desk.pending()]
+    whys = [p["why"] for p in desk.pending()]  # the newest first
     assert whys == [
-        "this Encounter is marked 6+: with 5 players it goes back in the box",
         "that is not a card of a taught Encounter deck: tap the Encounter in instead",
+        "this Encounter is marked 6+: with 5 players it goes back in the box",
     ]
     assert play.s.step == "encounter" and play.s.now.card is None
