@@ -1,0 +1,427 @@
+"""Monopoly Deal Wizarding World (2-5 players) as the box plays it.
+
+The table lays its cards face up; the box keeps every player's Bank and item
+collection, whose turn it is and how many plays are left, asks for what each Spell
+needs, proposes each payment, runs the Protego chains and announces the win the
+moment a player has three complete sets of different colours.  With the digital
+deck the box also deals, and each phone shows its own hand.  Where the rulebook is
+silent Monopoly Deal's official rules apply, marked ``# Monopoly Deal:``.  The cards
+are data (:mod:`engine.games.deal_deck`).
+
+The moves (``choice`` an option as offered; cards by name, as the card reader or the
+host gives them):
+
+============  ==============================================  ============================
+kind          data                                            who (besides the host)
+============  ==============================================  ============================
+youngest      {"choice": player}                              host only
+character     {"choice": character card}                      the player choosing
+play          {"choice": card} | {"cards": [card]}            the player whose turn it is
+how           {"choice": "cast it" | "bank it"}               the player whose turn it is
+colour        {"choice": colour}  (a wild laid)               the player whose turn it is
+recolour      {"choice": "card: from A to B"}                 the player whose turn it is
+release       {"choice": offer} | {"cards": [card...]}        the player whose turn it is
+end           {}                                              the player whose turn it is
+discard       {"choice": card} | {"cards": [card...]} | {}    the player whose turn it is
+accio         {"choice": colour}                              the caster
+target        {"choice": player}                              the caster
+take, give    {"choice": item or colour}                      the caster
+protego       {}  (at any time a Spell waits for an answer)   the one answering
+let           {}                                              the one answering
+pay           {"choice": offer} | {"cards": [card...]}        the payer
+============  ==============================================  ============================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine.args import Choice, Items, Opt, Seat, Text
+from engine.effects import Effect, Expect
+from engine.game import Turn
+from engine.games import deal_bank as bank
+from engine.games import deal_sets as sets
+from engine.games import deal_setup as setup
+from engine.games import deal_spells as spells
+from engine.games import deal_turns as turns
+from engine.games.deal_deck import Deck, packaged
+from engine.games.deal_state import (
+    ACCIO,
+    CHARACTER,
+    COLOUR,
+    DISCARD,
+    FIRST,
+    GIVE,
+    HOW,
+    OVER,
+    PAY,
+    PLAY,
+    RESPOND,
+    TAKE,
+    TARGET,
+    DealState,
+)
+from engine.messages import words
+from engine.steps import Move, Step, StepGame
+
+_, _n = words("deal")
+
+MOST_CARDS = 60
+
+
+def _current(state: DealState) -> list[int | None]:
+    return [state.turn]
+
+
+def _caster(state: DealState) -> list[int | None]:
+    return [state.pending.caster if state.pending else None]
+
+
+def _answering(state: DealState) -> list[int | None]:
+    return [spells.answering(state)] if state.step == RESPOND and state.pending else []
+
+
+def _payer(state: DealState) -> list[int | None]:
+    return [state.debts[0].payer] if state.debts else []
+
+
+def _who(state: DealState, seat: int | None, what: str) -> str:
+    return _("{name}: {what}", name=state.names[seat] if seat is not None else "", what=what)
+
+
+def _choice(
+    action: str,
+    what: str,
+    options: Callable[[DealState], Mapping[str, Any] | list[str]],
+    who: Callable[[DealState], list[int | None]],
+    secret: bool = False,
+) -> Callable[[DealState], list[Expect]]:
+    def ask(state: DealState) -> list[Expect]:
+        offered = tuple(options(state))
+        seat = who(state)[0] if who(state) else None
+        if not offered:
+            return []
+        return [Expect.choice(action, _who(state, seat, what), offered, seat=seat, secret=secret and state.digital)]
+
+    return ask
+
+
+def _hand_options(state: DealState) -> list[str]:
+    return sorted(set(state.hands[state.turn]))
+
+
+def _ask_play(state: DealState) -> list[Expect]:
+    if state.plays >= turns.plays_allowed(state) or not state.hands[state.turn]:
+        return []
+    left = turns.plays_allowed(state) - state.plays
+    what = _n("play a card (one left), or end your turn", "play a card ({count} left), or end your turn", left)
+    if state.digital:
+        return _choice("play", what, _hand_options, _current, secret=True)(state)
+    return [Expect("cards", "play", _who(state, state.turn, what), seat=state.turn)]
+
+
+def _ask_end(state: DealState) -> list[Expect]:
+    return [Expect("confirm", "end", _who(state, state.turn, _("end your turn")), seat=state.turn)]
+
+
+def _how_options(state: DealState) -> list[str]:
+    castable = state.card is not None and spells.castable(state, state.card)
+    return [turns.CAST, turns.TO_BANK] if castable else [turns.TO_BANK]
+
+
+def _release_options(state: DealState) -> list[str]:
+    return [bank.described(turns.release_offer(state))] if turns.can_release(state) else []
+
+
+def _pay_options(state: DealState) -> list[str]:
+    return [bank.described(spells.proposal(state))] if state.debts else []
+
+
+def _target_options(state: DealState) -> list[str]:
+    return [state.names[s] for s in spells.targets(state, state.pending.card)] if state.pending else []
+
+
+def _ask_discard(state: DealState) -> list[Expect]:
+    if state.digital:
+        return _choice("discard", _("discard a card"), _hand_options, _current, secret=True)(state)
+    what = _("discard down to the hand limit, then confirm")
+    return [Expect("confirm", "discard", _who(state, state.turn, what), seat=state.turn)]
+
+
+def _ask_protego(state: DealState) -> list[Expect]:
+    seat = spells.answering(state)
+    if state.digital and not any(state.spec(c).effect == "protego" for c in state.hands[seat]):
+        return []
+    return [Expect("confirm", "protego", _who(state, seat, _("cast Protego")), seat=seat, secret=state.digital)]
+
+
+def _ask_let(state: DealState) -> list[Expect]:
+    seat = spells.answering(state)
+    return [Expect("confirm", "let", _who(state, seat, _("cast no Protego")), seat=seat)]
+
+
+CARD = Items(turns.card_arg, 1)
+CARDS = Items(turns.card_arg, MOST_CARDS)
+WHOSE_TURN = _("whose turn it is")
+CASTER = _("the caster")
+
+PLAY_STEP = Step[DealState](
+    PLAY,
+    _("a player is taking their turn"),
+    (
+        Move("play", turns.play, {"choice": Opt(Text()), "cards": Opt(CARD)}, _current, role=WHOSE_TURN, ask=_ask_play),
+        Move(
+            "recolour",
+            turns.recolour,
+            {"choice": Choice(lambda s: list(turns.recolour_options(s)))},
+            _current,
+            role=WHOSE_TURN,
+            ask=_choice("recolour", _("recolour a wild item (free)"), turns.recolour_options, _current),
+        ),
+        Move(
+            "release",
+            turns.release,
+            {"choice": Opt(Choice(_release_options)), "cards": Opt(CARDS)},
+            _current,
+            role=WHOSE_TURN,
+            ask=_choice("release", _("discard 10 points to end Petrificus Totalus (free)"), _release_options, _current),
+        ),
+        Move("end", turns.end_turn, by=_current, role=WHOSE_TURN, ask=_ask_end),
+    ),
+)
+
+
+def _step(name: str, doing: str, kind: str, run: Any, options: Any, by: Any, what: str, role: str) -> Step[DealState]:
+    """A step that asks one player to pick one of the options offered."""
+    return Step(
+        name,
+        doing,
+        (
+            Move(
+                kind,
+                run,
+                {"choice": Choice(lambda s: list(options(s)))},
+                by,
+                role=role,
+                ask=_choice(kind, what, options, by),
+            ),
+        ),
+    )
+
+
+STEPS: tuple[Step[DealState], ...] = (
+    Step(
+        FIRST,
+        _("the host names the youngest player"),
+        (
+            Move(
+                "youngest",
+                setup.youngest,
+                {"choice": Seat()},
+                ask=lambda s: [Expect.choice("youngest", _("Who is the youngest player?"), tuple(s.names))],
+            ),
+        ),
+    ),
+    _step(
+        CHARACTER,
+        _("the players are choosing their characters"),
+        "character",
+        setup.choose_character,
+        setup.free_characters,
+        _current,
+        _("choose your character"),
+        _("the player choosing"),
+    ),
+    PLAY_STEP,
+    _step(
+        HOW,
+        _("a Spell card is being played"),
+        "how",
+        spells.cast_or_bank,
+        _how_options,
+        _current,
+        _("cast the Spell, or bank it"),
+        WHOSE_TURN,
+    ),
+    _step(
+        COLOUR,
+        _("a wild item is being laid"),
+        "colour",
+        turns.lay_wild,
+        lambda s: turns.colour_options(s, str(s.card)),
+        _current,
+        _("which colour does the wild represent?"),
+        WHOSE_TURN,
+    ),
+    _step(
+        ACCIO,
+        _("an Accio is being cast"),
+        "accio",
+        spells.choose_colour,
+        lambda s: spells.accio_colours(s, s.pending.card),
+        _caster,
+        _("which colour does Accio collect for?"),
+        CASTER,
+    ),
+    Step(
+        TARGET,
+        _("a Spell is being cast"),
+        (
+            Move(
+                "target",
+                spells.choose_target,
+                {"choice": Seat()},
+                _caster,
+                role=CASTER,
+                ask=_choice("target", _("cast it on whom?"), _target_options, _caster),
+            ),
+        ),
+    ),
+    _step(
+        TAKE,
+        _("a Spell is being cast"),
+        "take",
+        spells.choose_take,
+        spells.take_options,
+        _caster,
+        _("what does the Spell take?"),
+        CASTER,
+    ),
+    _step(
+        GIVE,
+        _("a Spell is being cast"),
+        "give",
+        spells.choose_give,
+        spells.give_options,
+        _caster,
+        _("which of your items do you give?"),
+        CASTER,
+    ),
+    Step(
+        RESPOND,
+        _("a Spell waits for its answer"),
+        (Move("let", spells.let_it, by=_answering, role=_("the one answering"), ask=_ask_let),),
+    ),
+    Step(
+        PAY,
+        _("a debt is being paid"),
+        (
+            Move(
+                "pay",
+                spells.pay,
+                {"choice": Opt(Choice(_pay_options)), "cards": Opt(CARDS)},
+                _payer,
+                role=_("the payer"),
+                ask=_choice("pay", _("pay with the cheapest cards, or name others"), _pay_options, _payer),
+            ),
+        ),
+    ),
+    Step(
+        DISCARD,
+        _("a player is discarding down to the hand limit"),
+        (
+            Move(
+                "discard",
+                turns.discard,
+                {"choice": Opt(Text()), "cards": Opt(CARDS)},
+                _current,
+                role=WHOSE_TURN,
+                ask=_ask_discard,
+            ),
+        ),
+    ),
+    Step(OVER, _("the game is over"), ()),
+)
+
+PROTEGO = Move[DealState](
+    "protego",
+    spells.protego,
+    by=_answering,
+    role=_("the one answering"),
+    ask=_ask_protego,
+    when=lambda s: s.step == RESPOND,
+    not_now=_("Protego blocks a Spell cast against you, and none is waiting for an answer"),
+)
+
+
+class Deal(StepGame[DealState]):
+    """Monopoly Deal Wizarding World, with the deck of ``deck`` (the packaged file by default)."""
+
+    name = "deal"
+    title = _("Monopoly Deal Wizarding World")
+    min_seats = 2
+    max_seats = 5
+    option_choices = setup.OPTION_CHOICES
+    labels = {
+        "status": _("Now"),
+        "players": _("Players"),
+        "plays_left": _("Plays left"),
+        "draw_pile": _("Draw pile"),
+        "discard": _("Discard pile"),
+        "hand_sizes": _("Cards in hand"),
+        "hand": _("Your hand"),
+    }
+    steps = STEPS
+    anytime = (PROTEGO,)
+
+    def __init__(self, deck: Deck | None = None) -> None:
+        self.deck = deck
+
+    def setup(self, options: Mapping[str, Any], turn: Turn) -> tuple[DealState, list[Effect]]:
+        return setup.new_state(self.deck or packaged(), options, turn)
+
+    def is_over(self, state: DealState) -> bool:
+        return state.step == OVER
+
+    def describe(self, public: DealState) -> dict[str, Any]:
+        """The host page: every player's Bank total and sets (complete ones counted),
+        whose turn it is and how many plays are left."""
+        return {
+            "status": _status(public),
+            "turn_name": public.names[public.turn],
+            "plays_left": max(0, turns.plays_allowed(public) - public.plays) if public.step == PLAY else None,
+            "players": [_player(public, seat) for seat in range(public.players)],
+            "winner_name": public.names[public.winner] if public.winner is not None else None,
+        }
+
+    def present(self, public: DealState, seat: int, mine: dict[str, Any]) -> dict[str, Any]:
+        """A seat's own hand (the digital deck), each card with its kind and value."""
+        hand = [c for c in mine.get("hands") or [] if c in public.deck.cards]
+        return {"hand": [{"card": c, "kind": public.spec(c).kind, "value": public.spec(c).value} for c in sorted(hand)]}
+
+
+def _player(state: DealState, seat: int) -> dict[str, Any]:
+    character = state.character(seat)
+    return {
+        "name": state.names[seat],
+        "character": character.name if character else None,
+        "ability": character.ability if character else None,
+        "petrified": seat in state.petrified,
+        "bank_total": bank.bank_total(state, seat),
+        "sets": sets.sets_view(state, seat),
+        "complete_colours": [state.deck.colour_name(c) for c in sets.complete_colours(state, seat)],
+    }
+
+
+def _status(state: DealState) -> str:
+    name = state.names[state.turn]
+    if state.step == OVER and state.winner is not None:
+        return _("Game over: {name} won with three complete sets.", name=state.names[state.winner])
+    if state.step == PAY and state.debts:
+        debt = state.debts[0]
+        return _(
+            "{name} owes {other} {count} points.",
+            name=state.names[debt.payer],
+            other=state.names[debt.receiver],
+            count=debt.amount,
+        )
+    if state.step == RESPOND and state.pending:
+        return _("{card}: waiting for {name}.", card=state.pending.card, name=state.names[spells.answering(state)])
+    if state.step == PLAY:
+        left = max(0, turns.plays_allowed(state) - state.plays)
+        return _n("{name}'s turn: one play left.", "{name}'s turn: {count} plays left.", left, name=name)
+    return _("{name}: {doing}", name=name, doing=_DOING[state.step])
+
+
+_DOING = {step.name: step.doing for step in STEPS}
