@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from engine.actions import IllegalAction
 from engine.games.deal_deck import ITEM, WILD
@@ -120,17 +121,22 @@ def _pick(state: DealState, seat: int, names: Sequence[str], offers: list[Offer]
 def transfer(state: DealState, payer: int, receiver: int, paid: Sequence[Offer]) -> None:
     """Bank cards go to the receiver's Bank, items to the receiver's collection, keeping
     the colour they represent (RULEBOOK: "Items never go in the Bank!")."""
-    banked = sorted((o.index for o in paid if o.area == "bank"), reverse=True)
-    itemised = sorted((o.index for o in paid if o.area == "items"), reverse=True)
-    for index in banked:
-        state.banks[receiver].append(state.banks[payer].pop(index))
-    for index in itemised:
-        state.items[receiver].append(state.items[payer].pop(index))
+    state.banks[receiver] += _taken(state.banks[payer], {o.index for o in paid if o.area == "bank"})
+    state.items[receiver] += _taken(state.items[payer], {o.index for o in paid if o.area == "items"})
+
+
+T = TypeVar("T")
+
+
+def _taken(cards: list[T], indexes: set[int]) -> list[T]:
+    """The cards at ``indexes``, in their order, removed from ``cards``."""
+    taken = [card for i, card in enumerate(cards) if i in indexes]
+    cards[:] = [card for i, card in enumerate(cards) if i not in indexes]
+    return taken
 
 
 def discard_from_bank(state: DealState, seat: int, paid: Sequence[Offer]) -> None:
-    for index in sorted((o.index for o in paid), reverse=True):
-        state.discard.append(state.banks[seat].pop(index))
+    state.discard += _taken(state.banks[seat], {o.index for o in paid})
 
 
 def described(offers: Sequence[Offer]) -> str:

@@ -62,13 +62,20 @@ class Play(Scripted):
     """A table playing the game, through to the first turn unless ``start`` is False."""
 
     def __init__(
-        self, players: int = 2, seed: int = 0, cards: Deck | None = None, start: bool = True, **options: Any
+        self,
+        players: int = 2,
+        seed: int = 0,
+        cards: Deck | None = None,
+        start: bool = True,
+        characters: list[str] | None = None,
+        **options: Any,
     ) -> None:
         super().__init__(Deal(cards or test_deck()), players, seed, options)
         if start:
             self.act("youngest", choice=0)
+            chosen = characters or [c.name for c in self.s.deck.characters[3:] + self.s.deck.characters[:3]]
             for seat in range(players):
-                self.act("character", by=seat, choice=self.s.deck.characters[seat].name)
+                self.act("character", by=seat, choice=chosen[seat])
 
     @property
     def s(self) -> DealState:
@@ -77,15 +84,16 @@ class Play(Scripted):
     # --- rigging ---------------------------------------------------------------------------
 
     def _take(self, name: str) -> str:
-        """A copy of ``name`` out of the draw pile (or, once dealt, another seat's hand)."""
+        """A copy of ``name`` from the draw pile, else the discards, else another seat's
+        hand (which gets the draw pile's bottom card instead, keeping its size)."""
         s = self.s
-        if name in s.draw:
-            s.draw.remove(name)
-            return name
+        for pile in (s.draw, s.discard):
+            if name in pile:
+                pile.remove(name)
+                return name
         for hand in s.hands:
             if name in hand:
-                hand.remove(name)
-                s.draw.append(s.draw.pop(0)) if s.draw else None
+                hand[hand.index(name)] = s.draw.pop(0)
                 return name
         raise AssertionError(f"no {name} left to rig")
 
@@ -122,6 +130,21 @@ class Play(Scripted):
         """Answer the one prompt open now with ``answer``."""
         expect = self.table.expects()[0]
         self.act(expect.action, by=expect.seat, choice=answer)
+
+    def cast(self, card: str, *answers: Any) -> None:
+        self.play(card, "cast it", *answers)
+
+    def offered(self, action: str) -> tuple[str, ...]:
+        """The options of the open prompt for ``action`` (none: not asked)."""
+        return next((e.options for e in self.table.expects() if e.action == action), ())
+
+    def pay(self, *names: str) -> None:
+        """The payer pays the named cards, or with none named the payment proposed."""
+        payer = self.s.debts[0].payer
+        if names:
+            self.act("pay", by=payer, cards=list(names))
+        else:
+            self.act("pay", by=payer, choice=self.offered("pay")[0])
 
     def end(self) -> None:
         self.act("end", by=self.s.turn)
