@@ -29,6 +29,7 @@ take, give    {"choice": item or colour}                      the caster
 protego       {}  (at any time a Spell waits for an answer)   the one answering
 let           {}                                              the one answering
 pay           {"choice": offer} | {"cards": [card...]}        the payer
+correct       {"card", "owner", "to", "area", "colour"}       host only (a placement fixed)
 ============  ==============================================  ============================
 """
 
@@ -345,6 +346,15 @@ PROTEGO = Move[DealState](
 )
 
 
+CORRECT = Move[DealState](
+    "correct",
+    turns.correct,
+    {"card": Text(), "owner": Seat(), "to": Seat(), "area": Choice(turns.AREAS), "colour": Opt(Text())},
+    when=lambda s: s.step not in (FIRST, CHARACTER, OVER),
+    not_now=_("there is nothing laid to correct yet"),
+)
+
+
 class Deal(StepGame[DealState]):
     """Monopoly Deal Wizarding World, with the deck of ``deck`` (the packaged file by default)."""
 
@@ -363,7 +373,7 @@ class Deal(StepGame[DealState]):
         "hand": _("Your hand"),
     }
     steps = STEPS
-    anytime = (PROTEGO,)
+    anytime = (PROTEGO, CORRECT)
 
     def __init__(self, deck: Deck | None = None) -> None:
         self.deck = deck

@@ -277,3 +277,43 @@ def discard(state: DealState, turn: Turn) -> list[Effect]:
     if len(state.hands[state.turn]) > hand_limit(state):
         return []
     return begin_turn(state, turn, state.left_of(state.turn))
+
+
+AREAS = ("bank", "items")
+
+
+def correct(state: DealState, turn: Turn) -> list[Effect]:
+    """The host moves a card laid in the wrong place (a misread, a slip): from ``owner``'s
+    Bank or items to ``to``'s Bank or items, where the rules let it lie."""
+    owner, to, area = turn.args["owner"], turn.args["to"], turn.args["area"]
+    name = state.deck.find(turn.args["card"])
+    card = state.spec(name) if name else None
+    if name is None or card is None:
+        raise IllegalAction(_("there is no card called {card!r} in this deck", card=turn.args["card"][:60]))
+    if (area == "items") != (card.kind in (ITEM, WILD)):
+        raise IllegalAction(_("items lie only in a collection, and Point and Spell cards only in a Bank"))
+    colour = _wild_colour(state, name, turn.args["colour"]) if card.kind == WILD else card.colour
+    if name in state.banks[owner]:
+        state.banks[owner].remove(name)
+    else:
+        index = next((i for i, p in enumerate(state.items[owner]) if p.card == name), None)
+        if index is None:
+            raise IllegalAction(_("{name} has no {card} laid", name=state.names[owner], card=name))
+        state.items[owner].pop(index)
+    if area == "bank":
+        state.banks[to].append(name)
+    else:
+        state.items[to].append(Placed(name, str(colour)))
+    said = _("The host moves {card} to {name}'s {area}.", card=name, name=state.names[to], area=AREA_NAMES[area])
+    return [Say(said)] + (check_win(state) if state.step != OVER else [])
+
+
+AREA_NAMES = {"bank": _("Bank"), "items": _("items")}
+
+
+def _wild_colour(state: DealState, name: str, given: str | None) -> str:
+    options = colour_options(state, name)
+    found = next((key for shown, key in options.items() if given and shown.casefold() == given.casefold()), None)
+    if found is None:
+        raise IllegalAction(_("say which colour {card} represents: {colours}", card=name, colours=", ".join(options)))
+    return found

@@ -300,3 +300,43 @@ def test_the_win_on_another_players_turn() -> None:
     assert play.s.winner == 1 and play.s.step == OVER and play.s.turn == 0
     assert "Bob has three complete sets of different colours and wins!" in play.said
     assert "Swap Items" in play.s.discard
+
+
+# --- The table: cards read by the camera, placements corrected --------------------------------
+
+
+def test_a_card_read_by_the_card_reader_is_laid_where_the_rules_say() -> None:
+    """The card reader sends each card as ``{"card": name, ...its taught data}``; the box
+    takes what the card is from its own deck file."""
+    play = Play(2, deck="physical")
+    play.act("play", by=0, cards=[{"card": "red item", "value": 99}])
+    play.act("play", by=0, cards=[{"card": "Red/Yellow Wild"}])
+    play.answer("Red")
+    play.act("play", by=0, cards=[{"card": "10 Points"}])
+    assert play.s.banks[0] == ["10 Points"]
+    assert [(p.card, p.colour) for p in play.s.items[0]] == [("Red Item", "red"), ("Red/Yellow Wild", "red")]
+    assert len(play.s.hands[0]) == 4
+    play.end()
+    with pytest.raises(IllegalAction, match="every 10 Points of the deck is already on the table"):
+        play.act("play", by=1, cards=[{"card": "10 Points"}])
+    with pytest.raises(IllegalAction, match="no card called"):
+        play.act("play", by=1, cards=[{"card": "Nimbus 2000"}])
+
+
+def test_the_host_corrects_a_placement() -> None:
+    """The host can correct any placement: a card misread into the wrong player's area."""
+    play = Play(2)
+    play.items(0, "Red Item")
+    play.bank(0, "5 Points")
+    play.act("correct", card="Red Item", owner=0, to=1, area="items")
+    play.act("correct", card="5 Points", owner="Ann", to="Bob", area="bank")
+    assert play.s.banks == [[], ["5 Points"]] and [p.card for p in play.s.items[1]] == ["Red Item"]
+    with pytest.raises(IllegalAction, match="only in a collection"):
+        play.act("correct", card="Red Item", owner=1, to=1, area="bank")
+    with pytest.raises(IllegalAction, match="which colour"):
+        play.items(0, ("Red/Yellow Wild", "red"))
+        play.act("correct", card="Red/Yellow Wild", owner=0, to=1, area="items")
+    play.act("correct", card="Red/Yellow Wild", owner=0, to=1, area="items", colour="yellow")
+    assert play.s.items[1][-1].colour == "yellow"
+    with pytest.raises(IllegalAction, match="only the host"):
+        play.act("correct", by=0, card="Red Item", owner=1, to=0, area="items")
