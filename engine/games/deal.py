@@ -371,6 +371,14 @@ class Deal(StepGame[DealState]):
         "discard": _("Discard pile"),
         "hand_sizes": _("Cards in hand"),
         "hand": _("Your hand"),
+        "turn_name": _("Whose turn"),
+        "winner_name": _("Winner"),
+        "banks": _("Banks"),
+        "items": _("Items"),
+        "characters": _("Characters"),
+        "petrified": _("Petrificus Totalus on"),
+        "debts": _("Debts"),
+        "pending": _("Spell being cast"),
     }
     steps = STEPS
     anytime = (PROTEGO, CORRECT)
@@ -420,11 +428,12 @@ def _status(state: DealState) -> str:
         return _("Game over: {name} won with three complete sets.", name=state.names[state.winner])
     if state.step == PAY and state.debts:
         debt = state.debts[0]
-        return _(
+        return _n(
+            "{name} owes {other} one point.",
             "{name} owes {other} {count} points.",
+            debt.amount,
             name=state.names[debt.payer],
             other=state.names[debt.receiver],
-            count=debt.amount,
         )
     if state.step == RESPOND and state.pending:
         return _("{card}: waiting for {name}.", card=state.pending.card, name=state.names[spells.answering(state)])

@@ -93,7 +93,14 @@ def check(state: DealState, seat: int, amount: int, names: Sequence[str], bank_o
     if any(o.area == "items" for o in chosen) and not any(o.area == "items" for o in offers):
         raise IllegalAction(_("your Bank covers it: items are paid only when the Bank is short"))
     if total < amount:
-        raise IllegalAction(_("that is {total} points, and {amount} are owed", total=total, amount=amount))
+        raise IllegalAction(
+            _n(
+                "that is one point, short of the {amount} owed",
+                "that is {count} points, short of the {amount} owed",
+                total,
+                amount=amount,
+            )
+        )
     if any(total - o.value >= amount for o in chosen):
         raise IllegalAction(_("that is more than owed: leave out a card and it still covers the debt"))
     return chosen

@@ -133,7 +133,10 @@ def choose_colour(state: DealState, turn: Turn) -> list[Effect]:
     pending = _pending(state)
     colour = accio_colours(state, pending.card)[turn.args["choice"]]
     pending.colour, pending.amount = colour, sets.accio_points(state, pending.caster, colour)
-    said = Say(_("Accio for {colour}: {count} points.", colour=state.deck.colour_name(colour), count=pending.amount))
+    colour_name = state.deck.colour_name(colour)
+    said = Say(
+        _n("Accio for {colour}: one point.", "Accio for {colour}: {count} points.", pending.amount, colour=colour_name)
+    )
     if state.spec(pending.card).one_player:
         state.step = TARGET
         return [said]
@@ -287,11 +290,12 @@ def demand(state: DealState, payer: int, receiver: int, amount: int) -> list[Eff
     if not bank.payable(state, payer) or amount <= 0:
         return [Say(_("{name} has nothing to pay with.", name=state.names[payer])), *respond(state)]
     state.debts, state.step = [Debt(payer, receiver, amount)], PAY
-    said = _(
+    said = _n(
+        "{name}, pay {other} one point from your Bank or items.",
         "{name}, pay {other} {count} points from your Bank or items.",
+        amount,
         name=state.names[payer],
         other=state.names[receiver],
-        count=amount,
     )
     return [Say(said)]
 
@@ -309,11 +313,12 @@ def pay(state: DealState, turn: Turn) -> list[Effect]:
     state.debts = []
     total = sum(o.value for o in chosen)
     said = Say(
-        _(
+        _n(
+            "{name} pays {other} one point: {cards}.",
             "{name} pays {other} {count} points: {cards}.",
+            total,
             name=state.names[debt.payer],
             other=state.names[debt.receiver],
-            count=total,
             cards=bank.described(chosen),
         )
     )

@@ -156,11 +156,12 @@ def bank_it(state: DealState) -> list[Effect]:
     state.card, state.step = None, PLAY
     return [
         Say(
-            _(
-                "{name} banks {card} as {value} points.",
+            _n(
+                "{name} banks {card} as one point.",
+                "{name} banks {card} as {count} points.",
+                state.spec(name).value,
                 name=state.names[state.turn],
                 card=name,
-                value=state.spec(name).value,
             )
         )
     ]

@@ -60,7 +60,7 @@ def test_items_are_paid_when_the_bank_is_short() -> None:
     "Items ... go to the other player's item collection. Items never go in the Bank!\""""
     play = owes(["1 Point"], ["Red Item", "Green Item"], 5)
     assert play.offered("pay") == ("1 Point and Green Item",)
-    with pytest.raises(IllegalAction, match="4 points, and 5 are owed"):
+    with pytest.raises(IllegalAction, match="4 points, short of the 5 owed"):
         play.pay("1 Point", "Red Item")
     play.pay("Red Item", "Green Item")  # the payer chooses how
     assert [p.card for p in play.s.items[0]] == ["Red Item", "Green Item"] and play.s.banks[0] == []

@@ -181,7 +181,7 @@ def test_petrificus_is_released_by_discarding_ten_points_for_free() -> None:
     play.hand(0)
     play.end()
     assert play.offered("release") == ("1 Point, 4 Points and 5 Points",)
-    with pytest.raises(IllegalAction, match="9 points, and 10 are owed"):
+    with pytest.raises(IllegalAction, match="9 points, short of the 10 owed"):
         play.act("release", by=1, cards=["5 Points", "4 Points"])
     play.act("release", by=1, cards=["5 Points", "4 Points", "2 Points"])  # no change
     assert play.s.petrified == {} and play.s.plays == 0
