@@ -183,7 +183,7 @@ PLAY_STEP = Step[DealState](
         Move(
             "release",
             turns.release,
-            {"choice": Opt(Choice(_release_options)), "cards": Opt(CARDS)},
+            {"choice": Opt(Text()), "cards": Opt(CARDS)},
             _current,
             role=WHOSE_TURN,
             ask=_choice("release", _("discard 10 points to end Petrificus Totalus (free)"), _release_options, _current),

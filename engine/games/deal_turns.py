@@ -225,12 +225,10 @@ def release(state: DealState, turn: Turn) -> list[Effect]:
     cards)".  Points are discarded from the Bank, without change."""
     if not can_release(state):
         raise IllegalAction(_("only a player under Petrificus Totalus with 10 points in the Bank can do that"))
-    names = [str(c) for c in turn.args.get("cards") or []]
-    chosen = (
-        release_offer(state)
-        if turn.args.get("choice")
-        else bank.check(state, state.turn, RELEASE, names, bank_only=True)
-    )
+    names, offer = [str(c) for c in turn.args.get("cards") or []], release_offer(state)
+    if turn.args.get("choice") is not None and turn.args["choice"] != bank.described(offer):
+        raise IllegalAction(_("discard {cards}, or name the cards", cards=bank.described(offer)))
+    chosen = offer if turn.args.get("choice") else bank.check(state, state.turn, RELEASE, names, bank_only=True)
     bank.discard_from_bank(state, state.turn, chosen)
     state.discard.append(state.petrified.pop(state.turn))
     character = state.characters[state.turn]

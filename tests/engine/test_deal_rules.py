@@ -340,3 +340,13 @@ def test_the_host_corrects_a_placement() -> None:
     assert play.s.items[1][-1].colour == "yellow"
     with pytest.raises(IllegalAction, match="only the host"):
         play.act("correct", by=0, card="Red Item", owner=1, to=0, area="items")
+
+
+def test_undoing_a_draw_warns_that_a_phone_saw_the_cards() -> None:
+    """Cards drawn to a phone cannot be unseen: undo names who saw them, never what."""
+    play = Play(2)
+    play.hand(0)
+    play.end()
+    warning = play.table.undo_warning()
+    assert warning is not None and "Bob (cards drawn)" in warning
+    assert not any(card in warning for card in play.s.hands[1])

@@ -294,3 +294,16 @@ def test_draw_two_draws_and_is_discarded() -> None:
     play.hand(0, "Draw Two")
     play.cast("Draw Two")
     assert len(play.s.hands[0]) == 2 and play.s.discard == ["Draw Two"] and play.s.step == PLAY
+
+
+def test_release_by_the_proposal_and_refusals() -> None:
+    play = petrify_bob()
+    play.bank(1, "10 Points", "1 Point")
+    play.hand(0)
+    play.end()
+    with pytest.raises(IllegalAction, match="discard 10 Points, or name the cards"):
+        play.act("release", by=1, choice="1 Point")
+    play.act("release", by=1, choice="10 Points")
+    assert play.s.banks[1] == ["1 Point"] and not play.s.petrified
+    with pytest.raises(IllegalAction, match="only a player under Petrificus Totalus"):
+        play.act("release", by=1, choice="10 Points")

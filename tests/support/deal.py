@@ -50,7 +50,7 @@ effect = "table"
 """
 
 
-def test_deck() -> Deck:
+def ability_deck() -> Deck:
     """The shipped deck with characters whose abilities the box applies."""
     from importlib import resources
 
@@ -70,7 +70,7 @@ class Play(Scripted):
         characters: list[str] | None = None,
         **options: Any,
     ) -> None:
-        super().__init__(Deal(cards or test_deck()), players, seed, options)
+        super().__init__(Deal(cards or ability_deck()), players, seed, options)
         if start:
             self.act("youngest", choice=0)
             chosen = characters or [c.name for c in self.s.deck.characters[3:] + self.s.deck.characters[:3]]
