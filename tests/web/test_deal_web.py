@@ -4,6 +4,8 @@ and no hand reaches the host page, the public API or another phone."""
 
 from __future__ import annotations
 
+import json
+
 from device.store import Store
 from device.table_service import TableService
 from engine.games.deal import Deal
@@ -69,5 +71,7 @@ def test_each_phone_shows_its_own_hand_and_no_one_elses(tmp_path):
         for card in set(hand) - {c for s, h in enumerate(hands) if s != seat for c in h}:
             if any(card in label for label in printed):
                 continue
-            assert not any(card in body for body in public), f"{card} (seat {seat}) on a public page"
-            assert not any(card in body for body in others), f"{card} (seat {seat}) on another phone"
+            quoted = json.dumps(card)  # as it would be sent ("5 Points" is in "Collect 5 Points")
+            assert quoted in phones[seat].get("/api/me").get_data(as_text=True)  # the check can see it
+            assert not any(quoted in body for body in public), f"{card} (seat {seat}) on a public page"
+            assert not any(quoted in body for body in others), f"{card} (seat {seat}) on another phone"
