@@ -162,7 +162,7 @@ def choose_take(state: DealState, turn: Turn) -> list[Effect]:
     if isinstance(chosen, str):
         pending.colour = chosen
     else:
-        pending.take = str(chosen)
+        pending.take = chosen
     if state.spec(pending.card).effect == "swap":
         state.step = GIVE
         return []
@@ -171,7 +171,7 @@ def choose_take(state: DealState, turn: Turn) -> list[Effect]:
 
 def choose_give(state: DealState, turn: Turn) -> list[Effect]:
     pending = _pending(state)
-    pending.give = str(give_options(state)[turn.args["choice"]])
+    pending.give = give_options(state)[turn.args["choice"]]
     return respond(state)
 
 
@@ -273,9 +273,11 @@ def hit(state: DealState, target: int) -> list[Effect]:
 
 def _move_items(state: DealState, pending: Pending, target: int) -> list[Effect]:
     caster = pending.caster
-    taken = state.items[target].pop(int(str(pending.take)))
+    if pending.take is None:
+        raise ValueError("a summon or swap reached its target without the item it takes")
+    taken = state.items[target].pop(pending.take)
     if pending.give is not None:
-        given = state.items[caster].pop(int(pending.give))
+        given = state.items[caster].pop(pending.give)
         state.items[target].append(given)
     state.items[caster].append(taken)
     return [

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.games.deal_deck import Card, Deck, by_id
+from engine.games.deal_deck import Card, Character, Deck, by_id
 from engine.messages import words
 from engine.secrets import secret
 
@@ -67,8 +67,8 @@ class Pending:
     targets: list[int] = field(default_factory=list)
     colour: str | None = None
     amount: int = 0
-    take: str | None = None
-    give: str | None = None
+    take: int | None = None  # the index of the target's item taken
+    give: int | None = None  # the index of the caster's item given in a swap
     protegos: int = 0
 
 
@@ -123,7 +123,7 @@ class DealState:
         """The other players in play order, from ``seat``'s left."""
         return [(seat + k) % self.players for k in range(1, self.players)]
 
-    def character(self, seat: int) -> Any:
+    def character(self, seat: int) -> Character | None:
         """``seat``'s character card as the deck gives it (None before it is chosen)."""
         chosen = self.characters[seat] if seat < len(self.characters) else None
         return next((c for c in self.deck.characters if c.name == chosen), None)
