@@ -77,7 +77,7 @@ def check_win(state: DealState) -> list[Effect]:
     for seat in [state.turn, *state.others(state.turn)]:
         if won(state, seat):
             if state.pending is not None and state.pending.card:
-                state.discard.append(state.pending.card)  # the Spell is done: the game is
+                state.discard.append(state.pending.card)  # the Spell is done, and so is the game
             state.step, state.winner, state.pending, state.debts = OVER, seat, None, []
             return [Say(_("{name} has three complete sets of different colours and wins!", name=state.names[seat]))]
     return []
