@@ -66,9 +66,8 @@ def loose(state: DealState, seat: int) -> list[int]:
 
 
 def accio_count(state: DealState, seat: int, colour: str) -> int:
-    """How many items of ``colour`` an Accio counts: the fullest set's, so at most its size.
-
-    Monopoly Deal: with two sets of a colour, rent is charged for one of them."""
+    """How many items of ``colour`` an Accio counts: the fullest set's, so at most its size."""
+    # Monopoly Deal: with two sets of a colour, rent is charged for one of them.
     return min(len(in_colour(state, state.items[seat], colour)), state.deck.colours[colour].size)
 
 

@@ -35,9 +35,8 @@ _, _n = words("deal")
 
 
 def accio_colours(state: DealState, name: str) -> dict[str, str]:
-    """The colours printed on an Accio in which its caster owns items, by printed name.
-
-    Monopoly Deal: rent is charged only for a colour in which the caster owns property."""
+    """The colours printed on an Accio in which its caster owns items, by printed name."""
+    # Monopoly Deal: rent is charged only for a colour in which the caster owns property.
     colours = state.spec(name).colours
     return {state.deck.colour_name(c): c for c in colours if sets.in_colour(state, state.items[state.turn], c)}
 
@@ -71,7 +70,9 @@ def castable(state: DealState, name: str) -> bool:
 
 def take_options(state: DealState) -> Mapping[str, int | str]:
     """What the Spell may take from its target: a loose item (by index), or a complete
-    set's colour (Monopoly Deal: Sly Deal and Forced Deal never take from a complete set)."""
+    set's colour."""
+    # Monopoly Deal: Sly Deal and Forced Deal never take from a complete set; Deal Breaker
+    # takes one whole.
     pending = _pending(state)
     target = pending.targets[0]
     if state.spec(pending.card).effect == "take_set":
@@ -115,6 +116,7 @@ def cast(state: DealState, turn: Turn) -> list[Effect]:
     state.card, state.pending = None, Pending(name, caster)
     said: list[Effect] = [Say(_("{name} casts {card}.", name=state.names[caster], card=name))]
     if card.effect == "draw":
+        # Monopoly Deal: Pass Go draws two more, and is one of the three plays.
         said += draw(state, turn, caster, card.amount)
         return said + finish(state)
     if card.effect == "accio":
@@ -138,6 +140,7 @@ def choose_colour(state: DealState, turn: Turn) -> list[Effect]:
         _n("Accio for {colour}: one point.", "Accio for {colour}: {count} points.", pending.amount, colour=colour_name)
     )
     if state.spec(pending.card).one_player:
+        # Monopoly Deal: the any-colour rent card charges one player of the caster's choice.
         state.step = TARGET
         return [said]
     pending.targets = state.others(pending.caster)
@@ -239,6 +242,7 @@ def hit(state: DealState, target: int) -> list[Effect]:
     pending = _pending(state)
     effect, caster = state.spec(pending.card).effect, pending.caster
     if effect in ("accio", "collect"):
+        # Monopoly Deal: Debt Collector (one player) and It's My Birthday (everyone) are debts.
         return demand(state, target, caster, pending.amount)
     said: list[Effect] = []
     if effect == "petrificus":
