@@ -39,6 +39,8 @@ from engine.steps import Move, Step
 _, _n = words("deal")
 
 MOST_CARDS = 60
+OFFER_LONGEST = 2000
+"""A proposed payment or release as its option's text: every card named, so it may be long."""
 
 
 def _current(state: DealState) -> list[int | None]:
@@ -153,7 +155,7 @@ PLAY_STEP = Step[DealState](
         Move(
             "release",
             turns.release,
-            {"choice": Opt(Text()), "cards": Opt(CARDS)},
+            {"choice": Opt(Text(OFFER_LONGEST)), "cards": Opt(CARDS)},
             _current,
             role=WHOSE_TURN,
             ask=_choice("release", _("discard 10 points to end Petrificus Totalus (free)"), _release_options, _current),

@@ -307,3 +307,14 @@ def test_release_by_the_proposal_and_refusals() -> None:
     assert play.s.banks[1] == ["1 Point"] and not play.s.petrified
     with pytest.raises(IllegalAction, match="only a player under Petrificus Totalus"):
         play.act("release", by=1, choice="10 Points")
+
+
+def test_a_release_of_many_small_cards_is_offered_and_taken() -> None:
+    play = petrify_bob()
+    play.bank(1, "2 Points", "5 Points", "Accio Dark Blue/Green", "Accio Pink/Orange", "Draw Two")
+    play.hand(0)
+    play.end()
+    (offer,) = play.offered("release")
+    assert len(offer) > 60
+    play.act("release", by=1, choice=offer)
+    assert play.s.banks[1] == [] and not play.s.petrified
