@@ -322,6 +322,6 @@ CORRECT = Move[DealState](
     "correct",
     corrections.correct,
     {"card": Text(), "owner": Seat(), "to": Seat(), "area": Choice(corrections.AREAS), "colour": Opt(Text())},
-    when=lambda s: s.step not in (FIRST, CHARACTER, OVER),
-    not_now=_("there is nothing laid to correct yet"),
+    when=lambda s: s.step not in (FIRST, CHARACTER),  # once over, the table refuses every move
+    not_now=_("nothing is laid yet"),
 )

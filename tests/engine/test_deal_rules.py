@@ -350,3 +350,15 @@ def test_undoing_a_draw_warns_that_a_phone_saw_the_cards() -> None:
     warning = play.table.undo_warning()
     assert warning is not None and "Bob (cards drawn)" in warning
     assert not any(card in warning for card in play.s.hands[1])
+
+
+def test_nothing_is_corrected_before_the_deal_or_after_the_win() -> None:
+    play = Play(2, start=False)
+    with pytest.raises(IllegalAction, match="nothing is laid yet"):
+        play.act("correct", card="Red Item", owner=0, to=1, area="items")
+    play = Play(2)
+    play.items(0, "Brown Item", "Brown Item", "Dark Blue Item", "Dark Blue Item", "Grey Item", "Grey Item")
+    play.act("correct", card="Grey Item", owner=0, to=0, area="items")  # the win is checked again
+    assert play.s.winner == 0
+    with pytest.raises(IllegalAction, match="the game is over"):
+        play.act("correct", card="Grey Item", owner=0, to=1, area="items")
