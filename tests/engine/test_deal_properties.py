@@ -24,7 +24,7 @@ from engine.table import Entry, Table, replay
 from support.deal import Play, accounted, page_action, random_prompt
 from support.table import outcome
 
-STEPS = 2500
+STEPS = 5000
 # The only input is a seed, so there is nothing to shrink: a failure is reported as found.
 SETTINGS = settings(
     max_examples=8,
