@@ -45,13 +45,16 @@ from engine.games import deal_sets as sets
 from engine.games import deal_setup as setup
 from engine.games import deal_spells as spells
 from engine.games import deal_turns as turns
-from engine.games.deal_deck import Deck, packaged
+from engine.games.deal_deck import ITEM, POINT, SPELL, WILD, Deck, packaged
 from engine.games.deal_state import OVER, PAY, PLAY, RESPOND, DealState
 from engine.games.deal_steps import CORRECT, PROTEGO, STEPS
 from engine.messages import words
 from engine.steps import StepGame
 
 _, _n = words("deal")
+
+
+KINDS = {POINT: _("Point card"), ITEM: _("magical item"), WILD: _("wild item"), SPELL: _("Spell card")}
 
 
 class Deal(StepGame[DealState]):
@@ -78,6 +81,18 @@ class Deal(StepGame[DealState]):
         "petrified": _("Petrificus Totalus on"),
         "debts": _("Debts"),
         "pending": _("Spell being cast"),
+        "name": _("Name"),
+        "character": _("Character"),
+        "ability": _("Ability"),
+        "bank_total": _("Bank total"),
+        "sets": _("Item sets"),
+        "complete_colours": _("Complete sets"),
+        "colour": _("Colour"),
+        "size": _("Set size"),
+        "complete": _("Complete"),
+        "card": _("Card"),
+        "kind": _("Kind"),
+        "value": _("Value"),
     }
     steps = STEPS
     anytime = (PROTEGO, CORRECT)
@@ -105,7 +120,11 @@ class Deal(StepGame[DealState]):
     def present(self, public: DealState, seat: int, mine: dict[str, Any]) -> dict[str, Any]:
         """A seat's own hand (the digital deck), each card with its kind and value."""
         hand = [c for c in mine.get("hands") or [] if c in public.deck.cards]
-        return {"hand": [{"card": c, "kind": public.spec(c).kind, "value": public.spec(c).value} for c in sorted(hand)]}
+        return {
+            "hand": [
+                {"card": c, "kind": KINDS[public.spec(c).kind], "value": public.spec(c).value} for c in sorted(hand)
+            ]
+        }
 
 
 def _player(state: DealState, seat: int) -> dict[str, Any]:

@@ -74,3 +74,9 @@ def test_the_labels_and_title_are_translated() -> None:
     for label in [game.title, *game.labels.values()]:
         assert isinstance(label, Msg) and not untranslated(label)
     assert GERMAN.text(game.labels["draw_pile"]) == "Nachziehstapel"
+
+
+def test_a_phones_hand_names_each_cards_kind_in_words() -> None:
+    play = Play(2)
+    hand = play.table.private_view(0)["view"]["hand"]
+    assert hand and all(isinstance(c["kind"], Msg) and not untranslated(c["kind"]) for c in hand)
