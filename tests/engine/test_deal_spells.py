@@ -318,3 +318,32 @@ def test_a_release_of_many_small_cards_is_offered_and_taken() -> None:
     assert len(offer) > 60
     play.act("release", by=1, choice=offer)
     assert play.s.banks[1] == [] and not play.s.petrified
+
+
+@pytest.mark.parametrize("holds", [True, False])
+def test_whether_a_phone_holds_protego_shows_only_on_that_phone(holds: bool) -> None:
+    """The table is asked the same whether Bob holds a Protego or not; only his phone offers it."""
+    play = Play(2)
+    play.items(0, "Red Item")
+    play.hand(1, "Protego" if holds else "1 Point")
+    play.hand(0, "Accio Red/Yellow")
+    play.cast("Accio Red/Yellow", "Red")
+    public = play.table.public_view()
+    assert [e["action"] for e in public["expects"]] == ["let"]
+    mine = [e["action"] for e in play.table.private_view(1)["expects"]]
+    assert mine == (["let", "protego"] if holds else ["let"])
+    assert "Protego" not in str(public["view"]["hand_sizes"])
+
+
+def test_a_physical_table_always_offers_protego() -> None:
+    play = Play(2, deck="physical")
+    play.items(0, "Red Item")
+    play.act("play", by=0, cards=["Accio Red/Yellow"])
+    play.answer("cast it")
+    play.answer("Red")
+    assert {e.action for e in play.table.expects()} == {"let", "protego"}
+    play.protego(by=1)
+    play.protego(by=0)
+    play.let()
+    assert play.s.step == "pay" or "Bob has nothing to pay with." in play.said
+    assert [len(h) for h in play.s.hands] == [5, 4]  # 7 less the Accio and a Protego; 5 less one

@@ -15,7 +15,7 @@ from engine.actions import Action
 from engine.effects import Expect
 from engine.games.deal import Deal
 from engine.games.deal_deck import Deck, packaged, parse
-from engine.games.deal_state import DealState, Placed
+from engine.games.deal_state import UNSEEN, DealState, Placed
 from engine.table import Table
 from support.table import Scripted
 
@@ -87,6 +87,9 @@ class Play(Scripted):
         """A copy of ``name`` from the draw pile, else the discards, else another seat's
         hand (which gets the draw pile's bottom card instead, keeping its size)."""
         s = self.s
+        if not s.digital and UNSEEN in s.draw:  # the physical deck: an unseen card becomes it
+            s.draw.remove(UNSEEN)
+            return name
         for pile in (s.draw, s.discard):
             if name in pile:
                 pile.remove(name)
