@@ -93,12 +93,12 @@ class DealState:
     banks: list[list[str]] = field(default_factory=list)
     items: list[list[Placed]] = field(default_factory=list)
     discard: list[str] = field(default_factory=list)
-    draw: list[str] = secret("draw pile", summary=("draw_pile", _count), default_factory=list)
+    draw: list[str] = secret(_("draw pile"), summary=("draw_pile", _count), default_factory=list)
     hands: list[list[str]] = secret(
-        "hand", per_seat=True, learned=False, summary=("hand_sizes", _sizes), default_factory=list
+        _("hand"), per_seat=True, learned=False, summary=("hand_sizes", _sizes), default_factory=list
     )
     # Every card each seat has drawn: what undo cannot take back from its phone.
-    drawn: list[list[str]] = secret("cards drawn", per_seat=True, default_factory=list)
+    drawn: list[list[str]] = secret(_("cards drawn"), per_seat=True, default_factory=list)
     card: str | None = None  # the card being laid, while its owner says how
     pending: Pending | None = None
     debts: list[Debt] = field(default_factory=list)  # the first is being paid

@@ -71,7 +71,9 @@ def test_every_word_is_a_translated_message(seed: int, physical: bool) -> None:
 
 def test_the_labels_and_title_are_translated() -> None:
     game = Deal()
-    for label in [game.title, *game.labels.values()]:
+    play = Play(2)
+    secrets = game.secret_labels(play.s)
+    for label in [game.title, *game.labels.values(), *secrets.values()]:
         assert isinstance(label, Msg) and not untranslated(label)
     assert GERMAN.text(game.labels["draw_pile"]) == "Nachziehstapel"
 
