@@ -55,7 +55,7 @@ def words_of_a_game(seed: int, physical: bool) -> tuple[list[str], set[str]]:
         try:
             play.submit(page_action(random_prompt(play.table, r), r))
         except IllegalAction as exc:
-            texts.append(exc.message)
+            texts.append(exc.args[0])  # the refusal as raised: a message stays one
     return texts + play.said, names
 
 
