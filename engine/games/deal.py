@@ -1,0 +1,164 @@
+"""Monopoly Deal Wizarding World (2-5 players) as the box plays it.
+
+The table lays its cards face up; the box keeps every player's Bank and item
+collection, whose turn it is and how many plays are left, asks for what each Spell
+needs, proposes each payment, runs the Protego chains and announces the win the
+moment a player has three complete sets of different colours.  With the digital
+deck the box also deals, and each phone shows its own hand.  Where the rulebook is
+silent Monopoly Deal's official rules apply, marked ``# Monopoly Deal:``.  The cards
+are data (:mod:`engine.games.deal_deck`).
+
+The moves (``choice`` an option as offered; cards by name, as the card reader or the
+host gives them):
+
+============  ==============================================  ============================
+kind          data                                            who (besides the host)
+============  ==============================================  ============================
+youngest      {"choice": player}                              host only
+character     {"choice": character card}                      the player choosing
+play          {"choice": card} | {"cards": [card]}            the player whose turn it is
+how           {"choice": "cast it" | "bank it"}               the player whose turn it is
+colour        {"choice": colour}  (a wild laid)               the player whose turn it is
+recolour      {"choice": "card: from A to B"}                 the player whose turn it is
+release       {"choice": offer} | {"cards": [card...]}        the player whose turn it is
+end           {}                                              the player whose turn it is
+discard       {"choice": card} | {"cards": [card...]} | {}    the player whose turn it is
+accio         {"choice": colour}                              the caster
+target        {"choice": player}                              the caster
+take, give    {"choice": item or colour}                      the caster
+protego       {}  (at any time a Spell waits for an answer)   the one answering
+let           {}                                              the one answering
+pay           {"choice": offer} | {"cards": [card...]}        the payer
+correct       {"card", "owner", "to", "area", "colour"}       host only (a placement fixed)
+============  ==============================================  ============================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.effects import Effect
+from engine.game import Turn
+from engine.games import deal_bank as bank
+from engine.games import deal_sets as sets
+from engine.games import deal_setup as setup
+from engine.games import deal_spells as spells
+from engine.games import deal_turns as turns
+from engine.games.deal_deck import ITEM, POINT, SPELL, WILD, Deck, packaged
+from engine.games.deal_state import OVER, PAY, PLAY, RESPOND, DealState
+from engine.games.deal_steps import CORRECT, PROTEGO, STEPS
+from engine.messages import words
+from engine.steps import StepGame
+
+_, _n = words("deal")
+
+
+KINDS = {POINT: _("Point card"), ITEM: _("magical item"), WILD: _("wild item"), SPELL: _("Spell card")}
+
+
+class Deal(StepGame[DealState]):
+    """Monopoly Deal Wizarding World, with the deck of ``deck`` (the packaged file by default)."""
+
+    name = "deal"
+    title = _("Monopoly Deal Wizarding World")
+    min_seats = 2
+    max_seats = 5
+    option_choices = setup.OPTION_CHOICES
+    labels = {
+        "status": _("Now"),
+        "players": _("Players"),
+        "plays_left": _("Plays left"),
+        "draw_pile": _("Draw pile"),
+        "discard": _("Discard pile"),
+        "hand_sizes": _("Cards in hand"),
+        "hand": _("Your hand"),
+        "turn_name": _("Whose turn"),
+        "winner_name": _("Winner"),
+        "banks": _("Banks"),
+        "items": _("Items"),
+        "characters": _("Characters"),
+        "petrified": _("Petrificus Totalus on"),
+        "debts": _("Debts"),
+        "pending": _("Spell being cast"),
+        "name": _("Name"),
+        "character": _("Character"),
+        "ability": _("Ability"),
+        "bank_total": _("Bank total"),
+        "sets": _("Item sets"),
+        "complete_colours": _("Complete sets"),
+        "colour": _("Colour"),
+        "size": _("Set size"),
+        "complete": _("Complete"),
+        "card": _("Card"),
+        "kind": _("Kind"),
+        "value": _("Value"),
+    }
+    steps = STEPS
+    anytime = (PROTEGO, CORRECT)
+
+    def __init__(self, deck: Deck | None = None) -> None:
+        self.deck = deck
+
+    def setup(self, options: Mapping[str, Any], turn: Turn) -> tuple[DealState, list[Effect]]:
+        return setup.new_state(self.deck or packaged(), options, turn)
+
+    def is_over(self, state: DealState) -> bool:
+        return state.step == OVER
+
+    def describe(self, public: DealState) -> dict[str, Any]:
+        """The host page: every player's Bank total and sets (complete ones counted),
+        whose turn it is and how many plays are left."""
+        return {
+            "status": _status(public),
+            "turn_name": public.names[public.turn],
+            "plays_left": max(0, turns.plays_allowed(public) - public.plays) if public.step == PLAY else None,
+            "players": [_player(public, seat) for seat in range(public.players)],
+            "winner_name": public.names[public.winner] if public.winner is not None else None,
+        }
+
+    def present(self, public: DealState, seat: int, mine: dict[str, Any]) -> dict[str, Any]:
+        """A seat's own hand (the digital deck), each card with its kind and value."""
+        hand = [c for c in mine.get("hands") or [] if c in public.deck.cards]
+        return {
+            "hand": [
+                {"card": c, "kind": KINDS[public.spec(c).kind], "value": public.spec(c).value} for c in sorted(hand)
+            ]
+        }
+
+
+def _player(state: DealState, seat: int) -> dict[str, Any]:
+    character = state.character(seat)
+    return {
+        "name": state.names[seat],
+        "character": character.name if character else None,
+        "ability": character.ability if character else None,
+        "petrified": seat in state.petrified,
+        "bank_total": bank.bank_total(state, seat),
+        "sets": sets.sets_view(state, seat),
+        "complete_colours": [state.deck.colour_name(c) for c in sets.complete_colours(state, seat)],
+    }
+
+
+def _status(state: DealState) -> str:
+    name = state.names[state.turn]
+    if state.step == OVER and state.winner is not None:
+        return _("Game over: {name} won with three complete sets.", name=state.names[state.winner])
+    if state.step == PAY and state.debts:
+        debt = state.debts[0]
+        return _n(
+            "{name} owes {other} one point.",
+            "{name} owes {other} {count} points.",
+            debt.amount,
+            name=state.names[debt.payer],
+            other=state.names[debt.receiver],
+        )
+    if state.step == RESPOND and state.pending:
+        return _("{card}: waiting for {name}.", card=state.pending.card, name=state.names[spells.answering(state)])
+    if state.step == PLAY:
+        left = max(0, turns.plays_allowed(state) - state.plays)
+        return _n("{name}'s turn: one play left.", "{name}'s turn: {count} plays left.", left, name=name)
+    return _("{name}: {doing}", name=name, doing=_DOING[state.step])
+
+
+_DOING = {step.name: step.doing for step in STEPS}
