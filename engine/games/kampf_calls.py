@@ -87,4 +87,8 @@ def wake(call: str, digital: bool) -> list[Effect]:
 
 
 def sleep(call: str) -> list[Effect]:
-    return [Say(_("{role}, close your eyes.", role=CALL_NAME[call]), then_wait=SHUT_S)]
+    # The count picks the German imperative: "schließ" for one, "schließt" for several.
+    woken = 2 if call in (DEATH_EATER, TWINS) else 1
+    return [
+        Say(_n("{role}, close your eyes.", "{role}, close your eyes.", woken, role=CALL_NAME[call]), then_wait=SHUT_S)
+    ]

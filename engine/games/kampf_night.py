@@ -215,7 +215,7 @@ def _do(state: KampfState, seat: int, stage: str, picked: list[Meaning]) -> None
         state.note(seat, kind="took", **{"with": first[1]})
         state.stage[seat] = SIRIUS_LOOK
     elif stage == SIRIUS_LOOK:
-        state.note(seat, kind="looked", at=seat, role=state.cards[seat])
+        state.note(seat, kind="new_card", role=state.cards[seat])
     elif stage == GIVE:
         at = next(n["at"] for n in reversed(state.notes[seat]) if n["kind"] == "looked")
         _swap(state, at, first[1])

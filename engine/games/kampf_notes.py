@@ -36,10 +36,12 @@ def said(state: KampfState, note: Note) -> Msg:
         return _("{name} woke alone: the other twin's card is in the middle.", name=name)
     if kind == "looked":
         return _("{name} looked at {where}: {role}.", name=name, where=where, role=role)
+    if kind == "new_card":
+        return _("{name} looked at the new card: {role}.", name=name, role=role)
     if kind == "took":
         return _("{name} swapped cards with {other}.", name=name, other=other)
     if kind == "exchanged" and note["with"] == note["seat"]:
-        return _("{name} took {where} for their own card.", name=name, where=where)
+        return _("{name} swapped their own card with {where}.", name=name, where=where)
     if kind == "exchanged":
         return _(
             "{name} exchanged {where} with {other}'s card, without looking at it.", name=name, where=where, other=other

@@ -104,7 +104,7 @@ def test_sirius_swaps_then_may_look_and_joins_the_party_of_his_new_card():
     (prompt,) = play.table.expects()
     assert prompt.options == ("look at my new card", "do not look")
     play.do(0, "look at my new card")
-    assert play.seen(0) == ["Ann swapped cards with Bob.", "Ann looked at Ann's card: Death Eater."]
+    assert play.seen(0) == ["Ann swapped cards with Bob.", "Ann looked at the new card: Death Eater."]
     unseen = game(SIRIUS, DE, STUDENT, DE, HERMIONE, RON)
     unseen.until(SIRIUS)
     unseen.do(0, "Cat")
@@ -141,7 +141,7 @@ def test_dumbledore_may_take_the_card_himself_or_not_look_at_all():
     own.do(0, LEFT)
     own.do(0, "my own card")
     assert own.s.cards[0] == STUDENT and own.s.cards[5] == DUMBLEDORE
-    assert own.seen(0)[-1] == "Ann took the left card in the middle for their own card."
+    assert own.seen(0)[-1] == "Ann swapped their own card with the left card in the middle."
     skipped = game(DUMBLEDORE, DE, STUDENT, RON, DE, STUDENT, HERMIONE, SIRIUS)
     skipped.until(DUMBLEDORE)
     skipped.do(0, "nothing")

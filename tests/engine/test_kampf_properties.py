@@ -77,7 +77,7 @@ def test_no_night_result_reaches_another_seat_the_host_or_the_speaker(setup, see
     seen = {seat: set(play.seen(seat)) for seat in range(play.s.players)}
     public = json.dumps(play.table.public_view(), ensure_ascii=False)
     spoken = " ".join(play.said)
-    for seat, lines in seen.items():
+    for lines in seen.values():
         for line in lines:
             assert line not in public and line not in spoken, line
             for other in range(play.s.players):
