@@ -69,6 +69,7 @@ def vote(state: KampfState, turn: Turn) -> list[Effect]:
     if voter in state.votes:
         raise IllegalAction(_("{name} has already voted", name=state.names[voter]))
     target = turn.args["choice"]
+    # ONUW: everyone points at another player, never at themselves.
     if target == voter:
         raise IllegalAction(_("point at another player, not at yourself"))
     state.votes[voter] = target

@@ -113,6 +113,8 @@ def call_over(state: KampfState, turn: Turn) -> list[Effect]:
 def _wake(state: KampfState, call: str) -> None:
     """What the call shows its seats at once, and the prompt it opens for each."""
     seats = state.awake(call)
+    # ONUW: "lone" is by the cards dealt: a Death Eater whose partner's card is in the
+    # middle (nothing has moved before call 1).
     if call == DEATH_EATER and len(seats) == 2:
         for seat in seats:
             state.note(seat, kind="partner", **{"with": next(s for s in seats if s != seat)})
@@ -201,6 +203,8 @@ def _do(state: KampfState, seat: int, stage: str, picked: list[Meaning]) -> None
         if stage != SIRIUS_LOOK:  # Sirius has swapped: not looking is no "nothing"
             state.note(seat, kind="nothing")
         return
+    # ONUW: Dumbledore (the Witch) sees only the middle card he picked; the card he
+    # takes from a player goes to that place face down, unseen.
     if stage == LONE or stage == LOOK:
         at = state.centre(first[1])
         state.note(seat, kind="looked", at=at, role=state.cards[at])

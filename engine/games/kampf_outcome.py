@@ -51,6 +51,7 @@ def captured(votes: Mapping[int, int], final: Sequence[str], ginny_luna: str = R
     if top and not taken:
         # Luna alone has the most: the next most are captured instead (ties together).
         taken, reason = _most(counts, luna), "Luna"
+    # ONUW: the Hunter's target is taken even when the Hunter was taken in Luna's place.
     ginny = next((s for s in taken if final[s] == GINNY), None)
     if ginny is not None and ginny in votes:
         target = votes[ginny]

@@ -29,7 +29,8 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "cards": (DIGITAL, PHYSICAL),
     "scenario": (FIRST, *[name for name in SCENARIOS if name != FIRST], FREE),
     # Minutes; any other whole number of minutes from 1 to 60 is taken too.
-    "discussion": ("5", "10", "3"),
+    # The rulebook: about 10 minutes at first, later 5 or fewer.
+    "discussion": ("10", "5", "3"),
     # House rule: when Ginny points at Luna, nobody replaces her.
     "ginny_luna": (RULEBOOK, NO_REPLACEMENT),
 }

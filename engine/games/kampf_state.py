@@ -84,7 +84,9 @@ class KampfState:
 
     def awake(self, call: str | None = None) -> list[int]:
         """The seats woken by the current call (or ``call``): by the card each was dealt,
-        even if it has since been taken (ONUW: a seat acts at the number it was dealt)."""
+        even if it has since been taken."""
+        # ONUW: a seat wakes at the number of the card it was dealt, whoever holds it now;
+        # a card moved to another player does not wake that player.
         wanted = call if call is not None else (self.calls[self.call] if 0 <= self.call < len(self.calls) else None)
         roles = dict(WAKE_ORDER).get(wanted or "", ())
         return [s for s, role in enumerate(self.dealt) if role in roles]

@@ -125,8 +125,8 @@ def test_the_rulebooks_tips_are_warnings_never_refusals():
 
 
 def test_options_are_checked_and_the_discussion_takes_custom_minutes():
-    assert Play(3, 0).s.discussion == 300
-    assert Play(3, 0, discussion="10").s.discussion == 600
+    assert Play(3, 0).s.discussion == 600
+    assert Play(3, 0, discussion="5").s.discussion == 300
     assert Play(3, 0, discussion=7).s.discussion == 420
     for options, why in [
         ({"cards": "paper"}, "cards must be one of"),
@@ -142,7 +142,7 @@ def test_physical_cards_are_named_not_dealt():
     play = Play(3, 0, cards="physical")
     assert play.s.cards == [] and play.s.dealt == []
     assert "Take these role cards: 2 × Death Eater" in play.said[1]
-    assert play.table.private_view(0)["view"] == {"seen": []}
+    assert play.table.private_view(0)["view"] == {"tonight": []}
 
 
 def test_the_deal_is_the_games_own_and_shown_only_to_its_seat():

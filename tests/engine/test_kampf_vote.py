@@ -176,7 +176,7 @@ def test_phones_lock_the_role_after_the_night_and_keep_what_was_seen():
     play.dawn()
     view = play.table.private_view(1)["view"]
     assert "party" not in view and view["role"].startswith("face down")
-    assert view["seen"] == ["Bob saw the other Death Eater: Cat."]
+    assert view["tonight"] == ["Bob saw the other Death Eater: Cat."]
 
 
 def test_votes_are_hidden_until_all_are_in_then_said_together():

@@ -83,7 +83,7 @@ class Play(Scripted):
         return effects
 
     def seen(self, seat: int) -> list[str]:
-        return list(self.table.private_view(seat)["view"]["seen"])
+        return list(self.table.private_view(seat)["view"]["tonight"])
 
 
 def narration(effects: list[Effect]) -> list[tuple[str, str, float]]:
