@@ -51,6 +51,7 @@ LONE = "lone"
 LOOK = "look"
 SWAP = "swap"
 GIVE = "give"
+SIRIUS_LOOK = "sirius_look"
 STAGES = {
     DEATH_EATER: LONE,
     HERMIONE: HERMIONE,
@@ -73,7 +74,7 @@ PROMPT: dict[str, Msg] = {
     NEVILLE: _("Expelliarmus! Swap the cards of two other players."),
     RON: _("Reducto! Swap your card with a card in the middle, without looking."),
     HARRY: _("Alohomora! You may turn another player's card face up for the day."),
-    "sirius_look": _("You may look at your new card."),
+    SIRIUS_LOOK: _("You may look at your new card."),
 }
 NOTHING = _("nothing")
 PAIRS = ((0, 1), (0, 2), (1, 2))
@@ -82,7 +83,6 @@ PAIR_NAME = (
     _("the left and the right card in the middle"),
     _("the middle and the right card in the middle"),
 )
-SIRIUS_LOOK = "sirius_look"
 
 
 def start(state: KampfState, turn: Turn) -> list[Effect]:
@@ -122,7 +122,10 @@ def _wake(state: KampfState, call: str) -> None:
     if call == TWINS:
         for seat in seats:
             twin = [s for s in seats if s != seat]
-            state.note(seat, kind="twin", **{"with": twin[0]}) if twin else state.note(seat, kind="twin_alone")
+            if twin:
+                state.note(seat, kind="twin", **{"with": twin[0]})
+            else:
+                state.note(seat, kind="twin_alone")
         return
     if call == MCGONAGALL:
         for seat in seats:

@@ -77,7 +77,7 @@ class Scenario:
         return sorted([*self.base, *self.plus.get(players, ())])
 
 
-TWINS = (FRED, GEORGE)
+TWIN_CARDS = (FRED, GEORGE)
 SCENARIOS: dict[str, Scenario] = {
     "Das erste Schuljahr": Scenario(
         _("The First School Year"),
@@ -102,7 +102,7 @@ SCENARIOS: dict[str, Scenario] = {
             6: (STUDENT, STUDENT, HERMIONE),
             7: (STUDENT, STUDENT, STUDENT, HERMIONE),
             8: (STUDENT, STUDENT, STUDENT, HERMIONE, HARRY),
-            9: (STUDENT, STUDENT, HERMIONE, HARRY, *TWINS),
+            9: (STUDENT, STUDENT, HERMIONE, HARRY, *TWIN_CARDS),
         },
     ),
     "Finite Incantatem": Scenario(
@@ -114,7 +114,7 @@ SCENARIOS: dict[str, Scenario] = {
     "Unter dem Tarnumhang": Scenario(
         _("Under the Invisibility Cloak"),
         _("medium"),
-        (DE, DE, HARRY, GINNY, HERMIONE, DUMBLEDORE, NEVILLE, *TWINS),
+        (DE, DE, HARRY, GINNY, HERMIONE, DUMBLEDORE, NEVILLE, *TWIN_CARDS),
         {7: (STUDENT,)},
     ),
     "Kampf gegen die dunklen Mächte": Scenario(
@@ -124,10 +124,10 @@ SCENARIOS: dict[str, Scenario] = {
         {
             5: (NEVILLE,),
             6: (NEVILLE, STUDENT),
-            7: (NEVILLE, *TWINS),
-            8: (NEVILLE, *TWINS, LUNA),
-            9: (NEVILLE, *TWINS, LUNA, GINNY),
-            10: (NEVILLE, *TWINS, LUNA, GINNY, STUDENT),
+            7: (NEVILLE, *TWIN_CARDS),
+            8: (NEVILLE, *TWIN_CARDS, LUNA),
+            9: (NEVILLE, *TWIN_CARDS, LUNA, GINNY),
+            10: (NEVILLE, *TWIN_CARDS, LUNA, GINNY, STUDENT),
         },
     ),
 }

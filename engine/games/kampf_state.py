@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.games.kampf_roles import CENTRE, WAKE_ORDER
+from engine.games.kampf_roles import WAKE_ORDER
 from engine.messages import words
 from engine.secrets import secret
 
@@ -99,6 +99,3 @@ class KampfState:
         entry = {"seat": seat, **what}
         self.notes[seat].append(entry)
         self.night_log.append(entry)
-
-
-CENTRES = tuple(range(len(CENTRE)))
