@@ -4,6 +4,8 @@ players, parties changed at night), played through the table where the night mat
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine.actions import IllegalAction
@@ -25,8 +27,9 @@ from engine.games.kampf_roles import (
 from engine.games.kampf_roles import (
     DEATH_EATER as DE,
 )
-from engine.games.kampf_state import DAY_TIMER, NO_REPLACEMENT, OVER, REVEAL
-from support.kampf import Play
+from engine.games.kampf_state import DAY_TIMER, NIGHT, NO_REPLACEMENT, OVER, REVEAL
+from engine.table import replay
+from support.kampf import Play, page_action
 
 LEFT, MIDDLE, RIGHT = "the left card in the middle", "the middle card in the middle", "the right card in the middle"
 
@@ -225,3 +228,25 @@ def test_the_end_shows_every_card_and_the_night_on_every_page_and_says_them():
         assert line in play.said
     for seat in range(3):
         assert play.table.private_view(seat)["view"]["role"]  # the cards are public now
+
+
+def test_ginnys_power_goes_with_her_card_at_dawn():
+    play = game(NEVILLE, GINNY, STUDENT, DE, STUDENT, DE, SIRIUS)
+    play.until(NEVILLE)
+    play.do(0, "Bob", "Cat")  # Cat holds Ginny now
+    play.vote(2, 2, 3, 2)  # Cat captured, pointing at Dan: Dan goes with her
+    assert play.s.final[2] == GINNY and play.s.captured == [2, 3] and play.s.winner == HOGWARTS
+
+
+def test_a_whole_game_replays_from_its_log_to_the_same_table():
+    play, r = Play(5, 9, scenario="Besenflug"), random.Random(9)
+    play.act("start")
+    while play.s.step == NIGHT:
+        for expect in play.table.expects():
+            play.submit(page_action(expect, r))
+        play.timer_runs_out()
+    play.vote(1, 0, 1, 2, 3)
+    assert play.s.step == OVER and [e.action.kind for e in play.table.kept].count("act") >= 1
+    again = replay(play.table.kept)
+    assert again.current.state == play.s
+    assert again.public_view() == play.table.public_view()

@@ -12,7 +12,7 @@ from typing import Any
 from engine.actions import Action
 from engine.effects import TIMER_DONE, Effect, Expect, Say, StartTimer
 from engine.games.kampf import Kampf
-from engine.games.kampf_state import DAY_TIMER, NIGHT, NIGHT_TIMER, KampfState
+from engine.games.kampf_state import DAY, DAY_TIMER, NIGHT, NIGHT_TIMER, READY, KampfState
 from engine.table import Entry
 from support.table import Scripted
 
@@ -55,7 +55,7 @@ class Play(Scripted):
 
     def until(self, call: str) -> None:
         """Start the night if need be and let the calls before ``call`` pass."""
-        if self.s.step != NIGHT:
+        if self.s.step == READY:
             self.act("start")
         while self.s.calls[self.s.call] != call:
             self.timer_runs_out()
@@ -68,15 +68,16 @@ class Play(Scripted):
 
     def dawn(self) -> None:
         """The rest of the night passes."""
-        if self.s.step != NIGHT:
+        if self.s.step == READY:
             self.act("start")
         while self.s.step == NIGHT:
             self.timer_runs_out()
 
     def vote(self, *targets: int) -> list[Effect]:
-        """Every seat points, in seat order (the discussion's timer run out first)."""
+        """Every seat points, in seat order (the night and the discussion passed first)."""
         self.dawn()
-        self.timer_runs_out(DAY_TIMER)
+        if self.s.step == DAY:
+            self.timer_runs_out(DAY_TIMER)
         effects: list[Effect] = []
         for seat, target in enumerate(targets):
             effects += self.act("vote", by=seat, choice=target)
