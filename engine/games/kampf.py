@@ -115,7 +115,7 @@ class Kampf(StepGame[KampfState]):
         """A phone: its role card until dawn (then locked: nobody may look at their card
         again), what it did and saw at night, and its vote."""
         dealt = mine.get("dealt")
-        view: dict[str, Any] = {"tonight": [said(public, n) for n in mine.get("notes") or []]}
+        view: dict[str, Any] = {"tonight": [said(public, n) for n in mine.get("notes") or []]} if public.digital else {}
         if dealt and (not dawned(public) or public.step == OVER):
             view["role"] = ROLE_NAME[dealt]
             view["party"] = PARTY_NAME[PARTY[dealt]]

@@ -142,7 +142,7 @@ def test_physical_cards_are_named_not_dealt():
     play = Play(3, 0, cards="physical")
     assert play.s.cards == [] and play.s.dealt == []
     assert "Take these role cards: 2 × Death Eater" in play.said[1]
-    assert play.table.private_view(0)["view"] == {"tonight": []}
+    assert play.table.private_view(0)["view"] == {}
 
 
 def test_the_deal_is_the_games_own_and_shown_only_to_its_seat():
