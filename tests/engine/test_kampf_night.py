@@ -258,3 +258,17 @@ def test_night_answers_say_nothing_and_physical_cards_take_none():
     assert physical.table.expects() == []
     with pytest.raises(IllegalAction):
         physical.do(0, "Bob")
+
+
+def test_an_undone_look_warns_the_host_and_stays_on_the_phone():
+    # Not rigged: undo replays the game from its log, so the deal must be the game's own.
+    play = next(p for p in (Play(3, seed, scenario="Zauberkunst") for seed in range(200)) if p.s.dealt[0] == HERMIONE)
+    play.until(HERMIONE)
+    play.do(0, "Bob")
+    looked = play.s.notes[0][-1]
+    warning = play.table.undo_warning()
+    assert warning and "Ann (what you did and saw at night)" in warning and "Bob" not in warning
+    play.table.undo()
+    assert play.s.notes[0] == [] and play.table.private_view(0)["seen"] == [{"notes": [looked]}]
+    play.do(0, "Bob")  # the same look again: the phone shows it, the memory goes
+    assert play.table.private_view(0)["seen"] == []
