@@ -71,6 +71,7 @@ class Kampf(StepGame[KampfState]):
         "night": _("The night"),
         "role": _("Your role card"),
         "party": _("Your party"),
+        "vote": _("Your vote"),
         "tonight": _("Your night"),
     }
     steps = (

@@ -58,7 +58,6 @@ WHAT: dict[str, Msg] = {
     MCGONAGALL: _("Open your eyes and look at your own card again."),
 }
 """What each call does, as the rulebook words it."""
-ON_PHONE = _("Do it on your phone.")
 
 
 def wake_line(call: str) -> Msg:
@@ -82,13 +81,18 @@ def wake(call: str, digital: bool) -> list[Effect]:
     """A call begins: its words, then its fixed time on the night timer."""
     lines: list[Effect] = [Say(wake_line(call))]
     if digital:
-        lines.append(Say(ON_PHONE))
+        lines.append(Say(_n("Do it on your phone.", "Do it on your phones.", _woken(call))))
     return [*lines, StartTimer(NIGHT_TIMER, TURN_S)]
 
 
+def _woken(call: str) -> int:
+    """How many cards a call wakes, for the grammar of its lines (German "schließ" for
+    one, "schließt" for several)."""
+    return 2 if call in (DEATH_EATER, TWINS) else 1
+
+
 def sleep(call: str) -> list[Effect]:
-    # The count picks the German imperative: "schließ" for one, "schließt" for several.
-    woken = 2 if call in (DEATH_EATER, TWINS) else 1
+    woken = _woken(call)
     return [
         Say(_n("{role}, close your eyes.", "{role}, close your eyes.", woken, role=CALL_NAME[call]), then_wait=SHUT_S)
     ]
