@@ -34,6 +34,7 @@ from engine.games.kampf_roles import (
     NEVILLE,
     RON,
     SIRIUS,
+    SPELL,
     TWINS,
 )
 from engine.games.kampf_state import NIGHT, NIGHT_TIMER, KampfState
@@ -67,15 +68,16 @@ FORCED = {SWAP, GIVE, NEVILLE, RON}
 
 PROMPT: dict[str, Msg] = {
     LONE: _("You are the only Death Eater: you may look at one card in the middle."),
-    HERMIONE: _("Stupefy! You may look at another player's card or at two cards in the middle."),
-    SWAP: _("Accio! Swap your card with another player's card."),
-    LOOK: _("Cistem Aperio! You may look at one card in the middle."),
+    HERMIONE: _("{spell} You may look at another player's card or at two cards in the middle.", spell=SPELL[HERMIONE]),
+    SWAP: _("{spell} Swap your card with another player's card.", spell=SPELL[SIRIUS]),
+    LOOK: _("{spell} You may look at one card in the middle.", spell=SPELL[DUMBLEDORE]),
     GIVE: _("Exchange that card, without looking, for another player's card or your own."),
-    NEVILLE: _("Expelliarmus! Swap the cards of two other players."),
-    RON: _("Reducto! Swap your card with a card in the middle, without looking."),
-    HARRY: _("Alohomora! You may turn another player's card face up for the day."),
+    NEVILLE: _("{spell} Swap the cards of two other players.", spell=SPELL[NEVILLE]),
+    RON: _("{spell} Swap your card with a card in the middle, without looking.", spell=SPELL[RON]),
+    HARRY: _("{spell} You may turn another player's card face up for the day.", spell=SPELL[HARRY]),
     SIRIUS_LOOK: _("You may look at your new card."),
 }
+"""Each stage's prompt, with the role card's spell as printed."""
 NOTHING = _("nothing")
 PAIRS = ((0, 1), (0, 2), (1, 2))
 PAIR_NAME = (

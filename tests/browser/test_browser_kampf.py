@@ -22,6 +22,7 @@ from engine.effects import TIMER_DONE
 from engine.games.kampf import Kampf
 from engine.games.kampf_roles import DEATH_EATER, HERMIONE, NEVILLE, SIRIUS, STUDENT
 from support.browser import CONSOLE_ERRORS, MARKS, PER_CLIENT, PHONE, WAIT_MS, HostWatch, watch_console
+from support.waiting import wait_for
 from web import create_app
 from web.serve import serve
 
@@ -54,7 +55,8 @@ def served(tmp_path):
 class Phone:
     """One player's phone, remembering the body of every view it downloaded."""
 
-    def __init__(self, chromium: Any, base: str, name: str, code: str) -> None:
+    def __init__(self, chromium: Any, base: str, name: str, code: str, service: TableService) -> None:
+        self.seat, self.service = NAMES.index(name), service
         self.context = chromium.new_context(**PHONE)
         self.page = self.context.new_page()
         self.bodies: list[str] = []
@@ -75,6 +77,7 @@ class Phone:
     def tap(self, *options: str) -> None:
         """Show the secret view and answer its night prompt (two picks: toggle, then send)."""
         page = self.page
+        noted = len(self.service.table.current.state.notes[self.seat])
         prompts = page.locator("#secret-prompts")
         for _attempt in range(80):  # until the live update with this prompt has arrived
             if page.locator("#reveal").is_visible():
@@ -87,6 +90,8 @@ class Phone:
         if len(options) > 1:
             prompts.get_by_role("button", name=f"Choose {len(options)}").click()
         expect(page.locator("#message")).to_have_text("Sent.")
+        # "Sent." may still be the last answer's: wait for the box to have this one
+        wait_for(lambda: len(self.service.table.current.state.notes[self.seat]) > noted)
 
     def secret_text(self) -> str:
         self.page.click("#reveal")
@@ -112,7 +117,7 @@ def test_each_phone_sees_only_its_own_night_action_and_result(browser, served):
     expect(host.page.locator("#title")).to_have_text("Kampf gegen die dunklen Mächte")
     state = service.table.current.state
     state.cards, state.dealt = list(DEAL), DEAL[:5]  # rigged deal: the log is not replayed here
-    phones = [Phone(browser, base, name, service.join_code()) for name in NAMES]
+    phones = [Phone(browser, base, name, service.join_code(), service) for name in NAMES]
     assert "Death Eater" in phones[0].secret_text() and "Sirius Black" in phones[2].secret_text()
 
     service.submit(Action("start", {}))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+from engine.games.kampf_night import PROMPT
+from engine.games.kampf_roles import HERMIONE, NEVILLE
 from support.kampf import Play, page_action
 from web.language import Language
 
@@ -33,3 +35,9 @@ def test_a_whole_digital_game_is_said_in_german():
     assert "2 × Todesser (*)" in view["markers"] and view["scenario_name"] == "Kampf gegen die dunklen Mächte"
     record = play.table.public_view()["view"]["night"]
     assert record and all(GERMAN.text(line) != line for line in record)
+
+
+def test_the_phone_prompts_carry_the_spells_as_printed():
+    assert PROMPT[HERMIONE] == "Stupefy! You may look at another player's card or at two cards in the middle."
+    assert GERMAN.text(PROMPT[HERMIONE]).startswith("Stupor! Du darfst")
+    assert GERMAN.text(PROMPT[NEVILLE]).startswith("Expelliarmus! Tausche")
