@@ -65,7 +65,6 @@ class Kampf(StepGame[KampfState]):
         "face_up_cards": _("Face up for the day"),
         "votes_shown": _("Votes"),
         "result": _("Result"),
-        "winners": _("Winners"),
         "cards_shown": _("The cards"),
         "middle": _("In the middle"),
         "night": _("The night"),
