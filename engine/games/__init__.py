@@ -7,11 +7,12 @@ from typing import Any
 from engine.game import Game
 from engine.games.deal import Deal
 from engine.games.dice_reader import DiceReader
+from engine.games.kampf import Kampf
 from engine.games.unmask import Unmask
 from engine.games.voldemort import Voldemort
 
 
 def registry() -> dict[str, Game[Any]]:
     """Every game by its log name; adding a game is one entry here."""
-    games: list[Game[Any]] = [Deal(), DiceReader(), Unmask(), Voldemort()]
+    games: list[Game[Any]] = [Deal(), DiceReader(), Kampf(), Unmask(), Voldemort()]
     return {game.name: game for game in games}

@@ -1,0 +1,108 @@
+"""Kampf gegen die dunklen Mächte, set-up: the options, the role set and the deal.
+
+The deal is drawn from the game's own randomness under one name, so undo never
+re-deals.  With physical cards the box only names the cards to take; with digital
+cards it deals them, one to each phone and three to the middle, by position.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from engine.actions import IllegalAction
+from engine.args import whole_number
+from engine.effects import Effect, Notice, Say
+from engine.game import Turn
+from engine.games.kampf_roles import ROLE_NAME, WAKE_ORDER
+from engine.games.kampf_scenarios import FREE, MAX_PLAYERS, MIN_PLAYERS, SCENARIOS, free_roles, tips
+from engine.games.kampf_state import NO_REPLACEMENT, RULEBOOK, KampfState
+from engine.messages import listing, words
+
+_, _n = words("kampf")
+
+DIGITAL = "digital"
+PHYSICAL = "physical"
+FIRST = "Das erste Schuljahr"
+OPTION_CHOICES: dict[str, tuple[str, ...]] = {
+    "cards": (DIGITAL, PHYSICAL),
+    "scenario": (FIRST, *[name for name in SCENARIOS if name != FIRST], FREE),
+    # Minutes; any other whole number of minutes from 1 to 60 is taken too.
+    # The rulebook: about 10 minutes at first, later 5 or fewer.
+    "discussion": ("10", "5", "3"),
+    # House rule: when Ginny points at Luna, nobody replaces her.
+    "ginny_luna": (RULEBOOK, NO_REPLACEMENT),
+}
+FREE_OPTION = "roles"
+"""With scenario ``free``: the chosen role cards (keys or English names)."""
+LONGEST_DISCUSSION = 60
+
+
+def _option(options: Mapping[str, Any], key: str) -> str:
+    value = str(options.get(key, OPTION_CHOICES[key][0]))
+    if value not in OPTION_CHOICES[key]:
+        raise IllegalAction(_("{key} must be one of: {values}", key=key, values=listing(OPTION_CHOICES[key], "or")))
+    return value
+
+
+def new_state(options: Mapping[str, Any], turn: Turn) -> tuple[KampfState, list[Effect]]:
+    unknown = sorted(set(options) - {*OPTION_CHOICES, FREE_OPTION})
+    if unknown:
+        raise IllegalAction(_("unknown options: {unknown}", unknown=", ".join(unknown)))
+    players = len(turn.seats)
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise IllegalAction(_("this game is for {least} to {most} players", least=MIN_PLAYERS, most=MAX_PLAYERS))
+    scenario = _option(options, "scenario")
+    if scenario == FREE:
+        roles = free_roles(options.get(FREE_OPTION, ()), players)
+    elif FREE_OPTION in options:
+        raise IllegalAction(_("roles are chosen only with the scenario free"))
+    else:
+        roles = SCENARIOS[scenario].roles(players)
+    minutes = whole_number(
+        options.get("discussion", OPTION_CHOICES["discussion"][0]), 1, LONGEST_DISCUSSION, "discussion"
+    )
+    state = KampfState(
+        names=list(turn.seats),
+        roles=roles,
+        scenario=scenario,
+        digital=_option(options, "cards") == DIGITAL,
+        discussion=minutes * 60,
+        ginny_luna=_option(options, "ginny_luna"),
+    )
+    state.calls = [call for call, woken in WAKE_ORDER if set(woken) & set(roles)]
+    state.notes = [[] for _seat in range(players)]
+    if state.digital:
+        deal = list(roles)
+        turn.random("deal").shuffle(deal)
+        state.cards, state.dealt = deal, deal[:players]
+    warnings: list[Effect] = [Notice(tip) for tip in (tips(roles, players) if scenario == FREE else [])]
+    return state, warnings + _opening(state)
+
+
+def counted(roles: list[str]) -> list[str]:
+    """The role cards in play, each with how many of it."""
+    return [_("{count} × {role}", count=n, role=ROLE_NAME[r]) for r, n in sorted(Counter(roles).items())]
+
+
+def _opening(state: KampfState) -> list[Effect]:
+    cards = listing(counted(state.roles))
+    if state.digital:
+        deal = Say(
+            _(
+                "The box has dealt these role cards: {cards}. Look at yours on your phone, privately; "
+                "the three cards in the middle stay with the box.",
+                cards=cards,
+            )
+        )
+    else:
+        deal = Say(
+            _(
+                "Take these role cards: {cards}. Put their role markers face up in the middle of the table. "
+                "Shuffle the cards, deal one face down to each player and lay the other three face down "
+                "side by side in the middle. Look at your card, then put it face down in front of you.",
+                cards=cards,
+            )
+        )
+    return [deal, Say(_("When everyone knows their role, the host starts the night."))]

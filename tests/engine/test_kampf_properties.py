@@ -1,0 +1,100 @@
+"""Property tests over random scenarios (and free choices) and random nights, played
+through the game's own prompts as the phones answer them: three cards in the middle and
+one per player always, none lost or made; no seat's night result reaches another seat's
+view, the host page or any spoken line; and a night answered sounds and shows the same
+as the night nobody answered (the twin-game technique)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.games.kampf_roles import CARDS, FRED, GEORGE
+from engine.games.kampf_scenarios import SCENARIOS
+from engine.games.kampf_state import NIGHT, OVER
+from support.kampf import Play, page_action
+
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+DECK = [role for role, count in CARDS.items() for _ in range(count)]
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> dict[str, object]:
+    """A scenario at one of its counts, or a free choice of cards (the twins together)."""
+    if draw(st.booleans()):
+        name = draw(st.sampled_from(sorted(SCENARIOS)))
+        players = draw(st.sampled_from(list(SCENARIOS[name].counts)))
+        return {"players": players, "scenario": name}
+    players = draw(st.integers(3, 10))
+    pool = [r for r in DECK if r not in (FRED, GEORGE)]
+    twins = draw(st.booleans()) and players + 3 >= 2
+    chosen = draw(st.permutations(pool))[: players + 3 - (2 if twins else 0)]
+    return {"players": players, "scenario": "free", "roles": [*chosen, *([FRED, GEORGE] if twins else [])]}
+
+
+def start(setup: dict[str, object], seed: int) -> Play:
+    options = {k: v for k, v in setup.items() if k != "players"}
+    return Play(int(str(setup["players"])), seed, **options)  # type: ignore[arg-type]
+
+
+def play_night(play: Play, r: random.Random, answering: float) -> list[dict[str, object]]:
+    """The night with each prompt answered with probability ``answering``; the host page
+    at each call's start, for the twin comparison."""
+    play.act("start")
+    views = [play.table.public_view()]
+    while play.s.step == NIGHT:
+        for _twice in range(2):
+            for expect in play.table.expects():
+                if r.random() < answering:
+                    play.submit(page_action(expect, r))
+            assert len(play.s.cards) == play.s.players + 3
+        play.timer_runs_out()
+        views.append(play.table.public_view())
+    return views
+
+
+@SETTINGS
+@given(tables(), st.integers(0, 10_000))
+def test_three_in_the_middle_and_one_per_player_always(setup, seed):
+    play = start(setup, seed)
+    dealt = sorted(play.s.cards)
+    assert len(play.s.cards) == play.s.players + 3 == len(play.s.roles)
+    play_night(play, random.Random(seed), 0.8)
+    assert sorted(play.s.cards) == dealt == sorted(play.s.roles)
+    assert len(play.s.cards[: play.s.players]) == play.s.players
+
+
+@SETTINGS
+@given(tables(), st.integers(0, 10_000))
+def test_no_night_result_reaches_another_seat_the_host_or_the_speaker(setup, seed):
+    play = start(setup, seed)
+    r = random.Random(seed)
+    play_night(play, r, 0.9)
+    play.timer_runs_out("discussion")
+    seen = {seat: set(play.seen(seat)) for seat in range(play.s.players)}
+    public = json.dumps(play.table.public_view(), ensure_ascii=False)
+    spoken = " ".join(play.said)
+    for lines in seen.values():
+        for line in lines:
+            assert line not in public and line not in spoken, line
+            for other in range(play.s.players):
+                if line not in seen[other]:
+                    assert line not in json.dumps(play.table.private_view(other), ensure_ascii=False), line
+    for other in range(play.s.players):
+        play.act("vote", by=other, choice=play.s.names[(other + 1) % play.s.players])
+    if play.s.step == OVER and play.s.digital:
+        assert play.table.public_view()["view"]["night"]  # the record is shown at the end
+
+
+@SETTINGS
+@given(tables(), st.integers(0, 10_000))
+def test_a_night_answered_sounds_and_shows_as_one_nobody_answered(setup, seed):
+    answered, silent = start(setup, seed), start(setup, seed)
+    shown = play_night(answered, random.Random(seed), 1.0)
+    quiet = play_night(silent, random.Random(seed), 0.0)
+    assert answered.said == silent.said
+    night = [v for v in shown if v["view"]["step"] == NIGHT]
+    assert night == [v for v in quiet if v["view"]["step"] == NIGHT]
