@@ -192,8 +192,10 @@ class Daemon:
 
         The listeners (web threads) and the camera thread both redraw; gpiozero's blink
         and pulse threads are not safe to start and stop from two threads at once (one
-        raised "cannot join thread before it is started"), so one redraw at a time."""
-        with self._drawing:
+        raised "cannot join thread before it is started"), so one redraw at a time.  The
+        table is held still first: the listeners redraw holding it, so a thread that took
+        the drawing lock before the table's would deadlock with them (the timer thread did)."""
+        with self.service.held(), self._drawing:
             self.outputs.show(
                 {**self.service.table.tracks(), **timing.tracks(self.service.timers(), self.service.clock())}
             )

@@ -127,10 +127,22 @@ class TableService:
             except GameFault as fault:
                 log.error("a game fault on %s (refused, nothing changed):\n%s", action.kind, fault.trace)
                 raise
+            before = self._seen_by_others(action.seat)
             entry = self.store.append(action, seed, at)
             self.table.commit(outcome, entry)
-            self._changed_with(outcome.effects)
+            quiet = action.seat is not None and not outcome.effects and self._seen_by_others(action.seat) == before
+            self._changed_with(outcome.effects, wake=not quiet)
             return outcome.effects
+
+    def _seen_by_others(self, actor: int | None) -> tuple[Any, ...]:
+        """Everything a page other than the actor's own could show.  When an answer
+        changes none of it (a night action in a one-night game), the pages are not woken:
+        the live-update signal every page gets would tell the table that someone awake
+        answered, which is the secret.  The actor's own page refreshes after its answer."""
+        if actor is None:  # the host's own steps always wake the pages
+            return ()
+        others = tuple(self.table.private_view(s) for s in range(len(self.table.current.seats)) if s != actor)
+        return (self.table.public_view(), dict(self.table.current.timers), others)
 
     def undo_warning(self) -> str | None:
         """What undoing now would take back from phones (see ``Table.undo_warning``)."""
@@ -157,6 +169,11 @@ class TableService:
         with self._lock:
             self._changed_with([Notice(text), *([Say(text)] if speak else [])])
 
+    def held(self) -> threading.RLock:
+        """The table's lock, for a reader that must see one consistent moment (the board's
+        redraw) and take its own lock after this one, never before."""
+        return self._lock
+
     def touch(self) -> None:
         """Wake every page without changing the table: something a page shows beside
         the table changed (a reading parked for the host, or dropped by it)."""
@@ -164,10 +181,11 @@ class TableService:
             self.version += 1
             self._changed.notify_all()
 
-    def _changed_with(self, effects: list[Effect]) -> None:
+    def _changed_with(self, effects: list[Effect], wake: bool = True) -> None:
         self.notices.extend(e.text for e in effects if isinstance(e, Notice))
-        self.version += 1
-        self._changed.notify_all()
+        if wake:
+            self.version += 1
+            self._changed.notify_all()
         for listener in self._listeners:
             try:
                 listener(effects)

@@ -115,6 +115,12 @@ class Game(Protocol[S]):
         """Board tracks to show on LEDs, by name (``"threat"``...)."""
         ...
 
+    def hides_actors(self, state: S) -> bool:
+        """True while who acts is itself a secret (a one-night game's night, when only
+        the roles called are awake): the table then names nobody for what is done, in
+        undo warnings or on the undo button."""
+        ...
+
     def is_over(self, state: S) -> bool:
         """True once the game has ended and only undo can change it."""
         ...

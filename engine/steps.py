@@ -113,6 +113,9 @@ class StepGame(Generic[S]):
     def is_over(self, state: S) -> bool:
         return False
 
+    def hides_actors(self, state: S) -> bool:
+        return False
+
     def tracks(self, state: S) -> dict[str, Track]:
         return {}
 

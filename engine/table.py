@@ -97,6 +97,8 @@ class Outcome:
     state: TableState
     effects: list[Effect]
     informed: dict[int, list[str]]
+    hidden: bool = False
+    """Taken while who acts is itself a secret (a night): the table names nobody for it."""
 
 
 def effective(entries: Iterable[Entry]) -> list[Entry]:
@@ -145,6 +147,8 @@ class Table:
         """By entry seq: the seats that entry showed a secret to, and which secrets."""
         self.seen: dict[int, dict[int, list[Learned]]] = {}
         """By game (its ``table.new`` seq), by seat: what undo took back from that seat."""
+        self.hidden: set[int] = set()
+        """The entries taken while who acts was a secret (see ``Game.hides_actors``)."""
         self.current_since = 0
         """Where the current game became current: its ``table.new``, or the undo that
         brought it back (seat claims are keyed by it, so an undone new game does not hand
@@ -185,7 +189,8 @@ class Table:
         turn = Turn.of(action, after.seats, after.seed)
         effects = _guarded(action.kind, lambda: game.apply(after.state, action, turn))
         after.timers = {} if game.is_over(after.state) else timing.started(after.timers, effects, at)
-        return Outcome(after, effects, self._informed(self.current, after))
+        hidden = game.hides_actors(self.current.state)
+        return Outcome(after, effects, self._informed(self.current, after), hidden)
 
     def _new_game(self, action: Action, seed: int, at: float) -> Outcome:
         if action.seat is not None:
@@ -247,6 +252,8 @@ class Table:
             self.current_since = entry.seq
         if outcome.informed:
             self.informed[entry.seq] = outcome.informed
+        if outcome.hidden:
+            self.hidden.add(entry.seq)
         self._forget_reshown()
 
     def apply(self, action: Action, seed: int, seq: int | None = None, at: float = 0.0) -> list[Effect]:
@@ -270,6 +277,11 @@ class Table:
         informed = self.informed.get(self.kept[-1].seq)
         if not informed:
             return None
+        if self.kept[-1].seq in self.hidden:  # naming who was shown what would say who is awake
+            return _(
+                "That step showed a secret on a phone, which undo cannot take back from the player."
+                " Each phone keeps showing what it saw."
+            )
         game = self.game
         names = game.secret_labels(self.current.state) if game else {}
         parts = [
@@ -364,7 +376,7 @@ class Table:
         """Whose answer undo would take back (a seat's name), or None for the host's or
         the box's own step: the host page asks before undoing what a player chose."""
         last = self.kept[-1].action if self.kept else None
-        if last is None or last.seat is None or last.kind == NEW:
+        if last is None or last.seat is None or last.kind == NEW or self.kept[-1].seq in self.hidden:
             return None
         return self.current.seats[last.seat]
 

@@ -85,6 +85,10 @@ class Kampf(StepGame[KampfState]):
     def setup(self, options: Mapping[str, Any], turn: Turn) -> tuple[KampfState, list[Effect]]:
         return new_state(options, turn)
 
+    def hides_actors(self, state: KampfState) -> bool:
+        """At night only the role called is awake: who answers is the secret."""
+        return state.step == NIGHT
+
     def is_over(self, state: KampfState) -> bool:
         return state.step == OVER
 

@@ -56,14 +56,14 @@ class KampfState:
     step: str = READY
     calls: list[str] = field(default_factory=list)
     call: int = -1
-    dealt: list[str] = secret("your role card", per_seat=True, shown=over, default_factory=list)
-    cards: list[str] = secret("the role cards' places", shown=over, default_factory=list)
-    notes: list[list[Note]] = secret("what you did and saw at night", per_seat=True, default_factory=list)
-    stage: dict[int, str] = secret("your night action under way", per_seat=True, learned=False, default_factory=dict)
-    night_log: list[Note] = secret("the night's actions", shown=over, default_factory=list)
-    face_up: dict[int, str] = secret("Harry's face-up card", shown=dawned, default_factory=dict)
+    dealt: list[str] = secret(_("your role card"), per_seat=True, shown=over, default_factory=list)
+    cards: list[str] = secret(_("the role cards' places"), shown=over, default_factory=list)
+    notes: list[list[Note]] = secret(_("what you did and saw at night"), per_seat=True, default_factory=list)
+    stage: dict[int, str] = secret(_("your night action under way"), per_seat=True, learned=False, default_factory=dict)
+    night_log: list[Note] = secret(_("the night's actions"), shown=over, default_factory=list)
+    face_up: dict[int, str] = secret(_("Harry's face-up card"), shown=dawned, default_factory=dict)
     votes: dict[int, int] = secret(
-        "vote", per_seat=True, learned=False, summary=("voted", sorted), default_factory=dict
+        _("vote"), per_seat=True, learned=False, summary=("voted", sorted), default_factory=dict
     )
     pointed: dict[int, int] = field(default_factory=dict)
     final: list[str] = field(default_factory=list)

@@ -240,3 +240,33 @@ def test_a_failing_listener_does_not_stop_the_others_or_the_answer(service, stor
     assert effects == [Say("2, 2: 4")] and heard[-1] == effects
     assert len(store.entries()) == 2
     assert "a listener failed" in caplog.text
+
+
+def test_a_night_answer_wakes_no_other_page_and_names_nobody(tmp_path):
+    """Kampf's night: Hermione looking at a card on her phone changes nothing any other
+    page shows, so the live-update version (sent to every page) must not move either:
+    its tick would tell the table that the role called is with a player."""
+    from engine.effects import TIMER_DONE
+    from engine.games.kampf_roles import HERMIONE
+    from engine.games.kampf_state import NIGHT_TIMER
+
+    service = TableService(Store(tmp_path / "t.db"))
+    now = [1000.0]
+    service.clock = lambda: now[0]
+    new = Action("table.new", {"game": "kampf", "seats": ["Ann", "Bob", "Cy"], "options": {"scenario": "Zauberkunst"}})
+    for _ in range(200):  # the deal comes from each new game's own seed: until Ann is Hermione
+        service.submit(new)
+        if service.table.current.state.dealt[0] == HERMIONE:
+            break
+    service.submit(Action("start"))
+    state = service.table.current.state
+    while state.calls[state.call] != HERMIONE:
+        now[0] = service.table.current.timers[NIGHT_TIMER].deadline
+        service.submit(Action(TIMER_DONE, {"name": NIGHT_TIMER}))
+        state = service.table.current.state
+    [look] = [e for e in service.table.expects() if e.seat == 0]
+    before, public = service.version, service.table.public_view()
+    service.submit(Action(look.action, {"choice": "Bob"}, seat=0))
+    assert service.version == before  # no page woke
+    assert service.table.public_view() == public and public["last_by"] is None
+    assert service.private_view(0)["view"] != {}  # Ann's own page shows what she saw when it looks

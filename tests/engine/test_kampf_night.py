@@ -267,7 +267,9 @@ def test_an_undone_look_warns_the_host_and_stays_on_the_phone():
     play.do(0, "Bob")
     looked = play.s.notes[0][-1]
     warning = play.table.undo_warning()
-    assert warning and "Ann (what you did and saw at night)" in warning and "Bob" not in warning
+    # at night the warning names nobody: who was shown something is who is awake
+    assert warning and "showed a secret on a phone" in warning and "Ann" not in warning and "Bob" not in warning
+    assert play.table.public_view()["last_by"] is None  # nor does the undo button
     play.table.undo()
     assert play.s.notes[0] == [] and play.table.private_view(0)["seen"] == [{"notes": [looked]}]
     play.do(0, "Bob")  # the same look again: the phone shows it, the memory goes

@@ -43,6 +43,8 @@
     const reply = await api("/api/me/act", { kind, data });
     say(reply.ok ? t("Sent.") : reply.data.error || t("Not accepted."), !reply.ok);
     hide();
+    // an answer nobody else can see wakes no other page: this one looks for itself
+    if (reply.ok) refresh();
   }
 
   function rejoin(why) {
