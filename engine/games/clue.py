@@ -58,6 +58,7 @@ class Clue(StepGame[ClueState]):
     title = _("Harry Potter Clue")
     min_seats = 3
     max_seats = 5
+    option_choices = setup.OPTION_CHOICES
     steps = (
         setup.IDENTITY_STEP,
         setup.FIRST_STEP,
@@ -71,6 +72,8 @@ class Clue(StepGame[ClueState]):
         mystery.ITEM_STEP,
         mystery.PLACE_STEP,
         mystery.SHOW_STEP,
+        mystery.ANSWER_STEP,
+        mystery.VERDICT_STEP,
         Step[ClueState](OVER, _("the game is over"), ()),
     )
     anytime = (HELPER_MOVE,)

@@ -47,6 +47,11 @@ def finish(state: ClueState, winner: int | None) -> list[Effect]:
     """The game ends and the envelope is shown to all (it is no longer a secret)."""
     state.step, state.winner, state.showing = OVER, winner, None
     held = listing(state.envelope)
+    if state.physical:
+        if winner is None:
+            return [Say(_("Every accusation was wrong: nobody wins. Open the envelope."))]
+        said = _("{name} has solved the mystery and wins! Show everyone the envelope.", name=state.names[winner])
+        return [Say(said)]
     if winner is None:
         return [Say(_("Every accusation was wrong: nobody wins. The envelope held {cards}.", cards=held))]
     return [

@@ -16,11 +16,14 @@ from engine.args import Choice
 from engine.effects import Effect, Expect, Say
 from engine.game import Turn
 from engine.games.clue_flow import end_turn, finish
-from engine.games.clue_state import ACCUSE, BURROW_STEP, ITEM, PLACE, ROOM, SHOW, SUGGEST, ClueState
+from engine.games.clue_state import ACCUSE, ANSWER, BURROW_STEP, ITEM, PLACE, ROOM, SHOW, SUGGEST, VERDICT, ClueState
 from engine.messages import listing, words
 from engine.steps import Move, Step
 
 _, _n = words("clue")
+
+NOBODY = _("nobody")
+RIGHT, WRONG = _("right"), _("wrong")
 
 
 def suspect(state: ClueState, turn: Turn) -> list[Effect]:
@@ -61,6 +64,8 @@ def suggest(state: ClueState) -> list[Effect]:
         "shown_by": None,
     }
     state.suggestions.append(record)
+    if state.physical:
+        state.step = ANSWER
     said: list[Effect] = [
         Say(
             _(
@@ -73,6 +78,8 @@ def suggest(state: ClueState) -> list[Effect]:
             )
         )
     ]
+    if state.physical:
+        return said + [Say(_("Starting on {name}'s left, show a card if you can.", name=state.names[who]))]
     passed: list[int] = []
     for seat in state.left_of(who):
         if set(named) & set(state.hands[seat]):
@@ -130,36 +137,57 @@ def show(state: ClueState, turn: Turn) -> list[Effect]:
 
 def accuse(state: ClueState) -> list[Effect]:
     """The accuser alone looks in the envelope; right wins, wrong is out."""
+    named_suspect, named_item, named_place = state.naming
+    said = dict(name=state.names[state.current], suspect=named_suspect, item=named_item, location=named_place)
+    if state.physical:
+        state.step = VERDICT
+        return [
+            Say(_("{name} accuses {suspect} with the {item} in {location}: look secretly in the envelope.", **said))
+        ]
+    state.peeks = {**state.peeks, state.current: list(state.envelope)}
+    accused = _(
+        "{name} accuses {suspect} with the {item} in {location}, and looks in the envelope on their phone.", **said
+    )
+    return [Say(accused), *judge(state, sorted(state.naming) == sorted(state.envelope))]
+
+
+def judge(state: ClueState, right: bool) -> list[Effect]:
+    """A right accuser wins; a wrong one is out (and the last wrong one ends the game)."""
     who, (named_suspect, named_item, named_place) = state.current, state.naming
-    right = sorted(state.naming) == sorted(state.envelope)
-    state.peeks = {**state.peeks, who: list(state.envelope)}
     state.accusations.append(
         {"by": who, "suspect": named_suspect, "item": named_item, "location": named_place, "right": right}
     )
-    name = state.names[who]
-    said: list[Effect] = [
-        Say(
-            _(
-                "{name} accuses {suspect} with the {item} in {location}, and looks in the envelope on their phone.",
-                name=name,
-                suspect=named_suspect,
-                item=named_item,
-                location=named_place,
-            )
-        )
-    ]
     if right:
-        return said + finish(state, who)
+        return finish(state, who)
     state.eliminated.append(who)
-    said.append(
-        Say(
-            _(
-                "{name} is wrong, and out of the game: no more moves, but {name} still shows cards when asked.",
-                name=name,
-            )
-        )
+    out = _(
+        "{name} is wrong, and out of the game: no more moves, but {name} still shows cards when asked.",
+        name=state.names[who],
     )
-    return said + end_turn(state)
+    return [Say(out), *end_turn(state)]
+
+
+def answer(state: ClueState, turn: Turn) -> list[Effect]:
+    """Physical cards: who showed the suggester a card (everyone before them passed)."""
+    record, choice = state.suggestions[-1], turn.args["choice"]
+    order = state.left_of(int(str(record["by"])))
+    asker = state.names[int(str(record["by"]))]
+    if choice == NOBODY:
+        record["passed"] = order
+        return [Say(_("Nobody can show a card."))] + end_turn(state)
+    holder = state.names.index(choice)
+    record["passed"], record["shown_by"] = order[: order.index(holder)], holder
+    return [Say(_("{holder} has shown {name} a card.", holder=choice, name=asker)), *end_turn(state)]
+
+
+def verdict(state: ClueState, turn: Turn) -> list[Effect]:
+    """Physical cards: the accuser has looked in the real envelope."""
+    return judge(state, turn.args["choice"] == RIGHT)
+
+
+def _answers(state: ClueState) -> list[str]:
+    """Who can have shown the card, in the order they are asked, or nobody."""
+    return [*(state.names[s] for s in state.left_of(state.current)), NOBODY]
 
 
 def _player(state: ClueState) -> list[int]:
@@ -248,6 +276,40 @@ SHOW_STEP = Step[ClueState](
             host=False,
             role=_("showing a card"),
             ask=_ask_show,
+        ),
+    ),
+)
+
+ANSWER_STEP = Step[ClueState](
+    ANSWER,
+    _("the players are answering the suggestion with their cards"),
+    (
+        Move(
+            "answer",
+            answer,
+            args={"choice": Choice(_answers)},
+            ask=lambda s: [Expect.choice("answer", _("Who showed a card?"), tuple(_answers(s)))],
+        ),
+    ),
+)
+VERDICT_STEP = Step[ClueState](
+    VERDICT,
+    _("the accuser is looking in the envelope"),
+    (
+        Move(
+            "verdict",
+            verdict,
+            args={"choice": Choice((RIGHT, WRONG))},
+            by=_player,
+            role=PLAYER,
+            ask=lambda s: [
+                Expect.choice(
+                    "verdict",
+                    _("{name}: was your accusation right?", name=s.names[s.current]),
+                    (RIGHT, WRONG),
+                    seat=s.current,
+                )
+            ],
         ),
     ),
 )

@@ -34,7 +34,6 @@ PLACEHOLDERS = frozenset(
 )
 """Default names the rulebook does not give: the host page asks for the real ones."""
 KINDS = ("suspect", "item", "location")
-KIND_NAMES = {"suspect": _("suspect"), "item": _("item"), "location": _("location")}
 COUNTS = {"suspect": len(SUSPECTS), "item": len(ITEMS), "location": len(LOCATIONS)}
 
 IDENTITIES = ("Harry", "Ron", "Hermione", "Ginny", "Luna", "Neville")

@@ -23,7 +23,9 @@ from engine.steps import Move, Step
 
 _, _n = words("clue")
 
-OPTIONS = ("suspects", "items", "locations", "wheels")
+CARDS = ("digital", "physical")
+OPTION_CHOICES: dict[str, tuple[str, ...]] = {"cards": CARDS}
+OPTIONS = ("cards", "suspects", "items", "locations", "wheels")
 LONGEST_NAME = 40
 
 
@@ -43,6 +45,9 @@ def new_state(options: Mapping[str, Any], turn: Turn) -> tuple[ClueState, list[E
     locations = _names(options, "locations", LOCATIONS)
     if len({n.casefold() for n in [*suspects, *items, *locations]}) != len(suspects) + len(items) + len(locations):
         raise IllegalAction(_("two Mystery cards have the same name"))
+    cards = options.get("cards", CARDS[0])
+    if cards not in CARDS:
+        raise IllegalAction(_("cards must be one of: {choices}", choices=listing(CARDS, "or")))
     identities = list(IDENTITIES)
     missing = identities.pop(turn.random("missing").randrange(len(identities)))
     state = ClueState(
@@ -55,8 +60,10 @@ def new_state(options: Mapping[str, Any], turn: Turn) -> tuple[ClueState, list[E
         help=[1] * players,
         missing=missing,
         where=[None] * players,
+        physical=cards == "physical",
     )
-    _deal(state, turn)
+    if not state.physical:
+        _deal(state, turn)
     return state, _narration(state)
 
 
@@ -95,11 +102,6 @@ def _deal(state: ClueState, turn: Turn) -> None:
 
 def _narration(state: ClueState) -> list[Effect]:
     """The rulebook's set-up, in its order, said to the table."""
-    burrow = (
-        _("Place {cards} face up in The Burrow.", cards=listing(state.burrow))
-        if state.burrow
-        else _("No cards are left over for The Burrow.")
-    )
     return [
         Say(_("Turn every wheel so that it shows START.")),
         Say(_("Shuffle the Dark cards and the Help cards and place them face down near the board.")),
@@ -111,9 +113,36 @@ def _narration(state: ClueState) -> list[Effect]:
             )
         ),
         Say(_("{name} has fallen prey to Dark Magic and is missing.", name=state.missing)),
+        *(_physical_deal() if state.physical else _digital_deal(state)),
+        Say(_("Choose your character on your phone, and place your mover on its start space.")),
+    ]
+
+
+def _physical_deal() -> list[Effect]:
+    return [
+        Say(
+            _(
+                "Sort the Mystery cards into suspects, items and locations, shuffle each pile, and put one"
+                " of each in the envelope without looking."
+            )
+        ),
+        Say(
+            _(
+                "Shuffle the rest together and deal them so each player has the same number; place any extra cards face up in The Burrow."
+            )
+        ),
+    ]
+
+
+def _digital_deal(state: ClueState) -> list[Effect]:
+    burrow = (
+        _("Place {cards} face up in The Burrow.", cards=listing(state.burrow))
+        if state.burrow
+        else _("No cards are left over for The Burrow.")
+    )
+    return [
         Say(_("The box has put three Mystery cards in the envelope and dealt the rest to your phones.")),
         Say(burrow),
-        Say(_("Choose your character on your phone, and place your mover on its start space.")),
     ]
 
 

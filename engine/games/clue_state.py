@@ -32,6 +32,8 @@ BURROW_STEP = "burrow"  # in The Burrow: accuse or end the turn
 ITEM = "item"  # naming the item (of a suggestion or an accusation)
 PLACE = "place"  # an accusation's location
 SHOW = "show"  # the first holder to the left chooses a card to show
+ANSWER = "answer"  # physical cards: the host enters who showed a card
+VERDICT = "verdict"  # physical cards: the host enters whether the accusation was right
 OVER = "over"
 
 SUGGEST = "suggest"
@@ -67,6 +69,7 @@ class ClueState:
     floo: list[int]
     help: list[int]
     missing: str
+    physical: bool = False  # the players deal and hold real Mystery cards
     step: str = IDENTITY
     identities: dict[int, str] = field(default_factory=dict)
     current: int = 0

@@ -197,3 +197,50 @@ def test_the_public_record_shows_who_showed_never_what() -> None:
     assert "Cursed Necklace" not in str(view["suggestions"][0].get("card", ""))
     for seat in (2, 3):
         assert play.seen_by(seat)["shown_to_you"] == []
+
+
+def physical() -> Play:
+    play = Play(3, cards="physical")
+    play.choose_all(first=0)
+    return play
+
+
+def test_physical_cards_the_box_keeps_no_cards() -> None:
+    """Physical cards: the players deal and hold real Mystery cards (the box then does
+    dice, wheels, Floo powder and the turn)."""
+    play = physical()
+    assert play.s.hands == [] and play.s.envelope == [] and play.s.burrow == []
+    assert any("put one of each in the envelope without looking" in line for line in play.said)
+    assert play.seen_by(0)["cards"] == []
+    with pytest.raises(IllegalAction):
+        Play(3, cards="imaginary")
+
+
+def test_physical_cards_the_host_enters_who_showed() -> None:
+    """ "Keep going until a player shows you a card or until all players have passed"."""
+    play = physical()
+    play.walk_to("Gringotts")
+    play.suggest("Snatchers", "Item 4")
+    (ask,) = [e for e in play.table.expects() if e.action == "answer"]
+    assert ask.options == ("Bob", "Cat", "nobody") and ask.seat is None
+    play.act("answer", choice="Cat")
+    record = play.s.suggestions[-1]
+    assert (record["passed"], record["shown_by"]) == ([1], 2) and play.s.current == 1
+    play.walk_to("Malfoy Manor")
+    play.suggest("Snatchers", "Item 4")
+    play.act("answer", choice="nobody")
+    assert play.s.suggestions[-1]["passed"] == [2, 0] and play.said[-2] == "Nobody can show a card."
+
+
+def test_physical_cards_the_accuser_says_if_they_were_right() -> None:
+    """ "Now secretly look at the cards in the envelope." """
+    play = physical()
+    play.walk_to(BURROW)
+    play.accuse("Snatchers", "Item 4", "Gringotts")
+    assert play.s.step == "verdict"
+    play.act("verdict", by=0, choice="wrong")
+    assert play.s.eliminated == [0] and play.s.current == 1
+    play.walk_to(BURROW)
+    play.accuse("Snatchers", "Item 4", "Malfoy Manor")
+    play.act("verdict", by=1, choice="right")
+    assert play.s.winner == 1 and play.said[-1] == "Bob has solved the mystery and wins! Show everyone the envelope."
