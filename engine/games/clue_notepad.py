@@ -76,9 +76,10 @@ def _deduce(
     """The fixed point of the helper's rules (see the module docstring)."""
     holders, envelope = dict(holders), set(envelope)
     cards = public.cards()
-    each = (len(cards) - 3 - len(public.burrow)) // public.players
+    each = (len(cards) - 3) // public.players  # The Burrow takes the remainder
     lacks: dict[int, set[str]] = {s: set() for s in range(public.players)}
-    lacks[seat] = {c for c in cards if holders.get(c) != seat}
+    if not public.physical:  # with real cards the box does not know the player's hand
+        lacks[seat] = {c for c in cards if holders.get(c) != seat}
     for record in public.suggestions:
         named = {record["suspect"], record["item"], record["location"]}
         for passer in record["passed"]:
