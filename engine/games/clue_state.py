@@ -87,15 +87,15 @@ class ClueState:
     winner: int | None = None
     burrow: list[str] = field(default_factory=list)
     hands: list[list[str]] = secret(
-        "Mystery cards", per_seat=True, summary=("hand_sizes", lambda h: [len(x) for x in h]), default_factory=list
+        _("Mystery cards"), per_seat=True, summary=("hand_sizes", lambda h: [len(x) for x in h]), default_factory=list
     )
-    envelope: list[str] = secret("the envelope", shown=over, default_factory=list)
-    shown: dict[int, list[dict[str, Any]]] = secret("cards shown to you", per_seat=True, default_factory=dict)
+    envelope: list[str] = secret(_("the envelope"), shown=over, default_factory=list)
+    shown: dict[int, list[dict[str, Any]]] = secret(_("cards shown to you"), per_seat=True, default_factory=dict)
     gave: dict[int, list[dict[str, Any]]] = secret(
-        "cards you showed", per_seat=True, learned=False, default_factory=dict
+        _("cards you showed"), per_seat=True, learned=False, default_factory=dict
     )
-    peeks: dict[int, list[str]] = secret("the envelope, seen at an accusation", per_seat=True, default_factory=dict)
-    helper: dict[int, bool] = secret("notepad helper", per_seat=True, learned=False, default_factory=dict)
+    peeks: dict[int, list[str]] = secret(_("the envelope, seen at an accusation"), per_seat=True, default_factory=dict)
+    helper: dict[int, bool] = secret(_("notepad helper"), per_seat=True, learned=False, default_factory=dict)
 
     @property
     def players(self) -> int:
