@@ -244,3 +244,18 @@ def test_physical_cards_the_accuser_says_if_they_were_right() -> None:
     play.accuse("Snatchers", "Item 4", "Malfoy Manor")
     play.act("verdict", by=1, choice="right")
     assert play.s.winner == 1 and play.said[-1] == "Bob has solved the mystery and wins! Show everyone the envelope."
+
+
+def test_a_shown_card_cannot_be_unseen_by_undo() -> None:
+    """What a seat has been shown stays with it: undo warns, names the suggester, and the
+    suggester's phone keeps the card."""
+    play = table()
+    in_gringotts(play)
+    play.suggest("Peter Pettigrew", "Cursed Necklace")
+    play.act("show", by=1, choice="Cursed Necklace")
+    warning = play.table.undo_warning()
+    assert warning is not None and "Ann (cards shown to you)" in warning
+    assert "Cursed Necklace" not in warning
+    play.table.undo()
+    assert play.s.step == "show"
+    assert play.table.private_view(0)["seen"] == [{"shown": [{"card": "Cursed Necklace", "by": 1, "suggestion": 0}]}]
