@@ -14,7 +14,7 @@ from engine.actions import IllegalAction
 from engine.args import Choice, Number
 from engine.effects import Effect, Expect, Say
 from engine.game import Turn
-from engine.games.clue_flow import cut_off, to_move
+from engine.games.clue_flow import PLAYER, cut_off, player, to_move
 from engine.games.clue_rules import MOST_PINCHES
 from engine.games.clue_state import DARK, PINCHES, ClueState
 from engine.messages import Msg, listing, words
@@ -132,8 +132,8 @@ PINCHES_STEP = Step[ClueState](
             "pinches",
             pinches,
             args={"choice": Number(0, MOST_PINCHES)},
-            by=lambda s: [s.current],
-            role=_("whose turn it is"),
+            by=player,
+            role=PLAYER,
             ask=_ask_pinches,
         ),
     ),

@@ -8,6 +8,14 @@ from engine.messages import listing, words
 
 _, _n = words("clue")
 
+PLAYER = _("whose turn it is")
+"""Who makes most moves of a turn, for refusals of anyone else."""
+
+
+def player(state: ClueState) -> list[int]:
+    """The seat whose turn it is (the host may also act for them)."""
+    return [state.current]
+
 
 def begin_turn(state: ClueState) -> list[Effect]:
     """The current player rolls; the location they are in they must leave this turn."""

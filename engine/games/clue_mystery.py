@@ -11,11 +11,13 @@ envelope; a wrong accuser is out but still shows cards.
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.actions import IllegalAction
 from engine.args import Choice
 from engine.effects import Effect, Expect, Say
 from engine.game import Turn
-from engine.games.clue_flow import end_turn, finish
+from engine.games.clue_flow import PLAYER, end_turn, finish, player
 from engine.games.clue_state import ACCUSE, ANSWER, BURROW_STEP, ITEM, PLACE, ROOM, SHOW, SUGGEST, VERDICT, ClueState
 from engine.messages import listing, words
 from engine.steps import Move, Step
@@ -55,7 +57,7 @@ def suggest(state: ClueState) -> list[Effect]:
     """The suggestion said, the tokens moved, and the first holder to the left found."""
     who, (named_suspect, named_item), where = state.current, state.naming, state.where[state.current]
     named = [named_suspect, named_item, str(where)]
-    record: dict[str, object] = {
+    record: dict[str, Any] = {
         "by": who,
         "suspect": named_suspect,
         "item": named_item,
@@ -123,7 +125,7 @@ def show(state: ClueState, turn: Turn) -> list[Effect]:
     holder, card, record = state.showing, turn.args["choice"], state.suggestions[-1]
     if holder is None:
         raise IllegalAction(_("nobody has a card to show now"))
-    asker = int(str(record["by"]))
+    asker = record["by"]
     index = len(state.suggestions) - 1
     state.shown = {
         **state.shown,
@@ -170,8 +172,8 @@ def judge(state: ClueState, right: bool) -> list[Effect]:
 def answer(state: ClueState, turn: Turn) -> list[Effect]:
     """Physical cards: who showed the suggester a card (everyone before them passed)."""
     record, choice = state.suggestions[-1], turn.args["choice"]
-    order = state.left_of(int(str(record["by"])))
-    asker = state.names[int(str(record["by"]))]
+    order = state.left_of(record["by"])
+    asker = state.names[record["by"]]
     if choice == NOBODY:
         record["passed"] = order
         return [Say(_("Nobody can show a card."))] + end_turn(state)
@@ -188,13 +190,6 @@ def verdict(state: ClueState, turn: Turn) -> list[Effect]:
 def _answers(state: ClueState) -> list[str]:
     """Who can have shown the card, in the order they are asked, or nobody."""
     return [*(state.names[s] for s in state.left_of(state.current)), NOBODY]
-
-
-def _player(state: ClueState) -> list[int]:
-    return [state.current]
-
-
-PLAYER = _("whose turn it is")
 
 
 def _ask_suspect(state: ClueState) -> list[Expect]:
@@ -227,9 +222,7 @@ def _ask_show(state: ClueState) -> list[Expect]:
     holder, record = state.showing, state.suggestions[-1]
     if holder is None:
         return []
-    prompt = _(
-        "{holder}: choose a card to show {name}", holder=state.names[holder], name=state.names[int(str(record["by"]))]
-    )
+    prompt = _("{holder}: choose a card to show {name}", holder=state.names[holder], name=state.names[record["by"]])
     return [Expect.choice("show", prompt, tuple(matching(state)), seat=holder, secret=True)]
 
 
@@ -243,11 +236,11 @@ def _opening(step: str, doing: str) -> Step[ClueState]:
                 "suspect",
                 suspect,
                 args={"choice": Choice(lambda s: s.suspects)},
-                by=_player,
+                by=player,
                 role=PLAYER,
                 ask=_ask_suspect,
             ),
-            Move("end_turn", end, by=_player, role=PLAYER),
+            Move("end_turn", end, by=player, role=PLAYER),
         ),
     )
 
@@ -257,12 +250,12 @@ BURROW_OPEN_STEP = _opening(BURROW_STEP, _("the player may make an accusation"))
 ITEM_STEP = Step[ClueState](
     ITEM,
     _("the player is naming an item"),
-    (Move("item", item, args={"choice": Choice(lambda s: s.items)}, by=_player, role=PLAYER, ask=_ask_item),),
+    (Move("item", item, args={"choice": Choice(lambda s: s.items)}, by=player, role=PLAYER, ask=_ask_item),),
 )
 PLACE_STEP = Step[ClueState](
     PLACE,
     _("the player is naming a location"),
-    (Move("place", place, args={"choice": Choice(lambda s: s.locations)}, by=_player, role=PLAYER, ask=_ask_place),),
+    (Move("place", place, args={"choice": Choice(lambda s: s.locations)}, by=player, role=PLAYER, ask=_ask_place),),
 )
 SHOW_STEP = Step[ClueState](
     SHOW,
@@ -300,7 +293,7 @@ VERDICT_STEP = Step[ClueState](
             "verdict",
             verdict,
             args={"choice": Choice((RIGHT, WRONG))},
-            by=_player,
+            by=player,
             role=PLAYER,
             ask=lambda s: [
                 Expect.choice(

@@ -33,7 +33,6 @@ PLACEHOLDERS = frozenset(
     | {"Location 7", "Location 8", "Location 9"}
 )
 """Default names the rulebook does not give: the host page asks for the real ones."""
-KINDS = ("suspect", "item", "location")
 COUNTS = {"suspect": len(SUSPECTS), "item": len(ITEMS), "location": len(LOCATIONS)}
 
 IDENTITIES = ("Harry", "Ron", "Hermione", "Ginny", "Luna", "Neville")

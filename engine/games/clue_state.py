@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.games.clue_rules import BURROW
 from engine.messages import words
 from engine.secrets import secret
 
@@ -108,10 +107,6 @@ class ClueState:
     def kind_of(self, card: str) -> str:
         return "suspect" if card in self.suspects else "item" if card in self.items else "location"
 
-    def active(self) -> list[int]:
-        """Players who may still move and win (a wrong accuser is out)."""
-        return [s for s in range(self.players) if s not in self.eliminated]
-
     def left_of(self, seat: int) -> list[int]:
         """Every other player, starting with the one to ``seat``'s left."""
         return [(seat + k) % self.players for k in range(1, self.players)]
@@ -119,6 +114,3 @@ class ClueState:
     def next_player(self) -> int | None:
         """Whose turn is next: the first active player to the left (None: nobody is)."""
         return next((s for s in self.left_of(self.current) + [self.current] if s not in self.eliminated), None)
-
-    def in_burrow(self) -> bool:
-        return self.where[self.current] == BURROW

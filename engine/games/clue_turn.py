@@ -17,7 +17,7 @@ from engine.args import Choice, Dice
 from engine.effects import Effect, Expect, Say
 from engine.game import Turn
 from engine.games.clue_floo import begin_dark, fireplace
-from engine.games.clue_flow import end_turn, to_move
+from engine.games.clue_flow import PLAYER, end_turn, player, to_move
 from engine.games.clue_rules import BLACK_FACES, BURROW, DARK_MARK, STAR, WHEELS
 from engine.games.clue_state import BURROW_STEP, MOVE, ROLL, ROOM, WHEEL, ClueState
 from engine.games.clue_wheels import turn_wheel, wheel_of
@@ -134,16 +134,10 @@ def _ask_move(state: ClueState) -> list[Expect]:
     return [Expect.choice("move", prompt, tuple(destinations(state)), seat=state.current)]
 
 
-def _player(state: ClueState) -> list[int]:
-    return [state.current]
-
-
-PLAYER = _("whose turn it is")
-
 ROLL_STEP = Step[ClueState](
     ROLL,
     _("the player is rolling the dice"),
-    (Move("roll", roll, args={"dice": Dice(count=2, named=True)}, by=_player, role=PLAYER, ask=_ask_roll),),
+    (Move("roll", roll, args={"dice": Dice(count=2, named=True)}, by=player, role=PLAYER, ask=_ask_roll),),
 )
 
 WHEEL_STEP = Step[ClueState](
@@ -167,7 +161,7 @@ MOVE_STEP = Step[ClueState](
             "move",
             move,
             args={"choice": Choice(lambda s: list(destinations(s)))},
-            by=_player,
+            by=player,
             role=PLAYER,
             ask=_ask_move,
         ),
