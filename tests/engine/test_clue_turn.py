@@ -207,6 +207,7 @@ def test_a_fireplace_move_costs_a_pinch_and_needs_powder() -> None:
     for _ in range(2):
         play.walk_to("Location 9")
         play.end_turn()
+    assert play.said[-1] == "Ann is still cut off from the Floo network."
     play.roll(3, "star")
     options = play.table.expects()[0].options
     assert not any(o.startswith("by fireplace") for o in options)
