@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from engine.actions import Action
 from engine.effects import Expect
+from engine.games.clue_mystery import matching
 from engine.games.clue_rules import BURROW
 from engine.games.clue_state import ClueState
 from engine.table import Entry, Table, replay
@@ -70,21 +71,47 @@ def twin_of(table: Table, change: Change) -> tuple[Table, set[int]]:
     return twin, change(twin.current.state)
 
 
-def reveals(before: ClueState, action: Action) -> bool:
-    """An action whose public outcome the rules make depend on the hands or the envelope:
-    naming a suggestion's item (who must show is public), or an accusation's location
-    (right or wrong is public)."""
-    return (action.kind == "item" and before.purpose == "suggest") or action.kind == "place"
+def same_by_rule(before: ClueState, a: ClueState, b: ClueState, action: Action) -> bool:
+    """Whether the rules let the two tables differ in public after ``action``: naming a
+    suggestion's item makes public who must show (and who passed), an accusation's
+    location whether it was right.  When those came out the same, all else must too."""
+    if action.kind == "item" and before.purpose == "suggest" and a.suggestions and b.suggestions:
+        return (a.showing, a.suggestions[-1]["passed"]) == (b.showing, b.suggestions[-1]["passed"])
+    if action.kind == "place" and a.accusations and b.accusations:
+        return a.accusations[-1]["right"] == b.accusations[-1]["right"]
+    return True
+
+
+def check_choice(play: Play, action: Action, seed: int) -> None:
+    """Which card a holder shows is seen by the suggester alone: showing any other card
+    the holder could have shown says and shows the same to everyone else."""
+    s = play.s
+    if action.kind != "show" or s.showing is None:
+        return
+    asker, holder = s.suggestions[-1]["by"], s.showing
+    results = []
+    for card in matching(s):
+        twin = Table(play.table.games)
+        twin.current = copy.deepcopy(play.table.current)
+        said = outcome(twin, Action("show", {"choice": card}, holder), seed)
+        views = [twin.private_view(x) for x in range(s.players) if x not in (asker, holder)]
+        results.append((said, twin.public_view(), views))
+    assert all(result == results[0] for result in results), "which card was shown reaches someone else"
 
 
 def check_twin(play: Play, action: Action, seed: int, r: random.Random) -> None:
+    check_choice(play, action, seed)
     before = copy.deepcopy(play.s)
     twin, holders = twin_of(play.table, r.choice([swap_hands(r), swap_envelope(r)]))
     real = outcome(play.table, action, seed)
     assert real[0] == "ok", f"the offered action {action} was refused: {real[1]}"
     mirror = outcome(twin, action, seed)
-    if reveals(before, action) or play.s.step == "over" or twin.current.state.step == "over":
+    if not same_by_rule(before, play.s, twin.current.state, action):
         return
+    if play.s.step == "over" or twin.current.state.step == "over":
+        return  # the envelope is revealed: it differs in public by the rules
+    if action.kind == "place":
+        holders.add(before.current)  # the accuser has looked in the envelope
     if action.seat is not None and action.seat in holders:
         return  # a holder acting on what it knows
     assert mirror == real, "what the box says or refuses depends on a secret"
