@@ -23,7 +23,7 @@ def begin_turn(state: ClueState) -> list[Effect]:
     # The rulebook: "If you are in a location at the end of one turn, you must leave it on
     # your next turn."  Clue: The Burrow counts as a location for this.
     state.must_leave = state.where[state.current]
-    said = [Say(_("{name}, it is your turn: roll both dice.", name=state.names[state.current]))]
+    said: list[Effect] = [Say(_("{name}, it is your turn: roll both dice.", name=state.names[state.current]))]
     if not state.floo[state.current]:
         said.append(Say(_("{name} is still cut off from the Floo network.", name=state.names[state.current])))
     return said
