@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.game import Game
+from engine.games.clue import Clue
 from engine.games.deal import Deal
 from engine.games.dice_reader import DiceReader
 from engine.games.kampf import Kampf
@@ -14,5 +15,5 @@ from engine.games.voldemort import Voldemort
 
 def registry() -> dict[str, Game[Any]]:
     """Every game by its log name; adding a game is one entry here."""
-    games: list[Game[Any]] = [Deal(), DiceReader(), Kampf(), Unmask(), Voldemort()]
+    games: list[Game[Any]] = [Clue(), Deal(), DiceReader(), Kampf(), Unmask(), Voldemort()]
     return {game.name: game for game in games}

@@ -1,0 +1,200 @@
+"""Harry Potter Clue (3-5 players, the edition with four wheels, a black symbol die and
+Floo powder) as the box plays it.
+
+The box is the envelope and deals the Mystery cards to phones; it reads both dice,
+keeps each wheel's notch and says when the Dark Mark means a Dark card, keeps every
+player's Floo powder and Help cards, runs suggestions (the card shown goes to the
+suggester's phone alone) and accusations (the envelope to the accuser's phone alone),
+and keeps each phone's notepad.  Where the rulebook is silent classic Clue's rules
+apply, each marked ``# Clue:`` where it is applied.
+
+The moves (``choice`` as offered by the prompt):
+
+==========  ======================================  =====================================
+kind        data                                    who (besides the host)
+==========  ======================================  =====================================
+identity    {"choice": character} (+ "seat")         each player, once
+first       {"choice": player}                      host only (next birthday)
+roll        {"dice": [green, black face]}           the player whose turn it is
+wheel       {"choice": "yes" | "no"}                host only (a wheel with no layout)
+pinches     {"choice": 0..12}                       the player whose turn it is
+settle      {"choice": what the Dark card does}     each affected player in turn
+move        {"choice": where the player went}       the player whose turn it is
+suspect     {"choice": suspect}                     the player (begins a suggestion
+                                                    in a location, an accusation in
+                                                    The Burrow)
+item        {"choice": item}                        the player
+place       {"choice": location}                    the player (accusations)
+end_turn    {}                                      the player
+show        {"choice": card}                        the holder's phone only
+notepad     {"choice": on | off}                    each player's phone only
+==========  ======================================  =====================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.effects import Effect, Track
+from engine.game import Turn
+from engine.games import clue_floo as floo
+from engine.games import clue_mystery as mystery
+from engine.games import clue_setup as setup
+from engine.games import clue_turn as turns
+from engine.games.clue_notepad import HELPER_MOVE, notepad
+from engine.games.clue_rules import FLOO, PLACEHOLDERS, WHEELS
+from engine.games.clue_state import FIRST, IDENTITY, OVER, SHOW, ClueState
+from engine.messages import Msg, words
+from engine.steps import Step, StepGame
+
+_, _n = words("clue")
+
+
+class Clue(StepGame[ClueState]):
+    """Harry Potter Clue."""
+
+    name = "clue"
+    title = _("Harry Potter Clue")
+    min_seats = 3
+    max_seats = 5
+    option_choices = setup.OPTION_CHOICES
+    steps = (
+        setup.IDENTITY_STEP,
+        setup.FIRST_STEP,
+        turns.ROLL_STEP,
+        turns.WHEEL_STEP,
+        floo.PINCHES_STEP,
+        floo.DARK_STEP,
+        turns.MOVE_STEP,
+        mystery.ROOM_STEP,
+        mystery.BURROW_OPEN_STEP,
+        mystery.ITEM_STEP,
+        mystery.PLACE_STEP,
+        mystery.SHOW_STEP,
+        mystery.ANSWER_STEP,
+        mystery.VERDICT_STEP,
+        Step[ClueState](OVER, _("the game is over"), ()),
+    )
+    anytime = (HELPER_MOVE,)
+    labels = {
+        "status": _("Now"),
+        "board": _("Players"),
+        "wheel_notches": _("Wheels"),
+        "burrow": _("Face up in The Burrow"),
+        "record": _("Suggestions"),
+        "accused": _("Accusations"),
+        "placeholders": _("Card names to replace"),
+        "envelope": _("The envelope"),
+        "cards": _("Your Mystery cards"),
+        "character": _("Your character"),
+        "notepad": _("Your notepad"),
+        "shown_to_you": _("Cards shown to you"),
+        "you_showed": _("Cards you showed"),
+        "envelope_seen": _("The envelope (your accusation)"),
+    }
+
+    def setup(self, options: Mapping[str, Any], turn: Turn) -> tuple[ClueState, list[Effect]]:
+        return setup.new_state(options, turn)
+
+    def is_over(self, state: ClueState) -> bool:
+        return state.step == OVER
+
+    def tracks(self, state: ClueState) -> dict[str, Track]:
+        """The Floo powder of the player whose turn it is; blinking when cut off."""
+        seat = state.current
+        return {"floo": Track(state.floo[seat], FLOO[state.players], attention=state.floo[seat] == 0)}
+
+    def describe(self, public: ClueState) -> dict[str, Any]:
+        """The host page's status line and the table's facts, all public."""
+        names = public.names
+        return {
+            "status": _status(public),
+            "board": [
+                {
+                    "name": names[s],
+                    "character": public.identities.get(s),
+                    "floo": public.floo[s],
+                    "cut_off": public.floo[s] == 0,
+                    "help_cards": public.help[s],
+                    "where": public.where[s],
+                    "out": s in public.eliminated,
+                }
+                for s in range(public.players)
+            ],
+            "wheel_notches": [
+                {
+                    "wheel": WHEELS[w.face],
+                    "notch": w.notch,
+                    "notches": w.notches,
+                    "dark_mark": None if w.notches is None else w.notch in w.dark_marks,
+                }
+                for w in public.wheels
+            ],
+            "record": [_suggestion(public, r) for r in public.suggestions],
+            "accused": [_accusation(public, a) for a in public.accusations],
+            "placeholders": sorted(PLACEHOLDERS & set(public.cards())),
+        }
+
+    def present(self, public: ClueState, seat: int, mine: dict[str, Any]) -> dict[str, Any]:
+        """One seat's cards, character, notepad and what it was shown."""
+        names = public.names
+        return {
+            "character": public.identities.get(seat),
+            "cards": mine.get("hands") or [],
+            "notepad": notepad(public, seat, mine),
+            "helper": bool(mine.get("helper")),
+            "shown_to_you": [
+                {"card": s["card"], "by": names[int(s["by"])], "suggestion": s["suggestion"] + 1}
+                for s in mine.get("shown") or []
+            ],
+            "you_showed": [
+                {"card": g["card"], "to": names[int(g["to"])], "suggestion": g["suggestion"] + 1}
+                for g in mine.get("gave") or []
+            ],
+            "envelope_seen": mine.get("peeks") or [],
+            "out": seat in public.eliminated,
+        }
+
+
+def _suggestion(public: ClueState, record: dict[str, Any]) -> Msg:
+    said = dict(
+        name=public.names[record["by"]],
+        suspect=record["suspect"],
+        item=record["item"],
+        location=str(record["location"]),
+    )
+    if record["shown_by"] is not None:
+        return _(
+            "{name}: {suspect}, {item}, {location}; shown by {holder}",
+            holder=public.names[record["shown_by"]],
+            **said,
+        )
+    if public.step == SHOW and record is public.suggestions[-1]:
+        return _("{name}: {suspect}, {item}, {location}; waiting for a card", **said)
+    return _("{name}: {suspect}, {item}, {location}; nobody could show a card", **said)
+
+
+def _accusation(public: ClueState, record: dict[str, Any]) -> Msg:
+    said = dict(
+        name=public.names[record["by"]], suspect=record["suspect"], item=record["item"], location=record["location"]
+    )
+    if record["right"]:
+        return _("{name}: {suspect}, {item}, {location}: right", **said)
+    return _("{name}: {suspect}, {item}, {location}: wrong", **said)
+
+
+def _status(state: ClueState) -> str:
+    name = state.names[state.current]
+    if state.step == OVER:
+        if state.winner is None:
+            return _("Game over: nobody solved the mystery")
+        return _("Game over: {name} solved the mystery", name=state.names[state.winner])
+    if state.step in (IDENTITY, FIRST):
+        return _DOING[state.step]
+    if state.step == SHOW and state.showing is not None:
+        return _("{name} must show a card, on their phone", name=state.names[state.showing])
+    return _("{name}'s turn: {doing}", name=name, doing=_DOING[state.step])
+
+
+_DOING = {step.name: step.doing for step in Clue.steps}

@@ -1,0 +1,155 @@
+"""Harry Potter Clue: Dark cards and Floo powder.
+
+The Dark deck stays on the table: the box does not know its cards, so once the Dark
+Mark has appeared the table reads the card out and the host (or each player) enters
+what it does: first how many pinches it costs, then, player by player from the one
+whose turn it is, whether that player is affected, pays, is protected by a Help card
+(which is kept) or must discard one.  A player pays what they have, down to zero, and
+is then cut off from the Floo network.  A fireplace move costs one pinch.
+"""
+
+from __future__ import annotations
+
+from engine.actions import IllegalAction
+from engine.args import Choice, Number
+from engine.effects import Effect, Expect, Say
+from engine.game import Turn
+from engine.games.clue_flow import PLAYER, cut_off, player, to_move
+from engine.games.clue_rules import MOST_PINCHES
+from engine.games.clue_state import DARK, PINCHES, ClueState
+from engine.messages import Msg, listing, words
+from engine.steps import Move, Step
+
+_, _n = words("clue")
+
+UNAFFECTED = _("not affected")
+PROTECTED = _("protected by a Help card")
+DISCARDS = _("discards a Help card")
+NOBODY_ELSE = _("nobody else is affected")
+
+
+def begin_dark(state: ClueState, where: list[Msg]) -> list[Effect]:
+    """The Dark Mark appeared (``where``: on the die, on a wheel, or both): one card."""
+    state.step = PINCHES
+    return [
+        Say(
+            _(
+                "The Dark Mark appears on {where}! {name}, take one Dark card and read it out loud.",
+                where=listing(where),
+                name=state.names[state.current],
+            )
+        )
+    ]
+
+
+def pinches(state: ClueState, turn: Turn) -> list[Effect]:
+    """The Dark card's penalty; then who it touches, starting with the player whose turn it is."""
+    state.pinches = turn.args["choice"]
+    state.dark_queue = [s for s in [state.current, *state.left_of(state.current)] if s not in state.eliminated]
+    state.step = DARK
+    return []
+
+
+def _pays(state: ClueState) -> Msg:
+    return _n("pays {count} pinch", "pays {count} pinches", state.pinches)
+
+
+def _options(state: ClueState) -> list[str]:
+    """What the Dark card may do to the next player to settle it."""
+    seat = state.dark_queue[0]
+    options: list[str] = [UNAFFECTED]
+    if state.pinches:
+        options.append(_pays(state))
+    if state.help[seat]:
+        options += [PROTECTED, DISCARDS]
+    if len(state.dark_queue) > 1 and seat != state.current:
+        options.append(NOBODY_ELSE)
+    return options
+
+
+def settle(state: ClueState, turn: Turn) -> list[Effect]:
+    """What the Dark card does to one player; when all are settled the turn goes on."""
+    seat, answer = state.dark_queue.pop(0), turn.args["choice"]
+    name = state.names[seat]
+    said: list[Effect] = []
+    if answer == PROTECTED:
+        said.append(Say(_("{name} shows a Help card and is safe.", name=name)))
+    elif answer == DISCARDS:
+        state.help[seat] -= 1
+        said.append(Say(_("{name} discards a Help card.", name=name)))
+    elif answer == NOBODY_ELSE:
+        state.dark_queue = []
+    elif answer != UNAFFECTED:
+        said += pay(state, seat, state.pinches)
+    if state.dark_queue:
+        return said
+    state.pinches = 0
+    return said + to_move(state)
+
+
+def pay(state: ClueState, seat: int, owed: int) -> list[Effect]:
+    """A penalty paid with what the player has, down to zero."""
+    name, paid = state.names[seat], min(owed, state.floo[seat])
+    if not paid:
+        return [Say(_("{name} has no Floo powder left to pay.", name=name))]
+    state.floo[seat] -= paid
+    said = _n(
+        "{name} puts {count} pinch of Floo powder on the pile.",
+        "{name} puts {count} pinches of Floo powder on the pile.",
+        paid,
+        name=name,
+    )
+    return [Say(said), *cut_off(state, seat)]
+
+
+def fireplace(state: ClueState, place: str) -> list[Effect]:
+    """One pinch into the pile for a move by fireplace; refused to a player at zero."""
+    seat = state.current
+    if not state.floo[seat]:
+        raise IllegalAction(_("{name} has no Floo powder and is cut off from the Floo network", name=state.names[seat]))
+    state.floo[seat] -= 1
+    said = _("{name} travels by Floo powder to {place}, paying one pinch.", name=state.names[seat], place=place)
+    return [Say(said), *cut_off(state, seat)]
+
+
+def _ask_pinches(state: ClueState) -> list[Expect]:
+    options = tuple(str(n) for n in range(MOST_PINCHES + 1))
+    prompt = _("How many pinches of Floo powder could the Dark card cost?")
+    return [Expect.choice("pinches", prompt, options, seat=state.current)]
+
+
+def _ask_settle(state: ClueState) -> list[Expect]:
+    seat = state.dark_queue[0]
+    prompt = _("The Dark card: what happens to {name}?", name=state.names[seat])
+    return [Expect.choice("settle", prompt, tuple(_options(state)), seat=seat)]
+
+
+PINCHES_STEP = Step[ClueState](
+    PINCHES,
+    _("the Dark card is being read"),
+    (
+        Move(
+            "pinches",
+            pinches,
+            args={"choice": Number(0, MOST_PINCHES)},
+            by=player,
+            role=PLAYER,
+            ask=_ask_pinches,
+        ),
+    ),
+)
+
+DARK_STEP = Step[ClueState](
+    DARK,
+    _("the Dark card's penalties are being settled"),
+    (
+        Move(
+            "settle",
+            settle,
+            args={"choice": Choice(_options)},
+            by=lambda s: s.dark_queue[:1],
+            role=_("affected by the Dark card"),
+            ask=_ask_settle,
+        ),
+    ),
+)

@@ -1,0 +1,59 @@
+"""Harry Potter Clue: the fixed tables of the game, as pure data.
+
+The rulebook names some of the 21 Mystery cards (in its story and its examples) and the
+four wheel locations; where it names none the box uses placeholders the host renames
+at set-up (``suspects``, ``items`` and ``locations`` options).  Card, character and
+location names are printed on the cards and the board, so they are said as printed.
+"""
+
+from __future__ import annotations
+
+from engine.messages import words
+
+_, _n = words("clue")
+
+BURROW = "The Burrow"
+"""Where accusations are made: a space on the board, never a Mystery card."""
+
+SUSPECTS = ("Fenrir Greyback", "Snatchers", "Peter Pettigrew", "Suspect 4", "Suspect 5", "Suspect 6")
+ITEMS = ("Cursed Necklace", "Jinxed Broomstick", "Item 3", "Item 4", "Item 5", "Item 6")
+LOCATIONS = (
+    "Forbidden Forest",
+    "Gringotts",
+    "Malfoy Manor",
+    "Hogwarts Castle",
+    "The Hog's Head",
+    "Ministry of Magic",
+    "Location 7",
+    "Location 8",
+    "Location 9",
+)
+PLACEHOLDERS = frozenset(
+    {"Suspect 4", "Suspect 5", "Suspect 6", "Item 3", "Item 4", "Item 5", "Item 6"}
+    | {"Location 7", "Location 8", "Location 9"}
+)
+"""Default names the rulebook does not give: the host page asks for the real ones."""
+COUNTS = {"suspect": len(SUSPECTS), "item": len(ITEMS), "location": len(LOCATIONS)}
+
+IDENTITIES = ("Harry", "Ron", "Hermione", "Ginny", "Luna", "Neville")
+"""The six Identity cards; one is removed at random as the missing student."""
+
+FLOO = {3: 8, 4: 10, 5: 12}
+"""Pinches of Floo powder each player starts with, by player count."""
+
+# The black die's faces, by the names they are taught to the box with.
+STAR = "star"
+DARK_MARK = "dark-mark"
+WHEELS = {
+    "gringotts": "Gringotts",
+    "hogwarts-castle": "Hogwarts Castle",
+    "hogs-head": "The Hog's Head",
+    "ministry-of-magic": "Ministry of Magic",
+}
+"""Each wheel by its die face's name, with the location in its corner of the board."""
+BLACK_FACES = (*WHEELS, DARK_MARK, STAR)
+
+MOST_NOTCHES = 60
+"""No wheel has more notches than this: a typing slip, not a board."""
+MOST_PINCHES = 12
+"""No Dark card costs more pinches than a player can start with."""

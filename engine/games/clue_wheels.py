@@ -1,0 +1,68 @@
+"""Harry Potter Clue: the four wheels, each turned a notch clockwise by its face of the
+black die, and whether the Dark Mark shows on the one just turned.
+
+The rulebook does not say how many notches a wheel has or where its Dark Marks are, so
+the host enters them once per board, as the ``wheels`` option::
+
+    {"gringotts": {"notches": 8, "dark_marks": [3, 6]}, ...}
+
+Notch 0 is START (where every wheel begins, so no Dark Mark is there); a wheel turned
+past its last notch comes back to START.  A wheel the host has not entered is still
+counted, and after each turn of it the host says whether the Dark Mark shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.actions import IllegalAction
+from engine.args import whole_number
+from engine.games.clue_rules import MOST_NOTCHES, WHEELS
+from engine.games.clue_state import Wheel
+from engine.messages import listing, words
+
+_, _n = words("clue")
+
+
+def parse_wheels(raw: Any) -> list[Wheel]:
+    """The four wheels from the ``wheels`` option (missing: none entered), validated."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, Mapping):
+        raise IllegalAction(_("wheels must be an object of wheel name to its notches and Dark Marks"))
+    unknown = sorted(set(raw) - set(WHEELS))
+    if unknown:
+        raise IllegalAction(
+            _("no wheel is called {name!r}: the wheels are {known}", name=str(unknown[0])[:40], known=listing(WHEELS))
+        )
+    return [_wheel(face, raw[face]) if face in raw else Wheel(face) for face in WHEELS]
+
+
+def _wheel(face: str, raw: Any) -> Wheel:
+    place = WHEELS[face]
+    if not isinstance(raw, Mapping) or set(raw) - {"notches", "dark_marks"} or "notches" not in raw:
+        raise IllegalAction(_("the {place} wheel needs notches and dark_marks, and nothing else", place=place))
+    notches = whole_number(raw["notches"], 2, MOST_NOTCHES, _("the {place} wheel's notches", place=place))
+    marks = raw.get("dark_marks", [])
+    if not isinstance(marks, list):
+        raise IllegalAction(_("the {place} wheel's dark_marks must be a list of notches", place=place))
+    what = _("a Dark Mark of the {place} wheel", place=place)
+    positions = [whole_number(m, 1, notches - 1, what) for m in marks]
+    if len(set(positions)) != len(positions):
+        raise IllegalAction(_("the {place} wheel names a Dark Mark notch twice", place=place))
+    return Wheel(face, notches, sorted(positions))
+
+
+def turn_wheel(wheel: Wheel) -> bool | None:
+    """Turn one notch clockwise; whether the Dark Mark shows now (None: not entered,
+    the host must look)."""
+    wheel.notch += 1
+    if wheel.notches is None:
+        return None
+    wheel.notch %= wheel.notches
+    return wheel.notch in wheel.dark_marks
+
+
+def wheel_of(wheels: list[Wheel], face: str) -> Wheel:
+    return next(w for w in wheels if w.face == face)
