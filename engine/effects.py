@@ -84,7 +84,9 @@ class Expect:
     it.  ``seat`` is whose input it is (``None``: the host).  A ``secret`` prompt is
     shown only to that seat, never on the host page.  A dice roll with ``symbols`` may
     hold symbol dice taught to the box (read by face name); without, only pipped dice
-    answer it, and the box does not look for taught dice in the tray.  An ``optional``
+    answer it, and the box does not look for taught dice in the tray; its ``options`` are
+    the face names a page offers to tap beside the pips.  ``labels``, when given, are
+    what the options are shown as (``options`` are what is sent back).  An ``optional``
     prompt offers what the table may do or leave (use an ability, change a vote): the game
     never waits on it, so a simulated player leaves it alone.
     """
@@ -98,6 +100,7 @@ class Expect:
     secret: bool = False
     symbols: bool = False
     optional: bool = False
+    labels: tuple[str, ...] = ()
 
     @classmethod
     def choice(
@@ -122,7 +125,7 @@ class Expect:
             "count": self.count,
             # what a page sends back (plain English values) and what it shows (messages)
             "options": [str(option) for option in self.options],
-            "option_labels": list(self.options),
+            "option_labels": list(self.labels or self.options),
             "secret": self.secret,
             "symbols": self.symbols,
             "optional": self.optional,

@@ -50,8 +50,11 @@ WHEELS = {
     "hogs-head": "The Hog's Head",
     "ministry-of-magic": "Ministry of Magic",
 }
-"""Each wheel by its die face's name, with the location in its corner of the board."""
+"""Each wheel by its die face's name, with the location in its corner of the board (named
+as on the location cards, which the host may rename: names are the deck's, not the box's)."""
 BLACK_FACES = (*WHEELS, DARK_MARK, STAR)
+FACE_NAME: dict[str, str] = {**WHEELS, DARK_MARK: _("Dark Mark"), STAR: _("Star")}
+"""What a page shows on the button for each face of the black die."""
 
 MOST_NOTCHES = 60
 """No wheel has more notches than this: a typing slip, not a board."""

@@ -18,7 +18,7 @@ from engine.effects import Effect, Expect, Say
 from engine.game import Turn
 from engine.games.clue_floo import begin_dark, fireplace
 from engine.games.clue_flow import PLAYER, end_turn, player, to_move
-from engine.games.clue_rules import BLACK_FACES, BURROW, DARK_MARK, STAR, WHEELS
+from engine.games.clue_rules import BLACK_FACES, BURROW, DARK_MARK, FACE_NAME, STAR, WHEELS
 from engine.games.clue_state import BURROW_STEP, MOVE, ROLL, ROOM, WHEEL, ClueState
 from engine.games.clue_wheels import turn_wheel, wheel_of
 from engine.messages import listing, words
@@ -126,7 +126,10 @@ def move(state: ClueState, turn: Turn) -> list[Effect]:
 
 def _ask_roll(state: ClueState) -> list[Expect]:
     prompt = _("{name}: roll the green die and the black die", name=state.names[state.current])
-    return [Expect("dice", "roll", prompt, seat=state.current, count=2, symbols=True)]
+    faces = tuple(FACE_NAME[face] for face in BLACK_FACES)
+    return [
+        Expect("dice", "roll", prompt, seat=state.current, count=2, symbols=True, options=BLACK_FACES, labels=faces)
+    ]
 
 
 def _ask_move(state: ClueState) -> list[Expect]:

@@ -177,7 +177,7 @@ const Familiar = (() => {
     const data = (more) => Object.assign({}, extra || {}, more);
     const box = el("div", { class: "prompt" + (expect.secret ? " secret-prompt" : "") }, el("p", { class: "prompt-text" }, expect.prompt));
     const send = (payload) => submit(expect.action, data(payload));
-    if (expect.kind === "dice") box.append(diceInput(expect.count, (dice) => send({ dice })));
+    if (expect.kind === "dice") box.append(diceInput(expect.count, (dice) => send({ dice }), expect.options, expect.option_labels));
     else if (expect.kind === "choice") box.append(choiceInput(expect.options, expect.option_labels || expect.options, expect.count || 1, send));
     else if (expect.kind === "vote") {
       box.append(el("div", { class: "row" },
@@ -189,11 +189,14 @@ const Familiar = (() => {
   }
 
   // One tap per die face; the roll is sent when complete (or with Done when any count).
-  function diceInput(count, done) {
+  // A symbol die's faces (Clue's black die) are tapped by name beside the pips.
+  function diceInput(count, done, symbols, labels) {
     const rolled = [];
     const shown = el("p", { class: "dice-shown" });
+    const pips = () => rolled.filter((v) => typeof v === "number");
+    const shownAs = (v) => (typeof v === "number" ? String(v) : labels[symbols.indexOf(v)]);
     const label = () => (rolled.length
-      ? rolled.join(" + ") + (rolled.length > 1 ? ` = ${rolled.reduce((a, b) => a + b, 0)}` : "")
+      ? rolled.map(shownAs).join(" + ") + (pips().length > 1 ? ` = ${pips().reduce((a, b) => a + b, 0)}` : "")
       : (count ? t("0 of {count} dice", { count }) : t("Tap each die's face")));
     const update = () => {
       if (count && rolled.length === count) { done(rolled.slice()); rolled.length = 0; }
@@ -204,10 +207,12 @@ const Familiar = (() => {
     for (let face = 1; face <= 6; face += 1) {
       faces.append(el("button", { class: "face", "aria-label": t("die showing {face}", { face }), onclick: () => { rolled.push(face); update(); } }, "⚀⚁⚂⚃⚄⚅"[face - 1]));
     }
+    const named = (symbols || []).length ? el("div", { class: "faces symbols" }, symbols.map((name, i) =>
+      el("button", { class: "face symbol", onclick: () => { rolled.push(name); update(); } }, labels[i]))) : null;
     const controls = el("div", { class: "row" },
       el("button", { class: "small", onclick: () => { rolled.length = 0; update(); } }, t("Clear")),
       count ? null : el("button", { class: "big", onclick: () => { if (rolled.length) { done(rolled.slice()); rolled.length = 0; update(); } } }, t("Done")));
-    return el("div", {}, shown, faces, controls);
+    return el("div", {}, shown, faces, named, controls);
   }
 
   // Each option is shown by its label (the table's language) and answers with its value.
