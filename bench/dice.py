@@ -1,5 +1,10 @@
 """Dice benchmark: accuracy, speed and memory of ``read_dice`` on the dice-tray test split.
 
+The split is also read under every variation (``bench.dice_variations``) and scene on
+other tables and at phone sizes (``bench.dice_scenes``), by familiar and by a classic
+OpenCV pip counter (``bench.dice_baseline``) on the same frames in the same run:
+speed is reported as familiar's median time per photo over the counter's.
+
 Prints and writes ``bench/results/dice.json``.  A labelled die counts as *found* by the
 nearest reported die whose centre lies within half the label box of the label's
 centre; found dice are *right*, *wrong* (a different value: the costly error) or

@@ -144,8 +144,7 @@ def cloth(shape: tuple[int, int], labels: list[Label], rng: np.random.Generator)
 
 def board(shape: tuple[int, int], labels: list[Label], rng: np.random.Generator) -> np.ndarray:
     """A printed game board: coloured squares, some with printed dots and rings the
-    size of pips and dice.  Not among TABLES: no net is trained on it, so it is the
-    table the benchmark's figures can show generality on."""
+    size of pips and dice, and a printed line across."""
     h, w = shape
     size = float(np.median([d.size for d in labels])) if labels else TYPICAL_DIE
     cell = int(size * rng.uniform(1.5, 3.0))
@@ -206,15 +205,11 @@ def _seed(labels: list[Label]) -> int:
     return int(sum(d.x * 7 + d.y * 13 for d in labels)) % (1 << 31)
 
 
-TABLES: dict[str, Table] = {"felt": felt, "wood": wood, "cloth": cloth}
-"""The drawn tables, also used (with other seeds, on train photos only) to train the
-face net to tell dice from what lies on a table (``training.train_dice --tables``)."""
-
 SCENES: dict[str, Scene] = {
     "speckled dark felt": lambda f, labels: on_table(f, labels, felt, _seed(labels)),
     "wood table": lambda f, labels: on_table(f, labels, wood, _seed(labels)),
     "cloth table": lambda f, labels: on_table(f, labels, cloth, _seed(labels)),
-    "printed game board (no net trained on it)": lambda f, labels: on_table(f, labels, board, _seed(labels)),
+    "printed game board": lambda f, labels: on_table(f, labels, board, _seed(labels)),
     "speckled felt, 45 degree view": lambda f, labels: tilt(*on_table(f, labels, felt, _seed(labels)), 45),
     "wood, 45 degree view": lambda f, labels: tilt(*on_table(f, labels, wood, _seed(labels)), 45),
     "noise and jpeg 60": lambda f, labels: (jpeg(noisy(f, _seed(labels), 8.0), 60), labels),
