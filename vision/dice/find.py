@@ -112,7 +112,8 @@ def find_dice(frame: np.ndarray, peak: float | None = None) -> list[Candidate]:
 def _first_look(frame: np.ndarray, peak: float) -> tuple[float, list[Candidate]]:
     """The scale of the dice: the detector's peaks at DETECTOR_SIDE, unless its look
     at COARSE_SIDE shows dice too large for DETECTOR_SIDE (from DIE_IN_DETECTOR[2]
-    there up) and those read more surely as dice (``_sureness``).  A die far above the
+    there up) and those read as dice, surely (the ``sure`` threshold) and more surely
+    than the finer look's (``_sureness``).  A die far above the
     detector's range shows it pips of a die's size, which no finer look can undo; the
     coarse look sees such a die whole, and the tray's dice so small that it does not
     take them for large ones.  Returns the scale and the peaks."""
@@ -125,7 +126,8 @@ def _first_look(frame: np.ndarray, peak: float) -> tuple[float, list[Candidate]]
     typical = _typical_size(peaks)
     if typical is None or typical * zoom < DIE_IN_DETECTOR[2]:
         return zoom, fine
-    return (coarse, peaks) if _sureness(frame, peaks) > _sureness(frame, fine) else (zoom, fine)
+    large = _sureness(frame, peaks)
+    return (coarse, peaks) if large >= thresholds().sure and large > _sureness(frame, fine) else (zoom, fine)
 
 
 def _sureness(frame: np.ndarray, peaks: list[Candidate]) -> float:
