@@ -1,5 +1,10 @@
 """Dice benchmark: accuracy, speed and memory of ``read_dice`` on the dice-tray test split.
 
+The split is also read under every variation (``bench.dice_variations``) and scene on
+other tables and at phone sizes (``bench.dice_scenes``), by familiar and by a classic
+OpenCV pip counter (``bench.dice_baseline``) on the same frames in the same run:
+speed is reported as familiar's median time per photo over the counter's.
+
 Prints and writes ``bench/results/dice.json``.  A labelled die counts as *found* by the
 nearest reported die whose centre lies within half the label box of the label's
 centre; found dice are *right*, *wrong* (a different value: the costly error) or
@@ -191,23 +196,71 @@ def evaluate(tray: Path, split: str, only: set[str] | None = None) -> tuple[Scor
     return score, raw, times, cpu
 
 
-def variations(tray: Path, split: str) -> dict[str, dict[str, float | int]]:
-    """The split read again under each of ``bench.dice_variations.VARIANTS``: how the
-    reader holds up with other cameras, light and die sizes (right/wrong/unsure/missed)."""
+def photo_limit() -> int | None:
+    """How many photos of the split the variations read (FAMILIAR_BENCH_PHOTOS, for a
+    quick look while working; unset: all of them, as reported)."""
+    value = os.environ.get("FAMILIAR_BENCH_PHOTOS")
+    return int(value) if value else None
+
+
+def variations(tray: Path, split: str) -> dict[str, dict[str, float | int | str]]:
+    """The split read again under each of ``bench.dice_variations.VARIANTS`` and
+    ``bench.dice_scenes.SCENES``, by familiar and by the classic pip counter
+    (``bench.dice_baseline``) on the same frames in the same run: each one's tallies,
+    median CPU time per photo, and familiar's time as a multiple of the counter's."""
+    from bench.dice_scenes import SCENES
     from bench.dice_variations import VARIANTS
-    from vision.dice import read_dice
 
     labels = load_labels(tray, split)
-    frames = {name: cv2.imread(str(tray / "images" / name)) for name in sorted(labels)}
-    out = {}
-    for variant, make in VARIANTS.items():
-        score = Score()
-        for name, frame in frames.items():
-            moved_frame, moved = make(frame, labels[name])
-            score.add(name, moved, [(d.value, d.x, d.y) for d in read_dice(moved_frame).dice])
-        keep = ("read_right_pct", "wrong_value_pct", "right", "wrong", "unsure", "missed", "extra", "extra_unsure")
-        out[variant] = {k: v for k, v in score.summary().items() if k in keep}
+    names = sorted(labels)[: photo_limit()]
+    frames = {name: cv2.imread(str(tray / "images" / name)) for name in names}
+    out: dict[str, dict[str, float | int | str]] = {"as photographed": _side_by_side(frames, labels)}
+    for variant, make in {**VARIANTS, **SCENES}.items():
+        moved = {name: make(frame, labels[name]) for name, frame in frames.items()}
+        out[variant] = _side_by_side({n: m[0] for n, m in moved.items()}, {n: m[1] for n, m in moved.items()})
     return out
+
+
+def _side_by_side(frames: dict[str, object], labels: dict[str, list[Label]]) -> dict[str, float | int | str]:
+    """familiar and the pip counter on the same frames, each timed on each frame."""
+    from bench.dice_baseline import count_pips
+    from vision.dice import read_dice
+
+    ours, theirs, our_ms, their_ms = Score(), Score(), [], []
+    for name, frame in frames.items():
+        start = time.process_time()
+        reading = read_dice(frame)
+        our_ms.append((time.process_time() - start) * 1000.0)
+        start = time.process_time()
+        counted = count_pips(frame)
+        their_ms.append((time.process_time() - start) * 1000.0)
+        ours.add(name, labels[name], [(d.value, d.x, d.y) for d in reading.dice])
+        theirs.add(name, labels[name], counted)
+    keep = ("dice", "read_right_pct", "wrong_value_pct", "right", "wrong", "unsure", "missed", "extra", "extra_unsure")
+    first = next(iter(frames.values()))
+    figures: dict[str, float | int | str] = {k: v for k, v in ours.summary().items() if k in keep}
+    figures["frame"] = f"{first.shape[1]}x{first.shape[0]}"  # type: ignore[attr-defined]
+    figures["median_cpu_ms"] = round(statistics.median(our_ms), 2)
+    figures["baseline_median_cpu_ms"] = round(statistics.median(their_ms), 2)
+    figures["time_ratio"] = round(statistics.median(our_ms) / max(1e-6, statistics.median(their_ms)), 2)
+    figures.update({f"baseline_{k}": v for k, v in theirs.summary().items() if k in keep[1:]})
+    return figures
+
+
+def table(rows: dict[str, dict[str, float | int | str]]) -> list[str]:
+    """The variations as a markdown table: familiar's tallies, the counter's, the ratio."""
+    lines = [
+        "| set | frame | dice | right | wrong | unsure | missed | extra (unsure) | ms | baseline right/wrong/extra | baseline ms | ratio |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for name, f in rows.items():
+        lines.append(
+            f"| {name} | {f['frame']} | {f['dice']} | {f['right']} ({f['read_right_pct']}%) | {f['wrong']}"
+            f" ({f['wrong_value_pct']}%) | {f['unsure']} | {f['missed']} | {f['extra']} ({f['extra_unsure']})"
+            f" | {f['median_cpu_ms']} | {f['baseline_right']}/{f['baseline_wrong']}/{f['baseline_extra']}"
+            f" | {f['baseline_median_cpu_ms']} | {f['time_ratio']}x |"
+        )
+    return lines
 
 
 def best_of_cpu_ms(tray: Path, split: str, rounds: int = 3, in_box_frame: bool = False) -> list[float]:
@@ -230,22 +283,40 @@ def best_of_cpu_ms(tray: Path, split: str, rounds: int = 3, in_box_frame: bool =
     return best
 
 
-def peak_memory_mb(tray: Path, split: str) -> dict[str, float]:
+def peak_memory_mb(paths: list[Path]) -> dict[str, float]:
     """Peak resident memory (VmHWM) of a fresh process that imports the reader and reads
-    the split.  VmHWM, unlike ru_maxrss, is not inherited from the benchmark process."""
+    the photos at ``paths``.  VmHWM, unlike ru_maxrss, is not inherited from the
+    benchmark process.  The decoded frame counts: the box holds it too."""
     code = (
         "import sys,cv2;cv2.setNumThreads(1);"
         "hwm=lambda:int([l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1]);"
         "from vision.dice import read_dice;"
         "base=hwm();"
-        "import bench.dice as b;"
-        f"labels=b.load_labels(__import__('pathlib').Path({str(tray)!r}),{split!r});"
-        f"[read_dice(cv2.imread({str(tray / 'images')!r}+'/'+n)) for n in labels];"
+        "[read_dice(cv2.imread(p)) for p in sys.argv[1:]];"
         "print(base, hwm())"
     )
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    args = [sys.executable, "-c", code, *map(str, paths)]
+    out = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, check=True)
     base, peak = (int(v) / 1024.0 for v in out.stdout.split())
     return {"peak_rss_mb": round(peak, 1), "after_imports_rss_mb": round(base, 1), "reader_mb": round(peak - base, 1)}
+
+
+def peak_memory_large_mb(tray: Path, split: str, count: int = 3) -> dict[str, float]:
+    """``peak_memory_mb`` on 4000x3000 phone photos (``bench.dice_scenes``), written as
+    the JPEG files a phone would send."""
+    import tempfile
+
+    from bench.dice_scenes import SCENES
+
+    make = SCENES["wood, 4000x3000 phone (dice ~250 px)"]
+    labels = load_labels(tray, split)
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for name in sorted(labels)[:count]:
+            frame, _ = make(cv2.imread(str(tray / "images" / name)), labels[name])
+            paths.append(Path(tmp) / name)
+            cv2.imwrite(str(paths[-1]), frame, [cv2.IMWRITE_JPEG_QUALITY, 95])
+        return {f"{k}_4000x3000": v for k, v in peak_memory_mb(paths).items()}
 
 
 def main() -> dict:
@@ -268,7 +339,8 @@ def main() -> dict:
         **_best_of_figures(best_of_cpu_ms(tray, "test")),
         **_best_of_figures(best_of_cpu_ms(tray, "test", in_box_frame=True), "_in_box_frame"),
         "load_average_1min": round(os.getloadavg()[0], 2),
-        **peak_memory_mb(tray, "test"),
+        **peak_memory_mb([tray / "images" / name for name in sorted(load_labels(tray, "test"))]),
+        **peak_memory_large_mb(tray, "test"),
         "cpu": _cpu_name(),
         "threads": 1,
         "failures": score.failures,
@@ -277,8 +349,8 @@ def main() -> dict:
     for key, value in result.items():
         if key not in ("failures", "variations"):
             print(f"  {key}: {value}")
-    for variant, figures in result["variations"].items():
-        print(f"  variation {variant}: " + ", ".join(f"{k} {v}" for k, v in figures.items()))
+    for line in table(result["variations"]):
+        print("  " + line)
     for line in score.failures:
         print(f"  not fully right: {line}")
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

@@ -2,8 +2,10 @@
 side and how sure the detector is (its heat); faces are read elsewhere
 (``vision.dice.faces``).
 
-The detector looks at the frame shrunk to ~320 px (again at a finer scale where the
-dice it found are small there: DIE_IN_DETECTOR) and marks die centres as heatmap
+The detector first finds the scale of the dice: it looks at the frame shrunk to
+128 px (COARSE_SIDE), where dice up to half the frame show whole, then, unless those
+are large dice, at ~320 px (again at a finer scale where the dice it found are small
+there: DIE_IN_DETECTOR).  It marks die centres as heatmap
 peaks with the die size (plain 3x3 convolutions only: cv2.dnn has no fast path for
 dilated ones); peaks separate touching dice (and where one box is stretched over two,
 a closer look finds the second: CLOSER), and nothing assumes a particular table colour
@@ -45,6 +47,11 @@ AROUND = 2.0
 """The detector's second look covers the first look's peaks and this many die sides
 around them: the tray, not the whole play area, which lets the same pixels show dice
 larger."""
+COARSE_SIDE = 128
+"""The frame's longer side is first shrunk to this, to find the scale of the dice
+(``_first_look``): there dice of a seventh of the longer side to half the shorter one
+show at 18-48 px, and the tray's 40 px dice at 8 px; the look costs a sixth of the
+DETECTOR_SIDE look."""
 MAX_ZOOM = 2.0
 """The second look may enlarge the frame up to this: dice of 12-15 px (a small frame,
 or a camera far away) show too small to the detector even at full size."""
@@ -93,13 +100,49 @@ def find_dice(frame: np.ndarray, peak: float | None = None) -> list[Candidate]:
     """Die centres and sizes in a BGR frame, strongest first, then any found by
     looking closer at stretched boxes (see CLOSER)."""
     peak = thresholds().peak if peak is None else peak
-    zoom = min(1.0, DETECTOR_SIDE / max(frame.shape[:2]))
-    zoom, peaks = _rescaled_look(frame, _peaks(frame, zoom, peak), zoom, peak)
+    zoom, peaks = _first_look(frame, peak)
+    zoom, peaks = _rescaled_look(frame, peaks, zoom, peak)
     found: list[Candidate] = []
     for c in sorted(peaks, key=lambda c: -c.heat):
         if _apart(c, found):
             found.append(c)
     return found + _look_closer(frame, found, zoom, peak)
+
+
+def _first_look(frame: np.ndarray, peak: float) -> tuple[float, list[Candidate]]:
+    """The scale of the dice: the detector's peaks at DETECTOR_SIDE, unless its look
+    at COARSE_SIDE shows dice too large for DETECTOR_SIDE (from DIE_IN_DETECTOR[2]
+    there up) and those read as dice, surely (the ``sure`` threshold) and more surely
+    than the finer look's (``_sureness``).  A die far above the
+    detector's range shows it pips of a die's size, which no finer look can undo; the
+    coarse look sees such a die whole, and the tray's dice so small that it does not
+    take them for large ones.  Returns the scale and the peaks."""
+    longer = max(frame.shape[:2])
+    coarse, zoom = min(1.0, COARSE_SIDE / longer), min(1.0, DETECTOR_SIDE / longer)
+    fine = _peaks(frame, zoom, peak)
+    if coarse == zoom:
+        return zoom, fine
+    peaks = _peaks(frame, coarse, peak)
+    typical = _typical_size(peaks)
+    if typical is None or typical * zoom < DIE_IN_DETECTOR[2]:
+        return zoom, fine
+    large = _sureness(frame, peaks)
+    return (coarse, peaks) if large >= thresholds().sure and large > _sureness(frame, fine) else (zoom, fine)
+
+
+def _sureness(frame: np.ndarray, peaks: list[Candidate]) -> float:
+    """How surely the confident peaks of a look read as dice: the median face share
+    (``vision.dice.faces.face_share``) times P(a die).  Which look's dice are real is
+    settled so: a large die's pips, taken for dice by the finer look, read less surely
+    than the die seen whole, and a packed group of small dice, taken for one large die
+    by the coarse look, less surely than each die seen by the finer one."""
+    from vision.dice.faces import classify_faces, face_share  # faces imports Candidate from here
+
+    sure = [c for c in peaks if c.heat >= CLOSER_HEAT]
+    if not sure:
+        return 0.0
+    p = classify_faces(frame, sure)
+    return float(np.median(face_share(p) * (1.0 - p[:, 0])))
 
 
 def _rescaled_look(
