@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 APT_PKGS := espeak-ng alsa-utils chromium sox
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test test-fast lint bench system-deps venv install clean
+.PHONY: demo test test-fast lint bench soak system-deps venv install clean
 
 system-deps:
 	@missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -49,6 +49,12 @@ lint: venv
 
 bench: venv
 	$(PY) -m bench
+
+# Power cuts: SOAK_KILLS SIGKILLs of a real daemon over random games of every game
+# (tests/proof/test_power_cuts.py; `make test` runs a few).
+SOAK_KILLS ?= 200
+soak: venv
+	FAMILIAR_SOAK_KILLS=$(SOAK_KILLS) $(PY) -m pytest -q -s -p no:randomly tests/proof/test_power_cuts.py
 
 # On a Raspberry Pi: installs the box as a system service (run as root); the
 # installer makes its own venv in /opt/familiar, so no development set-up is needed.
