@@ -26,7 +26,6 @@ from http.cookiejar import CookieJar
 from typing import Any
 
 from engine.actions import Action, IllegalAction
-from engine.effects import Expect
 from engine.game import Game
 from engine.table import NEW, Entry, Table
 
@@ -122,7 +121,9 @@ class Client:
 
     def __init__(self, base: str, source: str = "127.0.0.1", timeout: float = 10.0) -> None:
         self.base, self.timeout = base, timeout
-        self.opener = urllib.request.build_opener(SourceHandler(source), urllib.request.HTTPCookieProcessor(CookieJar()))
+        self.opener = urllib.request.build_opener(
+            SourceHandler(source), urllib.request.HTTPCookieProcessor(CookieJar())
+        )
 
     def request(self, path: str, body: Any = None, method: str | None = None) -> Reply:
         """One request; an HTTP error is a Reply too (connection errors raise OSError)."""
