@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 APT_PKGS := espeak-ng alsa-utils chromium sox
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test test-fast lint bench soak system-deps venv install clean
+.PHONY: demo test test-fast lint bench load soak system-deps venv install clean
 
 system-deps:
 	@missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -49,6 +49,11 @@ lint: venv
 
 bench: venv
 	$(PY) -m bench
+
+# 10 phones + the host under load for LOAD_SECONDS (bench/load.py; `make bench` runs it too).
+LOAD_SECONDS ?= 600
+load: venv
+	FAMILIAR_LOAD_SECONDS=$(LOAD_SECONDS) $(PY) -m bench.load
 
 # Power cuts: SOAK_KILLS SIGKILLs of a real daemon over random games of every game
 # (tests/proof/test_power_cuts.py; `make test` runs a few).
