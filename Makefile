@@ -59,7 +59,7 @@ load: venv
 # (tests/proof/test_power_cuts.py; `make test` runs a few).
 SOAK_KILLS ?= 200
 soak: venv
-	FAMILIAR_SOAK_KILLS=$(SOAK_KILLS) $(PY) -m pytest -q -s -p no:randomly tests/proof/test_power_cuts.py
+	FAMILIAR_SOAK_KILLS=$(SOAK_KILLS) $(PY) -m pytest -q -s -p no:cacheprovider tests/proof/test_power_cuts.py
 
 # On a Raspberry Pi: installs the box as a system service (run as root); the
 # installer makes its own venv in /opt/familiar, so no development set-up is needed.

@@ -17,6 +17,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import urllib.request
 from http.cookiejar import CookieJar
 from pathlib import Path
@@ -42,6 +43,15 @@ def _host(base: str) -> tuple[str, str]:
     opener.open(req, timeout=10).read()
     link = json.loads(opener.open(base + "/api/host/join", timeout=10).read())
     return token, link["url"].rstrip("/").rsplit("/", 1)[-1]
+
+
+def _sample_rss(pid: int, every: float, stop: threading.Event, samples: list[float]) -> None:
+    """The daemon's resident memory (MB) every ``every`` seconds: flat, or growing?"""
+    while not stop.wait(every):
+        try:
+            samples.append(round(status_kb(pid, "VmRSS") / 1024, 1))
+        except (OSError, KeyError):
+            return
 
 
 def _percentiles(rows: list[dict[str, str]], name: str) -> dict[str, float]:
@@ -72,6 +82,10 @@ def main() -> dict:
         env = {**os.environ, "FAMILIAR_HOST_TOKEN": token, "FAMILIAR_JOIN_CODE": code, "FAMILIAR_LOAD_RATE": str(RATE)}
         users = PHONES + 1
         prefix = state / "locust"
+        samples: list[float] = []
+        stop = threading.Event()
+        sampler = threading.Thread(target=_sample_rss, args=(daemon.pid, max(SECONDS / 12, 5), stop, samples))
+        sampler.start()
         subprocess.run(
             [
                 sys.executable,
@@ -98,6 +112,8 @@ def main() -> dict:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
+        stop.set()
+        sampler.join()
         rss_end = status_kb(daemon.pid, "VmRSS")
         peak = status_kb(daemon.pid, "VmHWM")
         table = json.loads(urllib.request.urlopen(base + "/api/table", timeout=10).read())
@@ -115,6 +131,7 @@ def main() -> dict:
         "rss_start_mb": round(rss_start / 1024, 1),
         "rss_end_mb": round(rss_end / 1024, 1),
         "rss_peak_mb": round(peak / 1024, 1),
+        "rss_samples_mb": samples,
         "table_version_at_end": table.get("version"),
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

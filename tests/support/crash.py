@@ -132,6 +132,7 @@ class Soak:
                 self.start()
                 self.wait_up()
                 self._check_restarted()
+                self._progress()
         finally:
             if self.proc is not None and self.proc.poll() is None:
                 self.proc.kill()
@@ -139,6 +140,14 @@ class Soak:
         self.figures.acked = len(self.player.acked)
         self.figures.joins = self.player.joins
         return self.figures
+
+    def _progress(self) -> None:
+        f = self.figures
+        print(
+            f"kill {f.kills}: {len(self.player.acked)} acknowledged, {f.lost} lost, "
+            f"integrity ok {f.integrity_ok}, {len(f.failures)} failures",
+            flush=True,
+        )
 
     def _kill_in_start_up(self) -> None:
         """Kill the running box, restart it and kill it again before (or as) it answers."""
