@@ -26,7 +26,7 @@ from typing import Any
 from engine.actions import Action, IllegalAction
 from engine.effects import Effect, Notice, Say
 from engine.secrets import marked, plain
-from engine.table import Table
+from engine.table import GameFault, Table
 
 
 def _rotate(items: list[Any]) -> list[Any]:
@@ -85,10 +85,13 @@ def spoken(effects: list[Effect]) -> list[Any]:
     return [(type(e).__name__, e.text, getattr(e, "then_wait", 0.0)) for e in effects if isinstance(e, (Say, Notice))]
 
 
-def _attempt(table: Table, action: Action, seed: int) -> list[Effect] | str:
-    """The action's effects, or the refusal's words (which the actor reads)."""
+def _attempt(table: Table, action: Action, seed: int) -> list[Effect] | str | None:
+    """The action's effects, or the refusal's words (which the actor reads); None when the
+    game's code failed, which a changed state may cause (a deal no real shuffle makes)."""
     try:
         return table.attempt(action, seed).effects
+    except GameFault:
+        return None
     except IllegalAction as exc:
         return str(exc)
 
@@ -105,14 +108,16 @@ def audit_step(table: Table, action: Action, seed: int) -> list[str]:
             findings.append(f"{who}'s view depends on secrets it does not hold")
     actor = twin_table(table, hide_from(state, seats, action.seat))
     done, done_hidden = _attempt(table, action, seed), _attempt(actor, action, seed)
-    if isinstance(done, str) != isinstance(done_hidden, str):
+    if done is None or done_hidden is None:
+        pass
+    elif isinstance(done, str) != isinstance(done_hidden, str):
         findings.append(f"whether {action.kind} by {action.seat} is taken depends on secrets it does not hold")
     elif isinstance(done, str) and done != done_hidden:
         findings.append(f"the refusal of {action.kind} by {action.seat} depends on secrets it does not hold")
     everyone = twin_table(table, hide_from(state, seats, None))
     try:
         outcome, twin_outcome = table.attempt(action, seed), everyone.attempt(action, seed)
-    except IllegalAction:
+    except IllegalAction:  # refused in one world (a hand the player holds), or a GameFault
         return findings
     same_public = view_of(twin_table(table, outcome.state.state), None) == view_of(
         twin_table(table, twin_outcome.state.state), None
