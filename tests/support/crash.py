@@ -88,9 +88,12 @@ class Soak:
         self.next_game = 0
         self.player = HttpTable(lambda source: Client(self.base, source, timeout=5), self.games, self.rng)
         self.figures = Figures()
+        self._reported = 0
         self.proc: subprocess.Popen | None = None
         self.seated: set[int] = set()
         self.seated_at = -1
+        self.seated_code = ""
+        """The join code when the seats were looked at: it names the game the claims are for."""
 
     @property
     def db(self) -> Path:
@@ -143,6 +146,9 @@ class Soak:
 
     def _progress(self) -> None:
         f = self.figures
+        for failure in f.failures[self._reported :]:
+            print(f"FAILURE {failure}", flush=True)
+        self._reported = len(f.failures)
         print(
             f"kill {f.kills}: {len(self.player.acked)} acknowledged, {f.lost} lost, "
             f"integrity ok {f.integrity_ok}, {len(f.failures)} failures",
@@ -191,6 +197,10 @@ class Soak:
         mark = len(self.player.acked)
         self.seated = {s for s in range(len(seats)) if self.player.phones[s].request("/api/me").status == 200}
         self.seated_at = mark
+        self.seated_code = self._join_code()
+
+    def _join_code(self) -> str:
+        return str(self.player.host.request("/api/host/join").body["url"])
 
     def _check_log(self) -> None:
         kill = self.figures.kills
@@ -227,13 +237,18 @@ class Soak:
         if _comparable(after, PUBLIC_KEYS) != _comparable(expected, PUBLIC_KEYS):
             self.figures.failures.append(f"kill {kill}: the restarted table differs from the replayed log")
         self.figures.views_checked += 1
-        if self.seated_at < 0 or any(a.kind in (NEW, UNDO) for a in self.player.acked[self.seated_at :]):
-            self._note_seated()  # the seats changed after the last look: nothing to compare
+        changed = any(a.kind in (NEW, UNDO) for a in self.player.acked[self.seated_at :])
+        if self.seated_at < 0 or changed or self._join_code() != self.seated_code:
+            # The seats changed after the last look, by an acknowledged action or by one the
+            # kill cut off after it was logged (a new game, an undo of one): nothing to compare.
+            self._note_seated()
             return
         for seat in sorted(self.seated):
             me = self.player.phones[seat].request("/api/me")
             if me.status != 200:
                 self.figures.failures.append(f"kill {kill}: seat {seat}'s phone lost its session ({me.status})")
+            elif me.body.get("version") != after["version"]:
+                continue  # the camera's reading moved the table on since the log was read
             elif _comparable(me.body, PRIVATE_KEYS) != _comparable(table.private_view(seat), PRIVATE_KEYS):
                 self.figures.failures.append(f"kill {kill}: seat {seat}'s view differs from the replayed log")
             self.figures.views_checked += 1

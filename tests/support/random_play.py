@@ -132,10 +132,11 @@ class Client:
             self.base + path, data=data, headers={"Content-Type": "application/json"}, method=method
         )
         try:
-            with self.opener.open(req, timeout=self.timeout) as resp:
-                status, raw = resp.status, resp.read()
-        except urllib.error.HTTPError as err:
-            status, raw = err.code, err.read()
+            try:
+                with self.opener.open(req, timeout=self.timeout) as resp:
+                    status, raw = resp.status, resp.read()
+            except urllib.error.HTTPError as err:
+                status, raw = err.code, err.read()
         except http.client.HTTPException as exc:  # the box died mid-answer: a cut connection
             raise ConnectionError(str(exc)) from exc
         text = raw.decode("utf-8", "replace")
