@@ -234,8 +234,10 @@ class Soak:
             if before["version"] == after["version"]:
                 break
         expected = table.public_view()
-        if _comparable(after, PUBLIC_KEYS) != _comparable(expected, PUBLIC_KEYS):
-            self.figures.failures.append(f"kill {kill}: the restarted table differs from the replayed log")
+        differ = [k for k in PUBLIC_KEYS if after.get(k) != expected.get(k)]
+        if differ:
+            shown = "; ".join(f"{k}: box {str(after.get(k))[:300]} / log {str(expected.get(k))[:300]}" for k in differ)
+            self.figures.failures.append(f"kill {kill}: the restarted table differs from the replayed log in {shown}")
         self.figures.views_checked += 1
         changed = any(a.kind in (NEW, UNDO) for a in self.player.acked[self.seated_at :])
         if self.seated_at < 0 or changed or self._join_code() != self.seated_code:
