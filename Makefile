@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 APT_PKGS := espeak-ng alsa-utils chromium sox
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test test-fast lint bench system-deps venv catalogs install clean
+.PHONY: demo test test-fast lint bench load soak system-deps venv catalogs install clean
 
 system-deps:
 	@missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -53,6 +53,17 @@ lint: venv
 
 bench: venv
 	$(PY) -m bench
+
+# 10 phones + the host under load for LOAD_SECONDS (bench/load.py; `make bench` runs it too).
+LOAD_SECONDS ?= 600
+load: venv
+	FAMILIAR_LOAD_SECONDS=$(LOAD_SECONDS) $(PY) -m bench.load
+
+# Power cuts: SOAK_KILLS SIGKILLs of a real daemon over random games of every game
+# (tests/proof/test_power_cuts.py; `make test` runs a few).
+SOAK_KILLS ?= 200
+soak: venv
+	FAMILIAR_SOAK_KILLS=$(SOAK_KILLS) $(PY) -m pytest -q -s -p no:cacheprovider tests/proof/test_power_cuts.py
 
 # On a Raspberry Pi: installs the box as a system service (run as root); the
 # installer makes its own venv in /opt/familiar, so no development set-up is needed.

@@ -59,6 +59,10 @@ warning was said at every trip round the folder."""
 TIMERS_STALL_S = 30.0
 """The timer thread beats five times a second; a look at the timers waits at most for the
 table's lock (one log append)."""
+LIGHTS_STEADY_S = 30.0
+"""Failed lights are declared working again only after a redraw this long after the last
+failure: blinking and breathing write from gpiozero's own threads, where a failure is
+not seen, so one redraw that happened to write nothing proves little."""
 TEACHING_QUIET_S = 30.0
 """After the host captures a die or a deck to teach, still trays are not read for this
 long: the die put in the tray to be taught is not a roll."""
@@ -130,6 +134,7 @@ class Daemon:
         self._metered_game = self.service.game_seq
         self._latest_frame = None
         self._drawing = threading.Lock()
+        self._lights_failed_at = 0.0
         self.service.add_listener(self._on_effects)
         self.timers = TimerKeeper(
             self.service, say=self.narrator.say, redraw=self._show_board, beat=lambda: self.heartbeats.beat("timers")
@@ -195,16 +200,26 @@ class Daemon:
         raised "cannot join thread before it is started"), so one redraw at a time.  The
         table is held still first: the listeners redraw holding it, so a thread that took
         the drawing lock before the table's would deadlock with them (the timer thread did)."""
-        with self.service.held(), self._drawing:
-            self.outputs.show(
-                {**self.service.table.tracks(), **timing.tracks(self.service.timers(), self.service.clock())}
+        try:
+            with self.service.held(), self._drawing:
+                self.outputs.show(
+                    {**self.service.table.tracks(), **timing.tracks(self.service.timers(), self.service.clock())}
+                )
+                if self.problems or self.desk.pending():
+                    self.outputs.status.attention()
+                elif self.service.table.expects():
+                    self.outputs.status.waiting()
+                else:
+                    self.outputs.status.ready()
+        except Exception as exc:  # noqa: BLE001 - a failing pin: the board is on the pages, play goes on
+            log.error("the lights failed", exc_info=exc)
+            self._lights_failed_at = time.monotonic()
+            self._problem(
+                "gpio", _("the lights failed ({reason}): the board is on the host page", reason=str(exc)), "failing"
             )
-            if self.problems or self.desk.pending():
-                self.outputs.status.attention()
-            elif self.service.table.expects():
-                self.outputs.status.waiting()
-            else:
-                self.outputs.status.ready()
+            return
+        if "gpio" in self.problems and time.monotonic() - self._lights_failed_at >= LIGHTS_STEADY_S:
+            self._solved("gpio", "simulated" if self.simulated else "ok")
 
     def _problem(self, part: str, message: str, state: str) -> None:
         """A part is missing or failing: show it, say it once, keep playing by hand."""

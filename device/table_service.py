@@ -43,6 +43,28 @@ class Announce(Say):
     behind a long queue) or host pairing opened."""
 
 
+class SteadyClock:
+    """Wall time that a jump of the system clock does not move: the wall time at start
+    plus the monotonic time since.  NTP setting a Pi's clock at boot (it has no
+    real-time clock), or someone changing it, would otherwise end or stretch every running
+    timer, whose deadlines are wall times in the log.  :meth:`moved` says how far the
+    system clock has moved away from it since the last look, so the box can say so."""
+
+    def __init__(self, wall: Callable[[], float] = time.time, monotonic: Callable[[], float] = time.monotonic) -> None:
+        self._wall, self._monotonic = wall, monotonic
+        self._start_wall, self._start = wall(), monotonic()
+        self._offset = 0.0
+
+    def __call__(self) -> float:
+        return self._start_wall + self._monotonic() - self._start
+
+    def moved(self) -> float:
+        """Seconds the system clock jumped (+ on, - back) since the last call; 0 if steady."""
+        offset = self._wall() - self()
+        jump, self._offset = offset - self._offset, offset
+        return jump
+
+
 class WrongJoinCode(PermissionError):
     """The phone's join link is not the current game's (old, or guessed)."""
 
@@ -66,8 +88,9 @@ class TableService:
         self.version = 0
         self.notices: deque[str] = deque(maxlen=NOTICES)
         self._pairing_until = 0.0
-        self.clock: Callable[[], float] = time.time
-        """Wall time for the log and the timers (the timer thread reads it too)."""
+        self.clock: Callable[[], float] = SteadyClock()
+        """Wall time for the log and the timers (the timer thread reads it too): steady
+        through a jump of the system clock while the box runs."""
         self.replay_problems: list[str] = []
         """What the last start or undo had to set aside, for the daemon to say aloud."""
         self._key = store.box_key()

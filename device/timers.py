@@ -26,6 +26,8 @@ from engine.messages import _, said
 
 log = logging.getLogger("familiar")
 
+CLOCK_JUMP_S = 5.0
+"""A move of the system clock this large is said: it is a setting, not a drift."""
 TICK_S = 0.2
 """How often the timers are looked at: a page shows whole seconds, a warning is said
 within this of its moment, and ``timer_done`` comes this soon after the deadline."""
@@ -71,6 +73,7 @@ class TimerKeeper:
     def check(self) -> None:
         """One look at the timers: say the warnings crossed since the last look, redraw a
         draining track, and send ``timer_done`` for each timer that has run out."""
+        self._clock_moved()
         now = self.service.clock()  # the clock the log's times come from
         timers = self.service.timers()
         for name, timer in timers.items():
@@ -84,6 +87,27 @@ class TimerKeeper:
         if shown != self._shown:
             self._shown = dict(shown)
             self._redraw()
+
+    def _clock_moved(self) -> None:
+        """The system clock was set (NTP at boot, a person): the table's clock is steady
+        (:class:`device.table_service.SteadyClock`), so timers keep their time left; say so,
+        since a clock shown elsewhere on the box now differs from the table's."""
+        moved = getattr(self.service.clock, "moved", None)
+        jump = moved() if moved is not None else 0.0
+        if abs(jump) >= CLOCK_JUMP_S:
+            log.warning("the system clock moved by %+.0f s; the table's timers keep their time", jump)
+            said = (
+                _(
+                    "The box's clock was set on by {seconds} seconds: the table's timers keep their time left.",
+                    seconds=round(abs(jump)),
+                )
+                if jump > 0
+                else _(
+                    "The box's clock was set back by {seconds} seconds: the table's timers keep their time left.",
+                    seconds=round(abs(jump)),
+                )
+            )
+            self.service.note(said, speak=True)
 
     def _warn(self, name: str, timer: timing.Timer, left: float) -> None:
         """Each warning whose moment passed since the last look; none for a timer first

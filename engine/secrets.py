@@ -148,3 +148,9 @@ def redacted(root: Any) -> Any:
         value = getattr(node, f.name)
         setattr(node, f.name, type(value)() if isinstance(value, (list, dict, set, tuple, str)) else None)
     return twin
+
+
+def marked(root: Any) -> Iterator[tuple[Any, dataclasses.Field[Any], Secret]]:
+    """Every marked field below ``root`` with the dataclass holding it: what an audit
+    changes to prove that nobody's view depends on a secret it does not hold."""
+    return _secrets(root)

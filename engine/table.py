@@ -334,12 +334,11 @@ class Table:
 
     def fold(self, entry: Entry) -> None:
         """Apply one logged entry, undo included (replay); ReplayError if it no longer applies."""
-        if entry.action.kind == UNDO:
-            if self.kept:
-                self.undo(entry.seq)
-            return
         try:
-            self.commit(self.attempt(entry.action, entry.seed, entry.at), entry)
+            if entry.action.kind != UNDO:
+                self.commit(self.attempt(entry.action, entry.seed, entry.at), entry)
+            elif self.kept:
+                self.undo(entry.seq)  # may run an older game again (see replay)
         except IllegalAction as exc:
             raise ReplayError(entry.seq, f"{type(exc).__name__}: {exc}") from exc
 
@@ -419,15 +418,32 @@ def replay(entries: Sequence[Entry], games: Mapping[str, Game[Any]] | None = Non
     """Rebuild the table from its log.  Raises :class:`ReplayError` if a logged action no
     longer applies, because silently dropping history would be worse than a loud failure.
 
-    The log is folded entry by entry (undos included) from its first effective entry: every
-    game an undo can still bring back is folded, so each comes back with what its seats
-    were shown (``seen``) exactly as on the table that was running.  Entries before it
-    belong to games undone entirely, which nothing can bring back."""
+    The log is folded entry by entry (undos included) from its first effective entry, so
+    every game an undo can bring back comes back with what its seats were shown (``seen``)
+    exactly as on the table that was running; entries before it belong to games undone
+    entirely, which nothing can bring back.  A finished game with no undo in its stretch
+    of the log holds no such memory: its entries are only kept, not run, and the game is
+    run again from its start only if an undo brings it back (:meth:`Table.undo` rebuilds
+    the game it returns to).  So a long evening starts in the time of its last game."""
     table = Table(games)
     kept = effective(entries)
     if not kept:
         return table
-    for entry in entries:
-        if entry.seq >= kept[0].seq:
+    stretches = _games_in(e for e in entries if e.seq >= kept[0].seq)
+    for i, stretch in enumerate(stretches):
+        if i < len(stretches) - 1 and all(e.action.kind != UNDO for e in stretch):
+            table.kept.extend(stretch)
+            continue
+        for entry in stretch:
             table.fold(entry)
     return table
+
+
+def _games_in(entries: Iterable[Entry]) -> list[list[Entry]]:
+    """The log cut before each ``table.new``: one stretch per game started."""
+    stretches: list[list[Entry]] = []
+    for entry in entries:
+        if entry.action.kind == NEW or not stretches:
+            stretches.append([])
+        stretches[-1].append(entry)
+    return stretches

@@ -1,0 +1,90 @@
+"""A long evening's log: replay folds only the games an undo in the log reaches, and the
+table it builds is the table that never restarted (issue 24 #6: 20,001 entries took
+seconds to start because every old game was folded again)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.actions import Action
+from engine.table import NEW, UNDO, Entry, Table, replay
+from support.web import SecretWords, games
+
+
+class Counting(SecretWords):
+    """Secret words that count how often its rules run."""
+
+    applied = 0
+
+    def apply(self, state: Any, action: Action, turn: Any) -> Any:
+        Counting.applied += 1
+        return super().apply(state, action, turn)
+
+
+def test_replay_runs_only_the_current_game_when_no_undo_reaches_an_older_one():
+    log: list[Entry] = []
+    for game in range(5):
+        log.append(Entry(len(log) + 1, Action(NEW, {"game": "secrets", "seats": ["Ann", "Bob"]}), game))
+        log += [Entry(len(log) + 1, Action("next"), 0) for _ in range(10)]
+    Counting.applied = 0
+    table = replay(log, {"secrets": Counting()})
+    assert Counting.applied == 10  # the last game's moves, not 50
+    assert table.public_view()["view"]["rounds"] == 10 and len(table.kept) == len(log)
+    table.undo(len(log) + 1)
+    assert table.public_view()["view"]["rounds"] == 9
+
+
+STEPS = st.lists(
+    st.sampled_from(["next", "peek", "vote", "new2", "new3", "undo", "undo", "restart"]), min_size=1, max_size=40
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(STEPS)
+def test_a_restart_anywhere_gives_the_table_that_never_restarted(steps):
+    """Games started, played and undone in any order (undos reaching back into older games
+    included): the log replayed at any point is the live table, views and memories alike."""
+    live, log = Table(games()), []
+
+    def append(action: Action, seed: int = 0) -> None:
+        log.append(Entry(len(log) + 1, action, seed))
+
+    live.apply(Action(NEW, {"game": "secrets", "seats": ["Ann", "Bob", "Cy"]}), 1, seq=1)
+    append(Action(NEW, {"game": "secrets", "seats": ["Ann", "Bob", "Cy"]}), 1)
+    for step in steps:
+        if step == "restart":
+            live = replay(log, games())
+            continue
+        if step == "undo":
+            if len(live.kept) > 1:
+                append(Action(UNDO))
+                live.undo(log[-1].seq)
+            continue
+        if step.startswith("new"):
+            action, seed = (
+                Action(NEW, {"game": "secrets", "seats": ["Ann", "Bob", "Cy", "Di"][: int(step[3])]}),
+                len(log),
+            )
+        else:
+            action, seed = (
+                {
+                    "next": Action("next"),
+                    "peek": Action("peek", {"choice": "Bob"}, 0),
+                    "vote": Action("vote", {"vote": True}, 1),
+                }[step],
+                0,
+            )
+        try:
+            live.apply(action, seed, seq=len(log) + 1)
+        except ValueError:
+            continue
+        append(action, seed)
+    restarted = replay(log, games())
+    assert restarted.public_view() == live.public_view()
+    for seat in range(4):
+        assert restarted.private_view(seat) == live.private_view(seat)
+    assert restarted.undo_warning() == live.undo_warning()
+    assert restarted.current_since == live.current_since
