@@ -63,6 +63,7 @@ class Phone:
         self.page.on("response", self._keep)
         watch_console(self.page)
         self.page.goto(f"{base}/j/{code}")
+        self.page.once("dialog", lambda dialog: dialog.accept())  # "Are you ...?"
         self.page.get_by_role("button", name=name, exact=True).click()
         self.page.wait_for_url(re.compile(r"/me$"), timeout=WAIT_MS)
         expect(self.page.locator("#name")).to_have_text(name)
