@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ("bench.dice", "bench.taught_dice", "bench.cards", "bench.daemon")
+BENCHMARKS = ("bench.dice", "bench.taught_dice", "bench.cards", "bench.cluttered_cards", "bench.daemon")
 
 
 def main() -> int:
