@@ -24,6 +24,7 @@ import json
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -107,7 +108,7 @@ def teach(taught: dict[str, np.ndarray], directory: Path) -> Catalog:
     return catalog
 
 
-def _timed(read, frame: np.ndarray) -> tuple[list[Card], float]:
+def _timed(read: Callable[[np.ndarray], list[Card]], frame: np.ndarray) -> tuple[list[Card], float]:
     start = time.thread_time()
     out = read(frame)
     return out, (time.thread_time() - start) * 1000.0
