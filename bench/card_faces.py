@@ -7,7 +7,8 @@ Two kinds, because they fail a reader in different ways:
   J, Q, K); cards of one suit share every mark and differ only in how many and where,
   so a reader that names by texture alone confuses them.
 
-Everything is drawn here, from the seed: no image files, nothing to license.
+Everything is drawn here, from the seed, at bench time: no image file is committed or
+downloaded, and the faces are this repository's own work under its MIT licence.
 """
 
 from __future__ import annotations

@@ -14,6 +14,13 @@ Each deck card is held sharp and as a soft photo would show it (see
 :data:`vision.cards.describe.SOFT_VIEWS`); a card is matched to whichever is nearer.
 Search is one matrix product of the frame's card descriptors with the deck's, so a
 deck of 1000 costs little more than a deck of 80: describing the cards dominates.
+
+A frame is looked at in this order, each stage once: outlines found
+(:mod:`vision.cards.detect`) -> each named by the descriptor -> checked for a mark its
+taught card lacks (:mod:`vision.cards.verify`) -> if any outline is left unnamed, the
+taught cards' keypoints searched for (:mod:`vision.cards.keypoints`), which names those
+outlines and adds the cards whose outline was broken or covered -> where the two looks
+disagree, unknown.
 """
 
 from __future__ import annotations
