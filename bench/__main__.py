@@ -9,7 +9,15 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ("bench.dice", "bench.taught_dice", "bench.cards", "bench.daemon", "bench.long_log", "bench.load")
+BENCHMARKS = (
+    "bench.dice",
+    "bench.taught_dice",
+    "bench.cards",
+    "bench.cluttered_cards",
+    "bench.daemon",
+    "bench.long_log",
+    "bench.load",
+)
 
 
 def main() -> int:

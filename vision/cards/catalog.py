@@ -32,6 +32,8 @@ import numpy as np
 
 from vision.cards.describe import DESCRIPTOR_VERSION, SOFT_VIEWS, describe_views
 from vision.cards.detect import CARD_SIZE, find_cards, warp_card
+from vision.cards.keypoints import DeckPoints, deck_points
+from vision.cards.verify import ink
 from vision.images import check_frame
 
 INDEX = "catalog.json"
@@ -119,6 +121,8 @@ class Catalog:
         self._vectors: np.ndarray | None = None
         self._norms = np.zeros(0, np.float32)
         self._cache: dict[str, np.ndarray] = {}
+        self._points: DeckPoints | None = None
+        self._inks: dict[str, np.ndarray] = {}
 
     # ----- reading the folder -------------------------------------------------------
     def _load_index(self) -> list[_Entry]:
@@ -186,6 +190,19 @@ class Catalog:
             self._vectors = np.concatenate(np.stack(rows, axis=1)) if rows else np.zeros((0, 0), np.float32)
             self._norms = (self._vectors**2).sum(axis=1)
         return self._vectors, self._norms
+
+    def points(self) -> DeckPoints:
+        """Every card's keypoints (see :mod:`vision.cards.keypoints`), found once per
+        deck and kept in memory: a deck of a hundred cards takes about a second."""
+        if self._points is None:
+            self._points = deck_points([self.card_image(name) for name in self.names])
+        return self._points
+
+    def ink(self, name: str) -> np.ndarray:
+        """The taught card's ink map (see :func:`vision.cards.verify.ink`), kept in memory."""
+        if name not in self._inks:
+            self._inks[name] = ink(self.card_image(name))
+        return self._inks[name]
 
     def _load_cache(self) -> dict[str, np.ndarray]:
         try:
@@ -278,6 +295,8 @@ class Catalog:
         _atomic_write(self.directory / INDEX, (json.dumps(index, indent=1, ensure_ascii=False) + "\n").encode())
         self._entries = entries
         self._vectors = None
+        self._points = None
+        self._inks = {}
         used = {e.image for e in entries}
         for path in (self.directory / IMAGES).glob("*.png"):
             if f"{IMAGES}/{path.name}" not in used:

@@ -71,6 +71,12 @@ LAYOUT_GRID = (6, 9)
 SILHOUETTE_GRID = (16, 24)
 CHROMA_GRID = (4, 6)
 HUE_BINS = 24
+HUE_FLOOR = (0.012, 0.03)
+"""Mean chroma above MIN_CHROMA (per pixel) from which a card's hue histogram fades in
+(zero below the first, full above the second): a black-and-white card's few coloured
+pixels are a photo's noise (JPEG, a tinted lamp), and a unit-length histogram of noise
+made such a card look unlike itself in colour (photos of black cards: up to 0.0102;
+the faintest SET card, one pale shape, 0.051)."""
 HUE_SPREAD = 2.0
 """Each inked pixel votes into neighbouring hue bins (Gaussian, in bins): the same ink
 drifts by a bin or two between lamps and cameras, three bins apart is another colour."""
@@ -264,7 +270,9 @@ def _hues(lab: np.ndarray) -> np.ndarray:
     bins = ((angle * (HUE_BINS / (2 * np.pi))).astype(np.int32) + HUE_BINS // 2) % HUE_BINS
     weight = np.maximum(chroma - MIN_CHROMA, 0.0)
     hist = np.bincount(bins.ravel(), weight.ravel(), HUE_BINS)
-    return _unit(_HUE_SPREAD @ hist.astype(np.float32))
+    low, high = HUE_FLOOR
+    colourful = min(1.0, max(0.0, (float(hist.sum()) / weight.size - low) / (high - low)))
+    return _unit(_HUE_SPREAD @ hist.astype(np.float32)) * colourful
 
 
 def _chroma(lab: np.ndarray) -> np.ndarray:

@@ -14,6 +14,13 @@ Each deck card is held sharp and as a soft photo would show it (see
 :data:`vision.cards.describe.SOFT_VIEWS`); a card is matched to whichever is nearer.
 Search is one matrix product of the frame's card descriptors with the deck's, so a
 deck of 1000 costs little more than a deck of 80: describing the cards dominates.
+
+A frame is looked at in this order, each stage once: outlines found
+(:mod:`vision.cards.detect`) -> each named by the descriptor -> checked for a mark its
+taught card lacks (:mod:`vision.cards.verify`) -> if any outline is left unnamed, the
+taught cards' keypoints searched for (:mod:`vision.cards.keypoints`), which names those
+outlines and adds the cards whose outline was broken or covered -> where the two looks
+disagree, unknown.
 """
 
 from __future__ import annotations
@@ -33,8 +40,11 @@ from vision.cards.describe import (
     describe_lit,
     fill_of,
     part_distances,
+    rotated_180,
 )
-from vision.cards.detect import find_cards_scaled, warp_card, working_frame
+from vision.cards.detect import CARD_SIZE, find_cards_scaled, warp_card, working_frame
+from vision.cards.keypoints import sightings
+from vision.cards.verify import differs, ink
 from vision.images import check_frame
 
 MAX_PART_DISTANCE = 1.6
@@ -171,18 +181,82 @@ def _corners(quad: np.ndarray, flipped: bool) -> tuple[tuple[float, float], ...]
     return tuple((float(x), float(y)) for x, y in pts)
 
 
+def _checked(match: Match, card: np.ndarray, catalog: Catalog) -> Match:
+    """``match``, or unknown when the card shows a mark its taught card lacks (see
+    :mod:`vision.cards.verify`): the descriptor alone cannot tell a pip more or less."""
+    if match.row is None:
+        return match
+    upright = rotated_180(card) if match.flipped else card
+    if differs(ink(upright), catalog.ink(catalog.names[match.row])):
+        return Match(None, match.flipped, 1.0 - match.confidence)
+    return match
+
+
 def read_cards(frame: np.ndarray, catalog: Catalog) -> list[Card]:
-    """Every card in the frame, named from ``catalog`` (None when not in it), top to bottom."""
+    """Every card in the frame, named from ``catalog`` (None when not in it), top to bottom.
+
+    Two looks, each once: outlines found and named whole (see :func:`identify`), then,
+    unless every outline was named, the taught cards' keypoints searched for (see
+    :mod:`vision.cards.keypoints`), which finds an illustrated card whose outline is
+    broken or covered and names the outlines the first look left unknown."""
     frame = check_frame(frame)
     if len(catalog) == 0:
         raise CatalogError(f"catalog {catalog.directory} is empty: teach it some cards first")
     small, back = working_frame(frame)
     found = find_cards_scaled(small)
     padded = cv2.cvtColor(small, cv2.COLOR_BGR2BGRA)  # OpenCV warps 4 channels ~30% faster than 3, same pixels
-    matches = identify([cv2.cvtColor(warp_card(padded, q, WARP_SIZE), cv2.COLOR_BGRA2BGR) for q in found], catalog)
-    quads = [q * back for q in found]
+    warped = [cv2.cvtColor(warp_card(padded, q, WARP_SIZE), cv2.COLOR_BGRA2BGR) for q in found]
     names = catalog.names
-    return [
-        Card(None if m.row is None else names[m.row], _corners(q, m.flipped), m.confidence)
-        for q, m in zip(quads, matches, strict=False)
+    matches = [_checked(m, card, catalog) for m, card in zip(identify(warped, catalog), warped, strict=True)]
+    cards = [
+        Card(None if m.row is None else names[m.row], _corners(q * back, m.flipped), m.confidence)
+        for q, m in zip(found, matches, strict=True)
     ]
+    if cards and all(card.name is not None for card in cards):
+        return cards
+    sighted = [
+        Card(names[s.row], tuple((float(x), float(y)) for x, y in s.corners), s.confidence)
+        for s in sightings(frame, catalog.points(), CARD_SIZE)
+    ]
+    return sorted(merge(cards, sighted), key=_reading_order)
+
+
+def _reading_order(card: Card) -> tuple[float, float]:
+    xs, ys = zip(*card.corners, strict=True)
+    return sum(ys) / 4.0, sum(xs) / 4.0
+
+
+SAME_PLACE = 0.5
+"""Intersection over the smaller quad above which two readings are of one card."""
+
+
+def merge(outlined: list[Card], sighted: list[Card]) -> list[Card]:
+    """The readings of both looks, one per card.  A sighting (best supported first) names
+    the unknown outlines it covers and takes their place; where it lies on an outline
+    named otherwise, the two looks disagree and that card is reported unknown, because a
+    wrong name costs more than none; a sighting on no outline is a card whose outline was
+    not found (covered, or lost in the table's pattern) and is added."""
+    out = list(outlined)
+    placed: list[Card] = []
+    for seen in sighted:
+        if any(_shared(seen, other) >= SAME_PLACE for other in placed):
+            continue  # a weaker sighting of a card already sighted
+        placed.append(seen)
+        under = [i for i, card in enumerate(out) if _shared(seen, card) >= SAME_PLACE]
+        rivals = [i for i in under if out[i].name not in (None, seen.name)]
+        if rivals:
+            for i in rivals:
+                out[i] = Card(None, out[i].corners, 0.0)
+            continue
+        if any(out[i].name == seen.name for i in under):
+            continue  # both looks agree: the outline's corners are the finer
+        out = [card for i, card in enumerate(out) if i not in under] + [seen]
+    return out
+
+
+def _shared(a: Card, b: Card) -> float:
+    """Intersection of two readings' quads over the smaller one's area."""
+    qa, qb = np.float32(a.corners), np.float32(b.corners)
+    inter, _ = cv2.intersectConvexConvex(qa, qb)
+    smaller = min(abs(cv2.contourArea(qa)), abs(cv2.contourArea(qb)))
+    return float(inter) / max(smaller, 1e-6)
