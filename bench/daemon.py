@@ -17,6 +17,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from bench import save
+
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "daemon.json"
 SECONDS = 30.0
@@ -69,11 +71,7 @@ def main() -> dict:
         "rolls_read": len(public.get("view", {}).get("history", [])),
         "wav_files": len(wavs),
     }
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
-    for key, value in result.items():
-        print(f"  {key}: {value}")
-    return result
+    return save(RESULTS, result, show=True)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ figures against the labels as published are reported too (``as_labelled``).
 from __future__ import annotations
 
 import csv
-import json
 import math
 import os
 import statistics
@@ -34,6 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
+
+from bench import save
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "dice.json"
@@ -353,9 +354,7 @@ def main() -> dict:
         print("  " + line)
     for line in score.failures:
         print(f"  not fully right: {line}")
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
-    return result
+    return save(RESULTS, result)
 
 
 def _best_of_figures(best: list[float], suffix: str = "") -> dict[str, float]:

@@ -22,6 +22,7 @@ import urllib.request
 from http.cookiejar import CookieJar
 from pathlib import Path
 
+from bench import save
 from bench.daemon import free_port, status_kb, wait_http
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -134,11 +135,7 @@ def main() -> dict:
         "rss_samples_mb": samples,
         "table_version_at_end": table.get("version"),
     }
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
-    for key, value in result.items():
-        print(f"  {key}: {value}")
-    return result
+    return save(RESULTS, result, show=True)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,6 @@ Writes bench/results/long_log.json.
 
 from __future__ import annotations
 
-import json
 import random
 import statistics
 import tempfile
@@ -18,6 +17,7 @@ import threading
 import time
 from pathlib import Path
 
+from bench import save
 from device.demo_players import answer
 from device.store import Store
 from device.table_service import TableService
@@ -122,11 +122,7 @@ def main() -> dict:
         "reader_wait_max_s": round(max(waits), 4),
         "reader_wait_max_x_baseline": round(max(waits) / baseline, 2),
     }
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
-    for key, value in result.items():
-        print(f"  {key}: {value}")
-    return result
+    return save(RESULTS, result, show=True)
 
 
 if __name__ == "__main__":

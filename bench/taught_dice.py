@@ -16,7 +16,6 @@ die on the few photos in ``tests/data``.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import statistics
@@ -29,6 +28,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from bench import save
 from bench.dice import Label, load_labels
 
 FACES = ("star", "dark-mark", "tower", "key", "bolt", "book")
@@ -373,9 +373,7 @@ def main() -> dict:
         figures["median_ms"] = round(statistics.median(tally.ms or [0]), 1)
         figures["median_ms_without"] = round(statistics.median(tally.ms_plain or [0]), 1)
         result["runs"].append({"die": die, "seed": seed, **figures})
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
-    return result
+    return save(RESULTS, result)
 
 
 if __name__ == "__main__":

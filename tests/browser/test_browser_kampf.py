@@ -21,7 +21,7 @@ from engine.actions import Action
 from engine.effects import TIMER_DONE
 from engine.games.kampf import Kampf
 from engine.games.kampf_roles import DEATH_EATER, HERMIONE, NEVILLE, SIRIUS, STUDENT
-from support.browser import CONSOLE_ERRORS, MARKS, PER_CLIENT, PHONE, WAIT_MS, HostWatch, watch_console
+from support.browser import CONSOLE_ERRORS, MARKS, PER_CLIENT, WAIT_MS, HostWatch, join
 from support.waiting import wait_for
 from web import create_app
 from web.serve import serve
@@ -57,16 +57,9 @@ class Phone:
 
     def __init__(self, chromium: Any, base: str, name: str, code: str, service: TableService) -> None:
         self.seat, self.service = NAMES.index(name), service
-        self.context = chromium.new_context(**PHONE)
-        self.page = self.context.new_page()
         self.bodies: list[str] = []
-        self.page.on("response", self._keep)
-        watch_console(self.page)
-        self.page.goto(f"{base}/j/{code}")
-        self.page.once("dialog", lambda dialog: dialog.accept())  # "Are you ...?"
-        self.page.get_by_role("button", name=name, exact=True).click()
-        self.page.wait_for_url(re.compile(r"/me$"), timeout=WAIT_MS)
-        expect(self.page.locator("#name")).to_have_text(name)
+        self.page = join(chromium, base, name, code, watch=lambda page: page.on("response", self._keep))
+        self.context = self.page.context
 
     def _keep(self, response) -> None:
         if response.url.endswith(("/api/me", "/api/table")):

@@ -16,7 +16,7 @@ from device.store import Store
 from device.table_service import TableService
 from engine.actions import IllegalAction
 from engine.games.voldemort import Voldemort
-from support.browser import CONSOLE_ERRORS, MARKS, PER_CLIENT, PHONE, WAIT_MS, HostWatch, reveal, watch_console
+from support.browser import CONSOLE_ERRORS, MARKS, PER_CLIENT, HostWatch, join, reveal
 from support.voldemort import page_action, random_prompt
 from web import create_app
 from web.serve import serve
@@ -39,16 +39,9 @@ class Phone:
     """One player's phone, remembering the body of every view it downloaded."""
 
     def __init__(self, chromium: Any, base: str, name: str, code: str) -> None:
-        self.context = chromium.new_context(**PHONE)
-        self.page = self.context.new_page()
         self.bodies: list[dict[str, Any]] = []
-        self.page.on("response", self._keep)
-        watch_console(self.page)
-        self.page.goto(f"{base}/j/{code}")  # as from the host's QR code
-        self.page.once("dialog", lambda dialog: dialog.accept())  # "Are you ...?"
-        self.page.get_by_role("button", name=name, exact=True).click()
-        self.page.wait_for_url(re.compile(r"/me$"), timeout=WAIT_MS)
-        expect(self.page.locator("#name")).to_have_text(name)
+        self.page = join(chromium, base, name, code, watch=lambda page: page.on("response", self._keep))
+        self.context = self.page.context
 
     def _keep(self, response) -> None:
         if response.url.endswith(("/api/me", "/api/table")):

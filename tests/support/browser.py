@@ -44,10 +44,13 @@ def watch_console(page: Any) -> None:
     page.on("pageerror", lambda exc: CONSOLE_ERRORS.append(f"{page.url}: {exc}"))
 
 
-def join(browser: Any, base: str, name: str, code: str) -> Any:
-    """A phone opens the join link (as from the QR code) and taps its name."""
+def join(browser: Any, base: str, name: str, code: str, watch: Any = None) -> Any:
+    """A phone opens the join link (as from the QR code) and taps its name; ``watch(page)``
+    is called first, to see every response the phone gets from its first load."""
     context = browser.new_context(**PHONE)
     page = context.new_page()
+    if watch is not None:
+        watch(page)
     watch_console(page)
     page.goto(f"{base}/j/{code}")
     page.once("dialog", lambda dialog: dialog.accept())  # "Are you Ann? ..."
