@@ -235,7 +235,7 @@ class Daemon:
     def _solved(self, part: str, state: str = "ok") -> None:
         self.parts[part] = state
         if self.problems.pop(part, None) is not None:
-            self.service.note(_("{part} is working again.", part=PARTS.get(part, part)))
+            self.service.note(_("{part}: working again.", part=PARTS.get(part, part)))
 
     def _storage_health(self, problem: str | None) -> None:
         """Each write's outcome: a full or read-only disk is said and shown like any part."""

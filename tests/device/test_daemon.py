@@ -241,7 +241,7 @@ def test_a_speaker_problem_clears_itself_when_a_line_plays_again(tmp_path):
         box.narrator.say("Now you hear me.")
         wait_for(lambda: box.parts["speaker"] == "ok")
         assert "speaker" not in box.problems
-        assert any("Speaker is working again" in n for n in box.service.public_view()["notices"])
+        assert any("Speaker: working again" in n for n in box.service.public_view()["notices"])
     finally:
         box.close()
         Device.pin_factory = None
@@ -284,7 +284,7 @@ def test_a_corrupt_photo_is_warned_about_once_not_at_every_reopen(tmp_path):
         first = time.monotonic()
         wait_for(lambda: time.monotonic() - first > 12, timeout=30)  # two more trips round the folder
         assert len(failures()) == 1, list(box.service.notices)
-        assert not any("Camera is working again" in n for n in box.service.notices)
+        assert not any("Camera: working again" in n for n in box.service.notices)
         assert box.parts["camera"] == "failing"
     finally:
         box.close()
@@ -302,7 +302,7 @@ def test_the_camera_warning_clears_once_the_camera_has_worked_steadily(tmp_path,
         shutil.copy(DEMO_PHOTOS / ROLL_PHOTO, photos / "b.jpg")  # the photo is good again
         wait_for(lambda: box.parts["camera"] == "ok", timeout=30)
         assert "camera" not in box.problems
-        assert any("Camera is working again" in n for n in box.service.notices)
+        assert any("Camera: working again" in n for n in box.service.notices)
     finally:
         box.close()
         Device.pin_factory = None

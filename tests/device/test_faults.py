@@ -67,8 +67,10 @@ def test_an_led_pin_failing_mid_game_is_said_and_shown_and_play_goes_on(box, mon
     monkeypatch.setattr(MockPWMPin, "_set_state", broken)
     d._show_board()
     assert d.parts["gpio"] == "failing"
-    assert any("Gpio problem" in n for n in d.service.public_view()["notices"])
-    assert any("Gpio problem" in line for line in said)
+    assert any("Lights and buttons problem" in n for n in d.service.public_view()["notices"]), d.service.public_view()[
+        "notices"
+    ]
+    assert any("Lights and buttons problem" in line for line in said), said
     d.service.submit(Action(NEW, {"game": "dice", "seats": ["Ann"]}))  # play goes on by hand
     d.service.submit(Action("roll", {"dice": [2, 2]}))
     assert d.service.public_view()["view"]["total"] == 4
@@ -77,7 +79,7 @@ def test_an_led_pin_failing_mid_game_is_said_and_shown_and_play_goes_on(box, mon
     time.sleep(0.6)
     d._show_board()
     assert "gpio" not in d.problems and d.parts["gpio"] == "simulated"
-    assert any("Gpio is working again" in n for n in d.service.public_view()["notices"])
+    assert any("Lights and buttons: working again" in n for n in d.service.public_view()["notices"])
 
 
 class Wall:

@@ -151,7 +151,7 @@ def test_the_box_says_and_shows_a_full_disk_and_that_it_is_over(tmp_path: Path, 
         disk.free()
         box.service.submit(Action("roll", {"dice": [3]}))
         assert box.parts["storage"] == "ok" and "storage" not in box.problems
-        assert any("Storage is working again" in n for n in box.service.public_view()["notices"])
+        assert any("Storage: working again" in n for n in box.service.public_view()["notices"])
     finally:
         disk.store = None
         box.close()

@@ -57,11 +57,20 @@ def candidates(expect: dict[str, Any], rng: random.Random, tries: int = 6) -> li
 
 
 def new_game_action(game: Game[Any], rng: random.Random) -> Action:
-    """Start ``game`` with a random legal number of seats and random declared options."""
+    """Start ``game`` with a random number of seats and random declared options that the
+    game takes together (a scenario is for some player counts only, a free choice of
+    roles needs its roles): combinations it refuses are drawn again."""
     most = max(game.min_seats, min(game.max_seats, MOST_SEATS))
-    players = rng.randint(game.min_seats, most)
-    options = {k: rng.choice(list(v)) for k, v in (getattr(game, "option_choices", {}) or {}).items()}
-    return Action(NEW, {"game": game.name, "seats": NAMES[:players], "options": options})
+    for _ in range(200):
+        players = rng.randint(game.min_seats, most)
+        options = {k: rng.choice(list(v)) for k, v in (getattr(game, "option_choices", {}) or {}).items()}
+        action = Action(NEW, {"game": game.name, "seats": NAMES[:players], "options": options})
+        try:
+            Table({game.name: game}).attempt(action, rng.randrange(1 << 32))
+        except IllegalAction:
+            continue
+        return action
+    raise AssertionError(f"no random set-up of {game.name} was accepted")
 
 
 def legal_moves(table: Table, rng: random.Random) -> Iterator[Action]:
