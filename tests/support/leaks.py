@@ -53,20 +53,34 @@ def hide_from(state: Any, seats: int, observer: int | None) -> Any:
 
 
 def _pass_round(value: Any, others: list[int]) -> Any:
-    """Each other seat's entry handed to the next other seat (the observer's stays)."""
+    """Each other seat's entry handed to the next other seat (the observer's stays).  When
+    the entries are lists (hands), their items are passed round instead and each seat
+    keeps its count: how many cards a hand holds is public in most games (a summary)."""
     if isinstance(value, Mapping):
         keys = [k for k in others if k in value]
         moved = dict(value)
-        for k, v in zip(keys, _rotate([value[k] for k in keys]), strict=True):
+        for k, v in zip(keys, _shifted([value[k] for k in keys]), strict=True):
             moved[k] = v
         return type(value)(moved) if not isinstance(value, dict) else moved
     if isinstance(value, list):
         keys = [k for k in others if k < len(value)]
         moved = list(value)
-        for k, v in zip(keys, _rotate([value[k] for k in keys]), strict=True):
+        for k, v in zip(keys, _shifted([value[k] for k in keys]), strict=True):
             moved[k] = v
         return moved
     return value
+
+
+def _shifted(entries: list[Any]) -> list[Any]:
+    """Whole entries rotated; lists' items rotated across the entries, counts kept."""
+    if not entries or not all(isinstance(e, list) for e in entries):
+        return _rotate(entries)
+    pool = _rotate([item for entry in entries for item in entry])
+    out, at = [], 0
+    for entry in entries:
+        out.append(pool[at : at + len(entry)])
+        at += len(entry)
+    return out
 
 
 def twin_table(table: Table, state: Any) -> Table:
