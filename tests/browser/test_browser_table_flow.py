@@ -99,9 +99,9 @@ def test_phones_show_the_last_lines_said_and_a_box_that_cannot_be_reached(box, b
     daemon.service.submit(Action("roll", {"dice": [2, 6]}))
     expect(phone.locator("#captions li").last).to_have_text("2, 6: 8", timeout=WAIT_MS)
 
-    phone.context.set_offline(True)
+    phone.route("**/api/**", lambda route: route.abort("internetdisconnected"))  # the Wi-Fi is gone
     phone.evaluate("Familiar.api('/api/table')")
     expect(phone.locator("#offline")).to_be_visible()
-    phone.context.set_offline(False)
+    phone.unroute("**/api/**")
     phone.evaluate("Familiar.api('/api/table')")
     expect(phone.locator("#offline")).to_be_hidden()
