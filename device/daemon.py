@@ -202,6 +202,8 @@ class Daemon:
         the drawing lock before the table's would deadlock with them (the timer thread did)."""
         try:
             with self.service.held(), self._drawing:
+                if self.stopping.is_set():  # closing: the outputs are going, nothing to light
+                    return
                 self.outputs.show(
                     {**self.service.table.tracks(), **timing.tracks(self.service.timers(), self.service.clock())}
                 )
@@ -510,5 +512,6 @@ class Daemon:
         self.timers.close()
         self.narrator.close()
         self.buttons.close()
-        self.outputs.close()
+        with self.service.held(), self._drawing:  # not while a thread still redraws (a blink starting)
+            self.outputs.close()
         self.store.close()
