@@ -77,6 +77,8 @@
       Familiar.timers(document.getElementById("timers"), table.data.timers);
     }
     if (!me.ok) { rejoin(me.data.error || t("This phone has no seat.")); return; }
+    // the two reads straddled a change: read again, so the seat's view and the table's agree
+    if (table.ok && me.data.version !== table.data.version) { setTimeout(refresh, 50); }
     mine = me.data;
     document.getElementById("rejoin").hidden = true;
     document.getElementById("seat").hidden = false;
