@@ -100,11 +100,11 @@ class Msg(str):
             return self.msgid.format(**values) if self.plural is None else str(self)
 
 
-Say1 = Callable[..., Msg]
-SayN = Callable[..., Msg]
+Maker = Callable[..., Msg]
+"""A domain's ``_`` or ``_n``: text (and its plural) with parameters, to a message."""
 
 
-def words(domain: str) -> tuple[Say1, SayN]:
+def words(domain: str) -> tuple[Maker, Maker]:
     """The two message makers of one domain: ``_(text, **params)`` and
     ``_n(singular, plural, count, **params)``, the names the catalog extraction knows."""
 
@@ -117,7 +117,7 @@ def words(domain: str) -> tuple[Say1, SayN]:
     return one, many
 
 
-def words_in_context(domain: str) -> Say1:
+def words_in_context(domain: str) -> Maker:
     """The message maker ``_p(context, text, **params)`` of one domain, for an English
     text that needs two translations (the extraction knows ``_p`` too)."""
 

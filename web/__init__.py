@@ -48,7 +48,7 @@ class TranslatingJSON(DefaultJSONProvider):
     messages in views, prompts, notices and refusals become words (keys stay as they are)."""
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
-        words = Language(getattr(self._app.extensions["familiar"].service, "language", "en"))
+        words = Language(table_language(self._app))
         return super().response(*words.deep(list(args)), **words.deep(kwargs))
 
 

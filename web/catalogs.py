@@ -25,14 +25,13 @@ from babel.messages.extract import extract_from_file
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from web.language import LANGUAGES, SOURCE, TRANSLATIONS
+from web.language import JS_KEYWORDS, LANGUAGES, SOURCE, TRANSLATIONS
 
 ROOT = TRANSLATIONS.parent.parent
 STABLE = datetime(2026, 12, 1, tzinfo=UTC)
 Keywords = dict[str, tuple[int | tuple[int, str], ...] | None]
 """Babel's keyword specs: the message's argument positions, ``(n, "c")`` its context."""
 PYTHON_KEYWORDS: Keywords = {"_": None, "_n": (1, 2), "_p": ((1, "c"), 2), "gettext": None, "ngettext": (1, 2)}
-JS_KEYWORDS: Keywords = {"t": None}
 PAGES = "messages"
 CORE = "familiar"
 

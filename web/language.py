@@ -85,6 +85,8 @@ class Language:
 
 ENGLISH = Language(SOURCE)
 SCRIPTS = Path(__file__).with_name("static")
+JS_KEYWORDS: dict[str, tuple[int, ...] | None] = {"t": None}
+"""How the pages' scripts mark their words: ``t("...")`` (the catalogs extract the same)."""
 PAGES = "messages"
 """The pages' own domain (Flask-Babel's default): templates, scripts and web/ refusals."""
 
@@ -94,7 +96,7 @@ def _script_ids() -> tuple[str, ...]:
     """Every text the pages' scripts show, as marked ``t("...")`` in them."""
     found = []
     for path in sorted(SCRIPTS.glob("*.js")):
-        found += [message for _, message, _, _ in extract_from_file("javascript", str(path), keywords={"t": None})]
+        found += [message for _, message, _, _ in extract_from_file("javascript", str(path), keywords=JS_KEYWORDS)]
     return tuple(dict.fromkeys(found))
 
 

@@ -54,9 +54,11 @@ def service() -> Any:
     return current_app.extensions["familiar"].service
 
 
-def table_language() -> str:
-    """The language of every page and answer: the table's (its game's, else the box's)."""
-    return str(getattr(service(), "language", "en"))
+def table_language(app: Any = None) -> str:
+    """The language of every page and answer: the table's (its game's, else the box's);
+    ``app`` for a caller outside a request (the app's JSON provider)."""
+    table = (app or current_app).extensions["familiar"].service
+    return str(getattr(table, "language", "en"))
 
 
 def set_token_cookie(response: Response, name: str, token: str, max_age: int = COOKIE_MAX_AGE) -> None:
