@@ -20,9 +20,10 @@ from engine.effects import Expect
 from engine.games.clue_mystery import matching
 from engine.games.clue_rules import BURROW
 from engine.games.clue_state import ClueState
-from engine.table import Entry, Table, replay
+from engine.table import Table, replay
 from support.clue import Play, accounted, page_action, random_prompt
-from support.table import outcome
+from support.table import outcome, twin_of
+from support.table import walk as table_walk
 
 STEPS = 2500
 SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -63,12 +64,6 @@ def swap_envelope(r: random.Random) -> Change:
         return {a} | knowers(s, {x, y}) | set(s.peeks)
 
     return change
-
-
-def twin_of(table: Table, change: Change) -> tuple[Table, set[int]]:
-    twin = Table(table.games)
-    twin.current = copy.deepcopy(table.current)
-    return twin, change(twin.current.state)
 
 
 def same_by_rule(before: ClueState, a: ClueState, b: ClueState, action: Action) -> bool:
@@ -154,18 +149,12 @@ def steer(expect: Expect, action: Action, s: ClueState, r: random.Random) -> Act
 def walk(players: int, seed: int, secrets: bool, accuse: float = 0.3, physical: bool = False) -> Play:
     play = Play(players, seed, cards="physical" if physical else "digital")
     r = random.Random(seed)
-    for _ in range(STEPS):
-        if play.table.public_view()["over"]:
-            break
-        expect = random_prompt(play.table, r, accuse)
-        action = steer(expect, page_action(expect, r), play.s, r)
-        seed_for = r.randrange(1 << 32)
-        if secrets:
-            check_twin(play, action, seed_for, r)
-            play.entries.append(Entry(len(play.entries), action, seed_for))
-        else:
-            play.submit(action)
-        check_cards(play)
+
+    def choose() -> Action:
+        return steer(expect := random_prompt(play.table, r, accuse), page_action(expect, r), play.s, r)
+
+    twin = (lambda action, seed_for: check_twin(play, action, seed_for, r)) if secrets else None
+    table_walk(play, r, STEPS, choose, lambda: check_cards(play), twin)
     return play
 
 

@@ -8,7 +8,6 @@ hand's holders do not see must come out the same)."""
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -17,12 +16,13 @@ import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from engine.actions import Action, IllegalAction
+from engine.actions import Action
 from engine.games.deal_bank import bank_total
 from engine.games.deal_state import OVER, UNSEEN, DealState
-from engine.table import Entry, Table, replay
+from engine.table import replay
 from support.deal import Play, accounted, page_action, random_prompt
-from support.table import outcome
+from support.table import outcome, twin_of
+from support.table import walk as table_walk
 
 STEPS = 5000
 # The only input is a seed, so there is nothing to shrink: a failure is reported as found.
@@ -71,9 +71,7 @@ def actor(action: Action) -> int | None:
 
 def check_twin(play: Play, action: Action, seed: int, r: random.Random) -> None:
     """Apply ``action`` to the real table and to a twin with one hand changed; compare."""
-    twin = Table(play.table.games)
-    twin.current = copy.deepcopy(play.table.current)
-    holders = r.choice([swap_with_draw(r), swap_between_hands(r)])(twin.current.state)
+    twin, holders = twin_of(play.table, r.choice([swap_with_draw(r), swap_between_hands(r)]))
     real = outcome(play.table, action, seed)
     assert real[0] == "ok", f"the offered action {action} was refused: {real[1]}"
     mirror = outcome(twin, action, seed)
@@ -102,21 +100,10 @@ def check_table(s: DealState) -> None:
 def walk(players: int, seed: int, physical: bool, secrets: bool) -> Play:
     play = Play(players, seed, start=False, deck="physical" if physical else "digital")
     r = random.Random(seed)
-    for _ in range(STEPS):
-        if play.table.public_view()["over"]:
-            break
-        action, seed_for = page_action(random_prompt(play.table, r), r), r.randrange(1 << 32)
-        if secrets:
-            check_twin(play, action, seed_for, r)
-            play.entries.append(Entry(len(play.entries), action, seed_for))
-        elif physical:
-            try:
-                play.submit(action)
-            except IllegalAction:
-                pass  # a card named at random may have all its copies on the table already
-        else:
-            play.submit(action)
-        check_table(play.s)
+    twin = (lambda action, seed_for: check_twin(play, action, seed_for, r)) if secrets else None
+    # Physical: a card named at random may have all its copies on the table already.
+    choose = lambda: page_action(random_prompt(play.table, r), r)  # noqa: E731
+    table_walk(play, r, STEPS, choose, lambda: check_table(play.s), twin, refusals=physical)
     return play
 
 

@@ -7,7 +7,6 @@ come out the same)."""
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -20,19 +19,13 @@ from engine.actions import Action
 from engine.games.voldemort_rules import DECK, PARTY, UNSEEN
 from engine.games.voldemort_setup import _known
 from engine.games.voldemort_state import NOMINATE, VOTE, VoldemortState
-from engine.table import Entry, Table, replay
-from support.table import outcome
+from engine.table import Table, replay
+from support.table import outcome, twin_of
+from support.table import walk as table_walk
 from support.voldemort import Play, accounted, page_action, random_prompt
 
 STEPS = 700
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def twin_of(table: Table, change: Callable[[VoldemortState], set[int]]) -> tuple[Table, set[int]]:
-    """A copy of ``table`` with one secret changed; ``change`` returns the seats that hold it."""
-    twin = Table(table.games)
-    twin.current = copy.deepcopy(table.current)
-    return twin, change(twin.current.state)
 
 
 def swap_roles(r: random.Random) -> Callable[[VoldemortState], set[int]]:
@@ -126,16 +119,8 @@ def check_board(s: VoldemortState) -> None:
 def walk(players: int, seed: int, physical: bool, secrets: bool) -> Play:
     play = Play(players, seed, deck="physical" if physical else "digital")
     r = random.Random(seed)
-    for _ in range(STEPS):
-        if play.table.public_view()["over"]:
-            break
-        action, seed_for = page_action(random_prompt(play.table, r), r), r.randrange(1 << 32)
-        if secrets:
-            check_twin(play, action, seed_for, r)
-            play.entries.append(Entry(len(play.entries), action, seed_for))
-        else:
-            play.submit(action)
-        check_board(play.s)
+    twin = (lambda action, seed_for: check_twin(play, action, seed_for, r)) if secrets else None
+    table_walk(play, r, STEPS, lambda: page_action(random_prompt(play.table, r), r), lambda: check_board(play.s), twin)
     return play
 
 

@@ -13,7 +13,7 @@ from engine.effects import Expect
 from engine.games.clue import Clue
 from engine.games.clue_state import ClueState
 from engine.table import Table
-from support.table import Scripted
+from support.table import Scripted, sent
 
 WHEELS = {
     "gringotts": {"notches": 4, "dark_marks": [2]},
@@ -88,9 +88,7 @@ def page_action(expect: Expect, r: random.Random) -> Action:
         data = {"dice": [r.randint(1, 6), black]}
     else:
         data = {}
-    if expect.seat is not None and (expect.secret or r.random() < 0.5):
-        return Action(expect.action, data, expect.seat)
-    return Action(expect.action, {**data, **({"seat": expect.seat} if expect.seat is not None else {})})
+    return sent(expect, data, r)
 
 
 def random_prompt(table: Table, r: random.Random, accuse: float = 0.15) -> Expect:

@@ -17,7 +17,7 @@ from engine.games.deal import Deal
 from engine.games.deal_deck import Deck, packaged, parse
 from engine.games.deal_state import UNSEEN, DealState, Placed
 from engine.table import Table
-from support.table import Scripted
+from support.table import Scripted, sent
 
 ABILITIES = """
 [[character]]
@@ -172,9 +172,7 @@ def page_action(expect: Expect, r: random.Random) -> Action:
         data = {"choice": r.choice(_preferred(expect) if r.random() < 0.8 else expect.options)}
     elif expect.kind == "cards":
         data = {"cards": [{"card": r.choice(sorted(packaged().cards))}]}
-    if expect.seat is not None and (expect.secret or r.random() < 0.5):
-        return Action(expect.action, data, expect.seat)
-    return Action(expect.action, {**data, **({"seat": expect.seat} if expect.seat is not None else {})})
+    return sent(expect, data, r)
 
 
 def _preferred(expect: Expect) -> tuple[str, ...]:

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import copy
 import random
+from collections.abc import Callable
 from typing import Any
 
 from engine.actions import Action, IllegalAction
-from engine.effects import Effect, Say
+from engine.effects import Effect, Expect, Say
 from engine.game import Game
 from engine.table import NEW, Entry, Table
 
@@ -45,3 +47,49 @@ def outcome(table: Table, action: Action, seed: int) -> tuple[str, Any]:
         return "illegal", str(exc)
     table.commit(done, Entry(len(table.kept), action, seed))
     return "ok", done.effects
+
+
+def twin_of(table: Table, change: Callable[[Any], set[int]]) -> tuple[Table, set[int]]:
+    """A copy of ``table`` with one secret changed by ``change``, which returns the seats
+    that hold that secret (all seats when it changed nothing): the twin-state technique,
+    where everything the holders do not see must come out the same at both tables."""
+    twin = Table(table.games)
+    twin.current = copy.deepcopy(table.current)
+    return twin, change(twin.current.state)
+
+
+def sent(expect: Expect, data: dict[str, Any], r: random.Random) -> Action:
+    """``data`` answering ``expect`` as a page sends it: from the seat's own phone (always
+    for a secret prompt), or from the host's page naming the seat."""
+    if expect.seat is not None and (expect.secret or r.random() < 0.5):
+        return Action(expect.action, data, expect.seat)
+    return Action(expect.action, {**data, **({"seat": expect.seat} if expect.seat is not None else {})})
+
+
+def walk(
+    play: Scripted,
+    r: random.Random,
+    steps: int,
+    choose: Callable[[], Action],
+    check: Callable[[], None],
+    twin: Callable[[Action, int], None] | None = None,
+    refusals: bool = False,
+) -> None:
+    """Play up to ``steps`` random actions from ``choose`` until the game is over, running
+    ``check`` after each.  With ``twin``, each action is applied by it (to the table and a
+    twin with a secret changed) and logged here; ``refusals`` lets an action the prompts
+    could not rule out (a card named at random) be refused and skipped."""
+    for _ in range(steps):
+        if play.table.public_view()["over"]:
+            return
+        action, seed = choose(), r.randrange(1 << 32)
+        if twin is not None:
+            twin(action, seed)
+            play.entries.append(Entry(len(play.entries), action, seed))
+        else:
+            try:
+                play.submit(action)
+            except IllegalAction:
+                if not refusals:
+                    raise
+        check()

@@ -15,7 +15,7 @@ from engine.games.voldemort import Voldemort
 from engine.games.voldemort_rules import DARK_ARTS, ORDER
 from engine.games.voldemort_state import VoldemortState
 from engine.table import Table
-from support.table import Scripted
+from support.table import Scripted, sent
 
 LABEL = {ORDER: "Order", DARK_ARTS: "Dark Arts"}
 
@@ -97,9 +97,7 @@ def page_action(expect: Expect, r: random.Random) -> Action:
         data = {"cards": [{"card": r.choice(["Order Policy", "Dark Arts Policy"])}]}
     else:
         data = {}
-    if expect.seat is not None and (expect.secret or r.random() < 0.5):
-        return Action(expect.action, data, expect.seat)
-    return Action(expect.action, {**data, **({"seat": expect.seat} if expect.seat is not None else {})})
+    return sent(expect, data, r)
 
 
 def random_prompt(table: Table, r: random.Random) -> Expect:
