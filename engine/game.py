@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from engine.actions import Action
+from engine.actions import Action, IllegalAction
 from engine.effects import Effect, Expect, Track
 
 S = TypeVar("S")
@@ -49,6 +49,18 @@ class Turn:
     def random(self, *name: object) -> random.Random:
         key = repr((self.game_seed, *name)).encode()
         return random.Random(int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
+
+    def own_seat(self, not_yours: str, whose: str) -> int:
+        """The seat this action is for: a phone's own seat, or the one the host's page names
+        in the ``seat`` argument.  A phone may not act for another seat (``not_yours``), and
+        the host must say which seat (``whose``): the two ways a seat's answer arrives."""
+        given = self.args.get("seat")
+        if self.seat is not None and given is not None and given != self.seat:
+            raise IllegalAction(not_yours)
+        seat = self.seat if self.seat is not None else given
+        if seat is None:
+            raise IllegalAction(whose)
+        return int(seat)
 
     @classmethod
     def of(cls, action: Action, seats: Sequence[str], game_seed: int) -> Turn:

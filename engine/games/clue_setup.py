@@ -157,12 +157,7 @@ def _choosing(state: ClueState) -> list[int]:
 
 def identity(state: ClueState, turn: Turn) -> list[Effect]:
     """One player's character (its own phone, or the host with ``seat``)."""
-    given = turn.args["seat"]
-    if turn.seat is not None and given is not None and given != turn.seat:
-        raise IllegalAction(_("you can only choose your own character"))
-    seat = turn.seat if turn.seat is not None else given
-    if seat is None:
-        raise IllegalAction(_("say whose character this is: seat"))
+    seat = turn.own_seat(_("you can only choose your own character"), _("say whose character this is: seat"))
     if seat in state.identities:
         raise IllegalAction(_("{name} has already chosen a character", name=state.names[seat]))
     state.identities[seat] = turn.args["choice"]

@@ -61,11 +61,7 @@ def _voters(state: KampfState) -> list[int | None]:
 
 def vote(state: KampfState, turn: Turn) -> list[Effect]:
     """One seat points at another, from its phone or entered by the host with ``seat``."""
-    voter = turn.seat if turn.seat is not None else turn.args["seat"]
-    if voter is None:
-        raise IllegalAction(_("say whose vote this is: seat"))
-    if turn.seat is not None and turn.args["seat"] not in (None, turn.seat):
-        raise IllegalAction(_("you can only cast your own vote"))
+    voter = turn.own_seat(_("you can only cast your own vote"), _("say whose vote this is: seat"))
     if voter in state.votes:
         raise IllegalAction(_("{name} has already voted", name=state.names[voter]))
     target = turn.args["choice"]

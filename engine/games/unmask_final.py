@@ -166,21 +166,12 @@ def vote(state: UnmaskState, turn: Turn) -> list[Effect]:
     voter may change their mind on their phone, which shows them their vote.  The host
     enters (or corrects) a vote only for a seat that has not voted on its phone: it never
     replaces a vote cast there."""
-    dept, given = state.dept(), turn.args["seat"]
-    if turn.seat is None:
-        if given is None:
-            raise IllegalAction(_("say whose vote this is: seat"))
-        if given in dept.on_phone:
-            raise IllegalAction(
-                _("{name} voted on their phone: only they can change that vote", name=state.names[given])
-            )
-        voter = given
-    else:
-        if given is not None and given != turn.seat:
-            raise IllegalAction(_("you can only cast your own vote"))
-        voter = turn.seat
-        if voter not in dept.on_phone:
-            dept.on_phone.append(voter)
+    dept = state.dept()
+    voter = turn.own_seat(_("you can only cast your own vote"), _("say whose vote this is: seat"))
+    if turn.seat is None and voter in dept.on_phone:
+        raise IllegalAction(_("{name} voted on their phone: only they can change that vote", name=state.names[voter]))
+    if turn.seat is not None and voter not in dept.on_phone:
+        dept.on_phone.append(voter)
     dept.votes[voter] = turn.args["vote"]
     if len(dept.votes) < state.players:
         return []

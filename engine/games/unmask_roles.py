@@ -57,12 +57,7 @@ def without_role(state: UnmaskState) -> list[int]:
 
 def take_role(state: UnmaskState, turn: Turn) -> list[Effect]:
     """One seat's Role, from a stack with the most cards left; the host names the seat."""
-    given = turn.args["seat"]
-    if turn.seat is not None and given is not None and given != turn.seat:
-        raise IllegalAction(_("you can only record your own Role"))
-    seat = turn.seat if turn.seat is not None else given
-    if seat is None:
-        raise IllegalAction(_("say whose Role this is: seat"))
+    seat = turn.own_seat(_("you can only record your own Role"), _("say whose Role this is: seat"))
     name = state.names[seat]
     if seat in state.roles:
         raise IllegalAction(_("{name} already has a Role: {role}", name=name, role=ROLE_NAMES[state.roles[seat]]))

@@ -64,12 +64,7 @@ def _ask_nominate(state: VoldemortState) -> list[Expect]:
 
 def vote(state: VoldemortState, turn: Turn) -> list[Effect]:
     """One living seat's vote, by its phone or entered by the host with ``seat``."""
-    given = turn.args["seat"]
-    if turn.seat is not None and given is not None and given != turn.seat:
-        raise IllegalAction(_("you can only cast your own vote"))
-    voter = turn.seat if turn.seat is not None else given
-    if voter is None:
-        raise IllegalAction(_("say whose vote this is: seat"))
+    voter = turn.own_seat(_("you can only cast your own vote"), _("say whose vote this is: seat"))
     if voter in state.dead:
         raise IllegalAction(_("{name} is dead: the dead do not vote", name=state.names[voter]))
     if voter in state.votes:
