@@ -59,6 +59,7 @@ class Clue(StepGame[ClueState]):
     min_seats = 3
     max_seats = 5
     option_choices = setup.OPTION_CHOICES
+    kept_options = ("wheels",)  # a board's notches and Dark Marks: entered once per board
     steps = (
         setup.IDENTITY_STEP,
         setup.FIRST_STEP,
