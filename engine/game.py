@@ -86,8 +86,8 @@ class Game(Protocol[S]):
 
     @property
     def labels(self) -> Mapping[str, str]:
-        """What the pages call each key of the views (key -> message), e.g.
-        ``{"threat": _("Threat Track")}``; a key without one is shown as it is written."""
+        """What the pages call each key of the views and each kept option (key -> message),
+        e.g. ``{"threat": _("Threat Track")}``; a key without one is shown as it is written."""
         ...
 
     def new(self, options: Mapping[str, Any], turn: Turn) -> tuple[S, list[Effect]]:

@@ -82,6 +82,7 @@ class Clue(StepGame[ClueState]):
         "status": _("Now"),
         "board": _("Players"),
         "wheel_notches": _("Wheels"),
+        "wheels": _("Wheels"),  # the kept option, in the set-up form
         "burrow": _("Face up in The Burrow"),
         "record": _("Suggestions"),
         "accused": _("Accusations"),

@@ -67,3 +67,11 @@ def test_a_saved_layout_that_no_longer_fits_is_set_aside_with_a_notice(tmp_path)
     assert any("The saved option 'wheels' for Harry Potter Clue was set aside" in n for n in notices)
     assert new_game(host).status_code == 200
     assert service.table.current.state.wheels == parse_wheels(None)
+
+
+def test_the_form_names_the_kept_wheels_in_the_tables_language(tmp_path):
+    service = TableService(Store(tmp_path / "table.db"), games={"clue": Clue()}, language="de")
+    host = create_app(service, None, public_url="http://familiar.test:8080").test_client()
+    assert host.get("/host").status_code == 200
+    listed = next(g for g in host.get("/api/host/games").json["games"] if g["name"] == "clue")
+    assert listed["labels"]["wheels"] == "Drehscheiben"

@@ -136,9 +136,10 @@
     }
     // An option the box keeps per board: shown as saved, sent as it then reads (empty: none).
     for (const [name, saved] of Object.entries((game && game.kept) || {})) {
-      const field = el("textarea", { "data-kept": name, rows: 4, maxlength: 4000, spellcheck: "false" });
+      const label = (game.labels && game.labels[name]) || pretty(name);
+      const field = el("textarea", { "data-kept": name, "data-label": label, rows: 4, maxlength: 4000, spellcheck: "false" });
       field.value = saved === null ? "" : JSON.stringify(saved);
-      holder.append(el("label", {}, t("{name} (kept for this board, as JSON)", { name: pretty(name) }), field));
+      holder.append(el("label", {}, t("{name} (kept for this board, as JSON)", { name: label }), field));
     }
   }
 
@@ -157,7 +158,7 @@
       try {
         chosen[name] = field.value.trim() ? JSON.parse(field.value) : null;
       } catch (error) {
-        throw new Error(t("{name} is not valid JSON: {reason}", { name: pretty(name), reason: error.message }));
+        throw new Error(t("{name} is not valid JSON: {reason}", { name: field.dataset.label, reason: error.message }));
       }
     }
     for (const line of document.getElementById("extra-options").value.split("\n")) {
