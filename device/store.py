@@ -1,4 +1,4 @@
-"""The durable action log and seat claims, in one SQLite file.
+"""The durable action log, seat claims and the options kept per board, in one SQLite file.
 
 Every accepted action is committed here (WAL, ``synchronous=FULL``) *before* its
 effects run, so a power cut or ``kill -9`` at any moment loses nothing that the
@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import os
 import sqlite3
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from engine.actions import Action, IllegalAction
 from engine.messages import _
@@ -49,7 +51,18 @@ CREATE TABLE IF NOT EXISTS host (
     id     INTEGER PRIMARY KEY CHECK (id = 1),
     token  TEXT    NOT NULL
 );
+CREATE TABLE IF NOT EXISTS kept_options (
+    game   TEXT    NOT NULL,
+    name   TEXT    NOT NULL,
+    value  TEXT    NOT NULL,
+    at     REAL    NOT NULL,
+    PRIMARY KEY (game, name)
+);
 """
+
+
+Kept = tuple[str, Mapping[str, Any]]
+"""A game's name and the options to keep for it (see :meth:`Store.append`)."""
 
 
 class SeatTaken(ValueError):
@@ -120,10 +133,13 @@ class Store:
 
     @contextmanager
     def _saving(self) -> Iterator[None]:
-        """One write transaction; a storage failure becomes a StorageError that changes
-        nothing (the transaction is rolled back) and is reported to ``on_health``."""
+        """One write transaction (begun here: the connection is in autocommit mode, so
+        without it each statement would be its own); a storage failure becomes a
+        StorageError that changes nothing (the transaction is rolled back) and is
+        reported to ``on_health``."""
         try:
             with self.db:
+                self.db.execute("BEGIN IMMEDIATE")
                 yield
         except sqlite3.IntegrityError:
             raise
@@ -138,12 +154,18 @@ class Store:
 
     # The action log
 
-    def append(self, action: Action, seed: int, at: float | None = None) -> Entry:
+    def append(self, action: Action, seed: int, at: float | None = None, keep: Kept | None = None) -> Entry:
         """Make one action durable, accepted at wall time ``at`` (now if not given: a
-        timer's deadline is folded from it); returns it with its sequence number."""
+        timer's deadline is folded from it); returns it with its sequence number.
+
+        ``keep`` is ``(game, {option: value})``: options to remember for that game's next
+        set-up (a value of None forgets one), written in the same transaction, so a game
+        never starts without the board it was started with being kept, nor the other way."""
         at = time.time() if at is None else at
         with self._saving():
             cur = self.db.execute("INSERT INTO log (action, seed, at) VALUES (?, ?, ?)", (action.to_json(), seed, at))
+            if keep is not None:
+                self._keep(*keep, at)
         return Entry(seq=int(cur.lastrowid), action=action, seed=seed, at=at)
 
     def entries(self) -> list[Entry]:
@@ -170,6 +192,24 @@ class Store:
                 (reason, time.time(), first),
             )
         return cur.rowcount
+
+    # Options kept per board
+
+    def _keep(self, game: str, values: Mapping[str, Any], at: float) -> None:
+        for name, value in values.items():
+            if value is None:
+                self.db.execute("DELETE FROM kept_options WHERE game = ? AND name = ?", (game, name))
+            else:
+                self.db.execute(
+                    "INSERT OR REPLACE INTO kept_options (game, name, value, at) VALUES (?, ?, ?, ?)",
+                    (game, name, json.dumps(value, sort_keys=True), at),
+                )
+
+    def kept(self, game: str) -> dict[str, str]:
+        """The options kept for ``game``, each as the JSON text it was saved as: whether
+        it still means anything is the game's to say (a box updated since may not take it)."""
+        rows = self.db.execute("SELECT name, value FROM kept_options WHERE game = ?", (game,))
+        return {str(name): str(value) for name, value in rows}
 
     # Seat claims: one phone per seat per game
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import json
 import logging
 import secrets
 import threading
@@ -22,11 +23,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from device.store import BadEntry, SeatTaken, Store
+from device.store import BadEntry, Kept, SeatTaken, Store
 from engine import timers as timing
 from engine.actions import Action, IllegalAction
 from engine.effects import Effect, Notice, Say
-from engine.messages import _, _n
+from engine.messages import _, _n, said
 from engine.table import NEW, UNDO, GameFault, ReplayError, UndoNeedsConfirmation, replay
 
 log = logging.getLogger(__name__)
@@ -94,6 +95,8 @@ class TableService:
         self.replay_problems: list[str] = []
         """What the last start or undo had to set aside, for the daemon to say aloud."""
         self._key = store.box_key()
+        self._misfits: set[tuple[str, str, str]] = set()
+        """Saved options found not to fit, already told to the host (told once each)."""
         self._load()
 
     def _load(self) -> None:
@@ -143,6 +146,7 @@ class TableService:
     def submit(self, action: Action) -> list[Effect]:
         """Check, persist, adopt, then announce one action; IllegalAction changes nothing."""
         with self._lock:
+            action, keep = self._with_kept(action)
             seed = secrets.randbits(63) if action.kind == NEW else 0
             at = self.clock()  # one moment for the rules and the log: timers fold from it
             try:
@@ -151,11 +155,61 @@ class TableService:
                 log.error("a game fault on %s (refused, nothing changed):\n%s", action.kind, fault.trace)
                 raise
             before = self._seen_by_others(action.seat)
-            entry = self.store.append(action, seed, at)
+            entry = self.store.append(action, seed, at, keep)
             self.table.commit(outcome, entry)
             quiet = action.seat is not None and not outcome.effects and self._seen_by_others(action.seat) == before
             self._changed_with(outcome.effects, wake=not quiet)
             return outcome.effects
+
+    # Options kept per board
+
+    def kept_options(self, name: str) -> dict[str, Any]:
+        """What ``name``'s set-up offers for each option the game keeps per board: the value
+        its last game started with, or None when there is none (or it no longer fits)."""
+        with self._lock:
+            game = self.table.games.get(name)
+            if game is None:
+                return {}
+            saved = self.store.kept(name)
+            return {o: self._still_fits(name, o, saved[o]) if o in saved else None for o in game.kept_options}
+
+    def _still_fits(self, name: str, option: str, text: str) -> Any:
+        """A saved option, checked as a fresh one is: by setting up the game with it (at its
+        fewest players, nothing kept).  One that no longer fits (saved by an older box, or
+        damaged) is offered as None, and the host is told once."""
+        game = self.table.games[name]
+        seats = [str(n + 1) for n in range(game.min_seats)]
+        try:
+            value = json.loads(text)
+            self.table.attempt(Action(NEW, {"game": name, "seats": seats, "options": {option: value}}), 0)
+        except (ValueError, RecursionError) as exc:  # IllegalAction (a refusal, a game's fault) or bad JSON
+            if (name, option, text) not in self._misfits:
+                self._misfits.add((name, option, text))
+                said_why = _(
+                    "The saved option {option!r} for {game} was set aside: {reason}",
+                    option=option,
+                    game=game.title,
+                    reason=said(exc),
+                )
+                self.note(said_why)
+            return None
+        return value
+
+    def _with_kept(self, action: Action) -> tuple[Action, Kept | None]:
+        """A new game as the host asked for it, with each option kept per board that the
+        host left out filled in from the box, and what to keep from it.  The filled-in
+        action is the one logged, so the log alone still replays the game exactly."""
+        name, options = action.data.get("game"), action.data.get("options") or {}
+        game = self.table.games.get(name) if isinstance(name, str) else None
+        if action.kind != NEW or action.seat is not None or game is None or not isinstance(options, dict):
+            return action, None
+        if not game.kept_options:
+            return action, None
+        saved = {o: v for o, v in self.kept_options(name).items() if v is not None and o not in options}
+        if saved:
+            action = Action(NEW, {**action.data, "options": {**saved, **options}})
+            options = action.data["options"]
+        return action, (name, {o: options.get(o) for o in game.kept_options})
 
     def _seen_by_others(self, actor: int | None) -> tuple[Any, ...]:
         """Everything a page other than the actor's own could show.  When an answer

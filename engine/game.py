@@ -90,9 +90,16 @@ class Game(Protocol[S]):
         ...
 
     @property
+    def kept_options(self) -> Sequence[str]:
+        """Options that describe the box's own board rather than one evening's game (a
+        board's wheels): entered once, then kept by the box and offered at each set-up.
+        They still reach ``new`` as options, so a game's log alone replays it."""
+        ...
+
+    @property
     def labels(self) -> Mapping[str, str]:
-        """What the pages call each key of the views (key -> message), e.g.
-        ``{"threat": _("Threat Track")}``; a key without one is shown as it is written."""
+        """What the pages call each key of the views and each kept option (key -> message),
+        e.g. ``{"threat": _("Threat Track")}``; a key without one is shown as it is written."""
         ...
 
     def new(self, options: Mapping[str, Any], turn: Turn) -> tuple[S, list[Effect]]:

@@ -100,6 +100,7 @@ class StepGame(Generic[S]):
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     option_choices: ClassVar[Mapping[str, Sequence[str]]] = {}
+    kept_options: ClassVar[Sequence[str]] = ()
     labels: ClassVar[Mapping[str, str]] = {}
     steps: ClassVar[Sequence[Step[Any]]]
     anytime: ClassVar[Sequence[Move[Any]]] = ()

@@ -179,7 +179,9 @@ def act_as_seat(seat: int) -> Response:
 @api.get("/host/games")
 @host_only
 def games() -> Response:
-    """The games the box can start, with any simple options a game declares."""
+    """The games the box can start, with any simple options a game declares and, in
+    ``kept``, the options the box keeps per board with what it offers for each (None: none saved),
+    named by the game's ``labels``."""
     listed = [
         {
             "name": g.name,
@@ -187,6 +189,8 @@ def games() -> Response:
             "min_seats": g.min_seats,
             "max_seats": g.max_seats,
             "options": getattr(g, "option_choices", {}),
+            "kept": service().kept_options(g.name),
+            "labels": getattr(g, "labels", {}),
         }
         for g in service().table.games.values()
     ]

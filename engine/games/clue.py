@@ -59,6 +59,7 @@ class Clue(StepGame[ClueState]):
     min_seats = 3
     max_seats = 5
     option_choices = setup.OPTION_CHOICES
+    kept_options = ("wheels",)  # a board's notches and Dark Marks: entered once per board
     steps = (
         setup.IDENTITY_STEP,
         setup.FIRST_STEP,
@@ -81,6 +82,7 @@ class Clue(StepGame[ClueState]):
         "status": _("Now"),
         "board": _("Players"),
         "wheel_notches": _("Wheels"),
+        "wheels": _("Wheels"),  # the kept option, in the set-up form
         "burrow": _("Face up in The Burrow"),
         "record": _("Suggestions"),
         "accused": _("Accusations"),

@@ -2,7 +2,8 @@
 black die, and whether the Dark Mark shows on the one just turned.
 
 The rulebook does not say how many notches a wheel has or where its Dark Marks are, so
-the host enters them once per board, as the ``wheels`` option::
+the host enters them once per board, as the ``wheels`` option (kept by the box, see
+``Clue.kept_options``, and given again at each set-up, so the log still holds them)::
 
     {"gringotts": {"notches": 8, "dark_marks": [3, 6]}, ...}
 

@@ -134,6 +134,13 @@
       holder.append(el("label", {}, pretty(name),
         el("select", { "data-option": name }, choices.map((c) => el("option", { value: JSON.stringify(c) }, String(c))))));
     }
+    // An option the box keeps per board: shown as saved, sent as it then reads (empty: none).
+    for (const [name, saved] of Object.entries((game && game.kept) || {})) {
+      const label = (game.labels && game.labels[name]) || pretty(name);
+      const field = el("textarea", { "data-kept": name, "data-label": label, rows: 4, maxlength: 4000, spellcheck: "false" });
+      field.value = saved === null ? "" : JSON.stringify(saved);
+      holder.append(el("label", {}, t("{name} (kept for this board, as JSON)", { name: label }), field));
+    }
   }
 
   function typed(text) {
@@ -142,9 +149,18 @@
     return text;
   }
 
+  // The options as set; throws (with the host's words) when a kept option is not JSON.
   function options() {
     const chosen = {};
     for (const select of document.querySelectorAll("[data-option]")) chosen[select.dataset.option] = JSON.parse(select.value);
+    for (const field of document.querySelectorAll("[data-kept]")) {
+      const name = field.dataset.kept;
+      try {
+        chosen[name] = field.value.trim() ? JSON.parse(field.value) : null;
+      } catch (error) {
+        throw new Error(t("{name} is not valid JSON: {reason}", { name: field.dataset.label, reason: error.message }));
+      }
+    }
     for (const line of document.getElementById("extra-options").value.split("\n")) {
       const at = line.indexOf("=");
       if (at > 0) chosen[line.slice(0, at).trim()] = typed(line.slice(at + 1).trim());
@@ -156,18 +172,28 @@
     const reply = await api("/api/host/games");
     if (!reply.ok) return;
     games = reply.data.games;
-    const select = clear(document.getElementById("game-select"));
-    select.append(...games.map((g) => el("option", { value: g.name }, t("{title} ({least}-{most} players)", { title: g.title, least: g.min_seats, most: g.max_seats }))));
+    const select = document.getElementById("game-select");
+    const was = select.value;
+    clear(select).append(...games.map((g) => el("option", { value: g.name }, t("{title} ({least}-{most} players)", { title: g.title, least: g.min_seats, most: g.max_seats }))));
+    if (games.some((g) => g.name === was)) select.value = was;
     drawGameOptions();
   }
 
   document.getElementById("game-select").addEventListener("change", drawGameOptions);
-  document.getElementById("new-game").addEventListener("submit", (event) => {
+  document.getElementById("new-game").addEventListener("submit", async (event) => {
     event.preventDefault();
     const seats = document.getElementById("seat-names").value.split("\n").map((s) => s.trim()).filter(Boolean);
+    let chosen;
+    try {
+      chosen = options();
+    } catch (error) {
+      say(error.message, true);
+      return;
+    }
     if (playing && !window.confirm(t("A game is being played. Start a new one? Undo can bring this one back."))) return;
     const language = document.getElementById("game-language").value;
-    act("table.new", { game: document.getElementById("game-select").value, seats, options: { ...options(), language } });
+    const reply = await act("table.new", { game: document.getElementById("game-select").value, seats, options: { ...chosen, language } });
+    if (reply.ok) loadGames(); // the form now offers what the box kept from this game
   });
   // Undo of a step that showed a secret on a phone asks first: the phone keeps showing it.
   document.getElementById("undo").addEventListener("click", async () => {
