@@ -99,6 +99,9 @@ class StepGame(Generic[S]):
     title: ClassVar[str]
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
+    options: ClassVar[Sequence[str]] = ()
+    """The names of the set-up options the game takes: any other is refused here, so a
+    mistyped option is never silently ignored."""
     option_choices: ClassVar[Mapping[str, Sequence[str]]] = {}
     kept_options: ClassVar[Sequence[str]] = ()
     labels: ClassVar[Mapping[str, str]] = {}
@@ -131,6 +134,13 @@ class StepGame(Generic[S]):
     # The Game protocol, derived.
 
     def new(self, options: Mapping[str, Any], turn: Turn) -> tuple[S, list[Effect]]:
+        unknown = ", ".join(sorted(set(options) - set(self.options)))
+        if unknown and not self.options:
+            raise IllegalAction(_("this game takes no options, not {unknown}", unknown=unknown))
+        if unknown:
+            raise IllegalAction(
+                _("unknown options: {unknown}; known: {known}", unknown=unknown, known=", ".join(self.options))
+            )
         return self.setup(options, turn)
 
     def step(self, state: S) -> Step[S]:

@@ -58,6 +58,7 @@ class Clue(StepGame[ClueState]):
     title = _("Harry Potter Clue")
     min_seats = 3
     max_seats = 5
+    options = setup.OPTIONS
     option_choices = setup.OPTION_CHOICES
     kept_options = ("wheels",)  # a board's notches and Dark Marks: entered once per board
     steps = (

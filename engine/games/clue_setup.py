@@ -32,11 +32,6 @@ LONGEST_NAME = 40
 def new_state(options: Mapping[str, Any], turn: Turn) -> tuple[ClueState, list[Effect]]:
     """The envelope filled, the rest dealt evenly, the extras to The Burrow, the missing
     student drawn; the narrated set-up."""
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise IllegalAction(
-            _("unknown options: {unknown}; known: {known}", unknown=", ".join(unknown), known=", ".join(OPTIONS))
-        )
     players = len(turn.seats)
     if players not in FLOO:
         raise IllegalAction(_("Harry Potter Clue is for 3 to 5 players"))

@@ -29,9 +29,6 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {"deck": (DIGITAL, PHYSICAL)}
 
 
 def new_state(deck: Deck, options: Mapping[str, Any], turn: Turn) -> tuple[DealState, list[Effect]]:
-    unknown = sorted(set(options) - set(OPTION_CHOICES))
-    if unknown:
-        raise IllegalAction(_("unknown options: {unknown}", unknown=", ".join(unknown)))
     mode = options.get("deck", DIGITAL)
     if mode not in OPTION_CHOICES["deck"]:
         raise IllegalAction(_("deck must be digital or physical"))

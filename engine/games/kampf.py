@@ -35,7 +35,7 @@ from engine.games.kampf_night import NIGHT_STEP, start
 from engine.games.kampf_notes import said
 from engine.games.kampf_roles import CALL_NAME, CENTRE, CENTRE_NAME, LEVEL, NUMBER, PARTY, PARTY_NAME, ROLE_NAME
 from engine.games.kampf_scenarios import FREE, MAX_PLAYERS, MIN_PLAYERS, SCENARIOS
-from engine.games.kampf_setup import OPTION_CHOICES, new_state
+from engine.games.kampf_setup import FREE_OPTION, OPTION_CHOICES, new_state
 from engine.games.kampf_state import DAY, NIGHT, OVER, READY, REVEAL, VOTE, KampfState, dawned
 from engine.messages import Msg, words
 from engine.steps import Move, Step, StepGame
@@ -57,6 +57,7 @@ class Kampf(StepGame[KampfState]):
     title = _("Kampf gegen die dunklen Mächte")
     min_seats = MIN_PLAYERS
     max_seats = MAX_PLAYERS
+    options = (*OPTION_CHOICES, FREE_OPTION)
     option_choices = OPTION_CHOICES
     labels = {
         "status": _("Now"),

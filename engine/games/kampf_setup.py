@@ -47,9 +47,6 @@ def _option(options: Mapping[str, Any], key: str) -> str:
 
 
 def new_state(options: Mapping[str, Any], turn: Turn) -> tuple[KampfState, list[Effect]]:
-    unknown = sorted(set(options) - {*OPTION_CHOICES, FREE_OPTION})
-    if unknown:
-        raise IllegalAction(_("unknown options: {unknown}", unknown=", ".join(unknown)))
     players = len(turn.seats)
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise IllegalAction(_("this game is for {least} to {most} players", least=MIN_PLAYERS, most=MAX_PLAYERS))

@@ -31,6 +31,7 @@ from engine.games.unmask_rules import (
     LOYALTY_CHART,
     LOYALTY_NAMES,
     NAMES_TO_SUBMIT,
+    OPTIONS,
     PHASE_NAMES,
     ROLE_NAMES,
     TALK_MODES,
@@ -51,6 +52,7 @@ class Unmask(StepGame[UnmaskState]):
     title = _("Harry Potter: Unmask the Death Eaters")
     min_seats = 4
     max_seats = 8
+    options = OPTIONS
     option_choices = {"talk": tuple(TALK_MODES)}
     labels = {
         "status": _("Status"),

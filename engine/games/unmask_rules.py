@@ -203,15 +203,6 @@ OPTIONS = (
 def parse_config(options: Mapping[str, Any]) -> Config:
     """Validate the game options into a ``Config``; unknown keys are refused, not ignored."""
     base = Config()
-    unknown = set(options) - set(OPTIONS)
-    if unknown:
-        raise IllegalAction(
-            _(
-                "unknown options: {unknown}; known: {known}",
-                unknown=", ".join(sorted(unknown)),
-                known=", ".join(OPTIONS),
-            )
-        )
     length = whole_number(options.get("track_length", base.track_length), 5, 12, "track_length")
     talk = options.get("talk", base.talk)
     if talk not in TALK_MODES:

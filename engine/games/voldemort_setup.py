@@ -51,11 +51,6 @@ def _option(options: Mapping[str, Any], key: str) -> str:
 
 def new_state(options: Mapping[str, Any], turn: Turn) -> tuple[VoldemortState, list[Effect]]:
     """Deal the roles, shuffle the deck (or count the table's), pick the first Minister."""
-    unknown = sorted(set(options) - set(OPTION_CHOICES))
-    if unknown:
-        raise IllegalAction(
-            _("unknown options: {unknown}; known: {known}", unknown=", ".join(unknown), known=", ".join(OPTION_CHOICES))
-        )
     players = len(turn.seats)
     if players not in ROLES:
         raise IllegalAction(_("Secret Voldemort is for 5 to 10 players"))

@@ -29,7 +29,7 @@ class BoardWords(SecretWords):
     """Secret words on a board whose ``board`` the box keeps: a list of whole numbers."""
 
     name = "board_words"
-    kept_options = ("board",)
+    options = kept_options = ("board",)
 
     def setup(self, options: Mapping[str, Any], turn: Turn) -> tuple[SecretsState, list[Effect]]:
         board = options.get("board")

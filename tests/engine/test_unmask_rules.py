@@ -70,7 +70,6 @@ def test_options_are_validated() -> None:
     assert typed.revelio_peeks == (2, 1, 1, 1, 0, 0, 0) and typed.phase_spaces("war") == Config().phase_spaces("war")
     for bad in (
         {"track_length": 4},
-        {"colour": "red"},
         {"revelio_peeks": [2, 1]},
         {"talk": "shouting"},
         {"beginning_tokens": "troll, dementor, expelliarmus, redraw, redraw"},
@@ -82,6 +81,8 @@ def test_options_are_validated() -> None:
     ):
         with pytest.raises(IllegalAction):
             parse_config(bad)
+    with pytest.raises(IllegalAction, match="unknown options: colour; known: track_length"):
+        Play(5, options={"colour": "red"})  # the core refuses an option no game declares
 
 
 # --- set-up -----------------------------------------------------------------------------
