@@ -123,7 +123,7 @@ class Daemon:
             on_undo=self.undo,
             on_undo_hold=self.narrator.repeat,
         )
-        self.desk = ReadingDesk(self.service.submit, config.vision.confirm_below)
+        self.desk = ReadingDesk(self.service.submit, config.vision.confirm_below, config.vision.areas)
         self._teaching = threading.Lock()
         self._taught_at = -TEACHING_QUIET_S
         self.taught = self._taught_dice()
@@ -355,8 +355,9 @@ class Daemon:
         self._show_board()
 
     def _read_cards(self, frame: Any, expect: Any) -> str:
-        """Read revealed cards against the taught decks; the deck that knows the most wins.
-        Without a taught deck the host enters the cards by hand."""
+        """Read the cards in view against the taught decks; the deck that knows the most
+        wins.  The desk answers the prompt with them, or (cards read where they lie) with
+        those newly laid.  Without a taught deck the host enters the cards by hand."""
         best: tuple[int, list, Any] | None = None
         for index in sorted(self.config.state_path(self.config.vision.card_catalog).glob("*/catalog.json")):
             catalog = Catalog(index.parent)

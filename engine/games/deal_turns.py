@@ -93,7 +93,8 @@ def card_arg(item: Any) -> str:
 
 
 def _named(state: DealState, turn: Turn) -> str:
-    raw = turn.args.get("choice") or (turn.args.get("cards") or [None])[0]
+    given = turn.args.get("choice") or (turn.args.get("cards") or [None])[0]
+    raw = getattr(given, "card", given)  # a card read where it lies (deal_laid.Seen) or a name
     if raw is None:
         raise IllegalAction(_("name the card you play"))
     found = state.deck.find(str(raw))
