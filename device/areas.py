@@ -14,6 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import cv2
+import numpy as np
+
 from device.config import AREA, Box
 
 Areas = tuple[Mapping[str, Box], ...]
@@ -45,3 +48,20 @@ def place(corners: Sequence[Sequence[float]], width: int, height: int, areas: Ar
             if left <= x < right and top <= y < bottom:
                 return Place(seat, None if zone == AREA else zone)
     return None
+
+
+ZONE_COLOUR = (0, 215, 255)
+
+
+def outlined(frame: np.ndarray, areas: Areas) -> np.ndarray:
+    """The frame with each zone outlined and named ("1 bank": seats counted from 1), for
+    the host page's camera picture: the table's marks are lined up with the boxes."""
+    image = frame.copy()
+    height, width = image.shape[:2]
+    for seat, zones in enumerate(areas):
+        for zone, (left, top, right, bottom) in zones.items():
+            a, b = (round(left * width), round(top * height)), (round(right * width) - 1, round(bottom * height) - 1)
+            cv2.rectangle(image, a, b, ZONE_COLOUR, 2)
+            label = f"{seat + 1} {zone}"
+            cv2.putText(image, label, (a[0] + 6, a[1] + 22), cv2.FONT_HERSHEY_SIMPLEX, 0.6, ZONE_COLOUR, 2)
+    return image

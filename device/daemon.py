@@ -397,11 +397,16 @@ class Daemon:
         self.buttons.simulate(button)
 
     def camera_jpeg(self) -> bytes | None:
+        """The latest frame, with the card areas outlined when the config has them."""
         import cv2
+
+        from device.areas import outlined
 
         frame = self._latest_frame
         if frame is None:
             return None
+        if self.config.vision.areas:
+            frame = outlined(frame, self.config.vision.areas)
         ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 75])
         return data.tobytes() if ok else None
 

@@ -8,7 +8,7 @@ import tomllib
 import numpy as np
 import pytest
 
-from device.areas import Place, place
+from device.areas import ZONE_COLOUR, Place, outlined, place
 from device.config import ConfigError, config_from_dict
 from device.readings import ReadingDesk
 from engine.actions import Action
@@ -62,6 +62,13 @@ def test_a_card_belongs_to_the_zone_its_centre_lies_in() -> None:
     assert place(card("x", 100, 20).corners, 200, 400, AREAS) == Place(1, None)  # an undivided area
     assert place(card("x", 100, 200).corners, 200, 400, AREAS) is None  # the piles in the middle
     assert place(corners, 200, 400, ()) is None
+
+
+def test_the_camera_picture_outlines_each_zone_for_lining_up_the_table() -> None:
+    image = outlined(FRAME, AREAS)
+    assert tuple(image[220, 100]) == ZONE_COLOUR  # the top edge of Ann's Bank and items, at 0.55
+    assert tuple(image[200, 100]) == tuple(FRAME[200, 100])  # the middle of the table: untouched
+    assert tuple(FRAME[220, 100]) != ZONE_COLOUR
 
 
 def test_each_card_is_sent_with_its_seat_and_zone() -> None:
