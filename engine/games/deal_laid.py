@@ -6,7 +6,10 @@ Bank", and plays a Spell "by reading it aloud" (then discards it).  So where a c
 lies says how it is played: a Spell laid in its player's Bank is banked, one laid
 outside it is cast.  The box's camera reports each card's place (``seat`` and, when
 the areas are divided, ``zone``: ``bank`` or ``items``); a place the rules forbid is
-refused with what to do, and changes nothing.  A card reported without a place (no
+refused with what to do, and changes nothing.  A two-colour wild counts as the
+colour on top as its owner sees it (``upright``: the deck file lists first the colour
+printed at the top of the card as taught); the every-colour wild's colour is asked.  A
+card reported without a place (no
 areas set up, or the host typing it) is played by whoever's turn it is, and a Spell
 is then asked about.
 
@@ -26,7 +29,7 @@ from engine.game import Turn
 from engine.games import deal_spells as spells
 from engine.games import deal_turns as turns
 from engine.games.deal_deck import ITEM, POINT, SPELL, WILD
-from engine.games.deal_state import HOW, DealState
+from engine.games.deal_state import COLOUR, HOW, DealState
 from engine.messages import words
 
 _, _n = words("deal")
@@ -41,6 +44,7 @@ class Seen:
     card: str
     seat: int | None = None
     zone: str | None = None
+    upright: bool | None = None  # the card's top away from its owner, as they read it
 
 
 def seen_arg(item: Any) -> Seen:
@@ -53,7 +57,10 @@ def seen_arg(item: Any) -> Seen:
         raise IllegalAction(_("a card's seat is the number of the player whose area it lies in"))
     if zone not in (None, BANK, ITEMS):
         raise IllegalAction(_("a card lies in a player's bank or items"))
-    return Seen(name, seat, zone)
+    upright = item.get("upright") if isinstance(item, dict) else None
+    if upright is not None and not isinstance(upright, bool):
+        raise IllegalAction(_("a card lies upright or upside down: true or false"))
+    return Seen(name, seat, zone, upright)
 
 
 def on_table(state: DealState) -> tuple[tuple[str, int, str | None], ...]:
@@ -71,6 +78,10 @@ def play(state: DealState, turn: Turn) -> list[Effect]:
     if laid is not None:
         _check_place(state, laid)
     effects = turns.play(state, turn)
+    if laid is not None and state.step == COLOUR and laid.upright is not None:
+        wild = state.spec(str(state.card))
+        if not wild.every_colour:  # RULEBOOK: "flip it so the color you'd like it to represent is on top"
+            return turns.place_wild(state, wild.colours[0 if laid.upright else 1])  # answers the question asked
     if laid is None or laid.zone is None or state.step != HOW:
         return effects
     if laid.zone == BANK:

@@ -3,6 +3,7 @@ only the cards newly laid answer a prompt that lists what its game already place
 
 from __future__ import annotations
 
+import math
 import tomllib
 
 import numpy as np
@@ -57,9 +58,9 @@ class Table:
 
 def test_a_card_belongs_to_the_zone_its_centre_lies_in() -> None:
     corners = card("x", 50, 300).corners
-    assert place(corners, 200, 400, AREAS) == Place(0, "bank")
-    assert place(card("x", 150, 390).corners, 200, 400, AREAS) == Place(0, "items")
-    assert place(card("x", 100, 20).corners, 200, 400, AREAS) == Place(1, None)  # an undivided area
+    assert place(corners, 200, 400, AREAS) == Place(0, "bank", True)
+    assert place(card("x", 150, 390).corners, 200, 400, AREAS) == Place(0, "items", True)
+    assert place(card("x", 100, 20).corners, 200, 400, AREAS) == Place(1, None, False)  # undivided, and Bob faces Ann
     assert place(card("x", 100, 200).corners, 200, 400, AREAS) is None  # the piles in the middle
     assert place(corners, 200, 400, ()) is None
 
@@ -71,11 +72,34 @@ def test_the_camera_picture_outlines_each_zone_for_lining_up_the_table() -> None
     assert tuple(FRAME[220, 100]) != ZONE_COLOUR
 
 
+def turned(laid: Card, degrees: float) -> tuple[tuple[float, float], ...]:
+    """The card's corners turned about its centre (image coordinates: y down)."""
+    cx = sum(x for x, _ in laid.corners) / 4
+    cy = sum(y for _, y in laid.corners) / 4
+    a = math.radians(degrees)
+    return tuple(
+        (cx + (x - cx) * math.cos(a) - (y - cy) * math.sin(a), cy + (x - cx) * math.sin(a) + (y - cy) * math.cos(a))
+        for x, y in laid.corners
+    )
+
+
+@pytest.mark.parametrize(
+    ("degrees", "ann", "bob"), [(0, True, False), (30, True, False), (180, False, True), (90, None, None)]
+)
+def test_which_way_up_a_card_lies_for_its_owner(degrees: float, ann: bool | None, bob: bool | None) -> None:
+    """Ann sits at the lower edge, Bob at the upper: a card the right way up for Ann is
+    upside down for Bob; a card lying sideways says nothing."""
+    at_ann = place(turned(card("x", 150, 300), degrees), 200, 400, AREAS)
+    at_bob = place(turned(card("x", 100, 60), degrees), 200, 400, AREAS)
+    assert at_ann is not None and at_bob is not None
+    assert (at_ann.upright, at_bob.upright) == (ann, bob)
+
+
 def test_each_card_is_sent_with_its_seat_and_zone() -> None:
     table = Table()
     desk = ReadingDesk(table.submit, 0.0, AREAS)
     desk.cards(FRAME, [card("5 Points", 50, 300)], lambda name: {"value": 5}, prompt())
-    assert table.played() == [[{"card": "5 Points", "value": 5, "seat": 0, "zone": "bank"}]]
+    assert table.played() == [[{"card": "5 Points", "value": 5, "seat": 0, "zone": "bank", "upright": True}]]
 
 
 def test_a_still_table_is_not_a_play_and_only_the_card_laid_is() -> None:
@@ -107,7 +131,7 @@ def test_an_unknown_card_newly_laid_waits_for_the_host_and_once_only() -> None:
     desk.cards(FRAME, [card(None, 150, 300, 0.3)], no_data, prompt())
     assert desk.cards(FRAME, [card(None, 150, 300, 0.3)], no_data, prompt()) == "nothing newly laid"
     (pending,) = desk.pending()
-    assert pending["values"] == [{"card": None, "seat": 0, "zone": "items"}] and table.actions == []
+    assert pending["values"] == [{"card": None, "seat": 0, "zone": "items", "upright": True}] and table.actions == []
 
 
 def test_without_areas_every_new_card_is_sent_without_a_place() -> None:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from engine.actions import IllegalAction
-from engine.games.deal_state import HOW, PLAY, TARGET
+from engine.games.deal_state import COLOUR, HOW, PLAY, TARGET
 from support.deal import Play
 
 
-def lay(play: Play, card: str, seat: int | None = None, zone: str | None = None) -> None:
-    seen: dict[str, object] = {"card": card}
+def lay(play: Play, card: str, seat: int | None = None, zone: str | None = None, upright: bool | None = None) -> None:
+    seen: dict[str, object] = {"card": card} if upright is None else {"card": card, "upright": upright}
     if seat is not None:
         seen["seat"] = seat
     if zone is not None:
@@ -38,6 +38,25 @@ def test_a_card_without_a_zone_is_laid_by_its_kind_and_a_spell_asked_about() -> 
     assert play.s.step == HOW and play.offered("how") == ("cast it", "bank it")
 
 
+@pytest.mark.parametrize(("upright", "colour"), [(True, "dark_blue"), (False, "green")])
+def test_a_two_colour_wild_counts_as_the_colour_on_top(upright: bool, colour: str) -> None:
+    """RULEBOOK: "Choose one color and flip it so the color you'd like it to represent is
+    on top": the deck file lists first the colour at the top of the card as taught."""
+    play = Play(2, deck="physical")
+    lay(play, "Dark Blue/Green Wild", 0, "items", upright)
+    assert [(p.card, p.colour) for p in play.s.items[0]] == [("Dark Blue/Green Wild", colour)]
+    assert play.s.step == PLAY and play.s.plays == 1
+
+
+def test_the_every_colour_wild_and_a_wild_lying_sideways_are_asked_about() -> None:
+    play = Play(2, deck="physical")
+    lay(play, "Every-Colour Wild", 0, "items", True)
+    assert play.s.step == COLOUR
+    play.answer("Red")
+    lay(play, "Dark Blue/Green Wild", 0, "items")
+    assert play.s.step == COLOUR and play.offered("colour") == ("Dark Blue", "Green")
+
+
 @pytest.mark.parametrize(
     ("card", "seat", "zone", "why"),
     [
@@ -58,10 +77,10 @@ def test_a_place_the_rules_forbid_is_refused_and_changes_nothing(card: str, seat
     assert before == (list(play.s.hands[0]), play.s.plays, play.s.banks, play.s.items)
 
 
-@pytest.mark.parametrize("place", [{"seat": -1}, {"seat": "Bob"}, {"seat": True}, {"zone": "hand"}])
+@pytest.mark.parametrize("place", [{"seat": -1}, {"seat": "Bob"}, {"seat": True}, {"zone": "hand"}, {"upright": 1}])
 def test_a_malformed_place_is_refused(place: dict[str, object]) -> None:
     play = Play(2, deck="physical")
-    with pytest.raises(IllegalAction, match="a card's seat|bank or items"):
+    with pytest.raises(IllegalAction, match="a card's seat|bank or items|upright"):
         play.act("play", cards=[{"card": "5 Points", **place}])
 
 
