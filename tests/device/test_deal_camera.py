@@ -7,7 +7,8 @@ teaching (a 3 x 3 grid photo each, named as the deck file names the Deal cards, 
 way an owner teaches their printed cards; :data:`AS_DEAL` is the test's mapping).  The
 cards laid are cut from photos of the same cards taken on another day under another
 light and laid on a real photo of the set's table (:mod:`support.card_table`); each
-frame is replayed through the replay camera (tumble, then a still table with sensor
+new photo is replayed after the one before through the replay camera (the table as it
+was, a hand sweeping in as the photo changes, the new table held still with sensor
 noise), the settle detector and the daemon's own card reading, and the reading desk
 answers the game's own prompts.  What is asserted is the engine's state: the Banks and
 sets the host page shows.
@@ -20,6 +21,7 @@ draw and discard piles between them in nobody's area.
 from __future__ import annotations
 
 import dataclasses
+import tomllib
 from pathlib import Path
 
 import cv2
@@ -91,8 +93,6 @@ def ben(name: str, x: float, y: float) -> Laid:
 
 @pytest.fixture
 def box(tmp_path: Path):
-    import tomllib
-
     areas = config_from_dict(tomllib.loads(AREAS)).vision.areas
     config = demo_config(Config(), tmp_path / "state", port=0)
     config = dataclasses.replace(config, vision=dataclasses.replace(config.vision, areas=areas))
@@ -109,16 +109,19 @@ class Camera:
     """The table photographed after each play, replayed through the daemon's camera loop."""
 
     def __init__(self, box: Daemon, folder: Path) -> None:
-        self.box, self.folder, self.shots = box, folder, 0
+        self.box, self.folder, self.shots = box, folder, [folder / "00.jpg"]
         self.table = empty_table()
         self.settle = SettleDetector(fps=15)  # one detector, as one camera watches the whole game
         folder.mkdir()
+        cv2.imwrite(str(self.shots[0]), self.table)
 
     def sees(self, cards: list[Laid]) -> None:
-        self.shots += 1
-        path = self.folder / f"{self.shots:02}.jpg"
+        """The table as it was, a hand laying the card (the replay's tumble and arm), then
+        the table held still with sensor noise until the settle detector hands it on."""
+        path = self.folder / f"{len(self.shots):02}.jpg"
         cv2.imwrite(str(path), lay(self.table, cards), [cv2.IMWRITE_JPEG_QUALITY, 92])
-        with pytest.raises(ReplayFinished), ReplayCamera(path, fps=None, loop=False, seed=self.shots) as camera:
+        before, self.shots = self.shots[-1], [*self.shots, path]
+        with pytest.raises(ReplayFinished), ReplayCamera([before, path], fps=None, loop=False) as camera:
             self.box._watch(camera, self.settle)
 
 
