@@ -244,6 +244,53 @@ class WebConfig:
     public_url: str = _option("", _url_or_empty)
 
 
+AREA = "area"
+"""The zone name of a seat's area that is not divided into zones."""
+_ZONE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+Box = tuple[float, float, float, float]
+
+
+def _box(key: str, raw: Any) -> Box:
+    """``[left, top, right, bottom]`` as fractions of the camera's frame."""
+    if not isinstance(raw, list) or len(raw) != 4 or not all(_is_number(v) for v in raw):
+        raise ConfigError(f"{key}: expected [left, top, right, bottom] as fractions of the frame, got {_describe(raw)}")
+    left, top, right, bottom = (float(v) for v in raw)
+    if not (0.0 <= left < right <= 1.0 and 0.0 <= top < bottom <= 1.0):
+        raise ConfigError(f"{key}: needs 0 <= left < right <= 1 and 0 <= top < bottom <= 1, got {raw}")
+    return left, top, right, bottom
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _areas(key: str, raw: Any) -> tuple[Mapping[str, Box], ...]:
+    """Each seat's area of the table, seats in the table's order: zone name -> its box.
+    No two zones may overlap, so every card lies in one zone or none."""
+    if not isinstance(raw, list) or not all(isinstance(t, dict) and t for t in raw):
+        raise ConfigError(f"{key}: expected a list of tables, one a seat, got {_describe(raw)}")
+    areas, placed = [], []
+    for seat, table in enumerate(raw):
+        zones = {}
+        for zone, box in table.items():
+            where = f"{key}[{seat}].{zone}"
+            if not _ZONE_NAME.match(zone):
+                raise ConfigError(f"{where}: a zone name is lower-case letters, digits and _")
+            zones[zone] = _box(where, box)
+            clash = next((other for other, b in placed if _overlap(b, zones[zone])), None)
+            if clash:
+                raise ConfigError(f"{where}: overlaps {clash}")
+            placed.append((where, zones[zone]))
+        if AREA in zones and len(zones) > 1:
+            raise ConfigError(f"{key}[{seat}]: {AREA!r} is a whole area: give it alone, or zones without it")
+        areas.append(MappingProxyType(zones))
+    return tuple(areas)
+
+
 @dataclass(frozen=True)
 class VisionConfig:
     """Reading thresholds and where the taught dice and card catalogues are kept.
@@ -252,11 +299,16 @@ class VisionConfig:
     are not sure of as unsure (thresholds picked on held-out photos, the figures
     ``make bench`` reports), and every unsure reading goes to the host.  A higher
     value also sends sure readings under that confidence to the host, for a table
-    that would rather tap more often."""
+    that would rather tap more often.
+
+    ``areas`` divides the camera's frame into each seat's part of the table, for games
+    that read cards where they lie (Monopoly Deal: each player's Bank and items); see
+    :mod:`device.areas` and hardware.md.  Empty: cards belong to no seat."""
 
     confirm_below: float = _option(0.0, _between(0.0, 1.0))
     dice_dir: Path = _option(Path("dice"))
     card_catalog: Path = _option(Path("cards"))
+    areas: tuple[Mapping[str, Box], ...] = _option((), convert=_areas)
 
 
 @dataclass(frozen=True)

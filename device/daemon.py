@@ -123,7 +123,7 @@ class Daemon:
             on_undo=self.undo,
             on_undo_hold=self.narrator.repeat,
         )
-        self.desk = ReadingDesk(self.service.submit, config.vision.confirm_below)
+        self.desk = ReadingDesk(self.service.submit, config.vision.confirm_below, config.vision.areas)
         self._teaching = threading.Lock()
         self._taught_at = -TEACHING_QUIET_S
         self.taught = self._taught_dice()
@@ -355,8 +355,9 @@ class Daemon:
         self._show_board()
 
     def _read_cards(self, frame: Any, expect: Any) -> str:
-        """Read revealed cards against the taught decks; the deck that knows the most wins.
-        Without a taught deck the host enters the cards by hand."""
+        """Read the cards in view against the taught decks; the deck that knows the most
+        wins.  The desk answers the prompt with them, or (cards read where they lie) with
+        those newly laid.  Without a taught deck the host enters the cards by hand."""
         best: tuple[int, list, Any] | None = None
         for index in sorted(self.config.state_path(self.config.vision.card_catalog).glob("*/catalog.json")):
             catalog = Catalog(index.parent)
@@ -396,11 +397,16 @@ class Daemon:
         self.buttons.simulate(button)
 
     def camera_jpeg(self) -> bytes | None:
+        """The latest frame, with the card areas outlined when the config has them."""
         import cv2
+
+        from device.areas import outlined
 
         frame = self._latest_frame
         if frame is None:
             return None
+        if self.config.vision.areas:
+            frame = outlined(frame, self.config.vision.areas)
         ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 75])
         return data.tobytes() if ok else None
 

@@ -5,6 +5,11 @@ any die below ``confirm_below``, is parked here as *pending* with its photo, and
 host confirms it with one tap (or corrects it) on the host page.  A confident
 reading that the rules refuse (say four dice when the Leader should roll five) is
 parked too, with the rule's message, instead of being lost.
+
+Cards read where they lie (a prompt that lists the cards its game already places,
+``Expect.laid``) are different from cards revealed: the camera sees every card on the
+table in every frame, and a still table is not a play.  Such a prompt is answered only
+with the cards newly laid in a player's area (see :meth:`ReadingDesk.newly_laid`).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from device.areas import Areas, Place, centre, place
 from engine.actions import Action, IllegalAction
 from engine.effects import Expect
 from engine.messages import _, said
@@ -29,6 +35,10 @@ SAME_PLACE_PX = 6.0
 """Dice within this distance of where they lay, with the same faces, have not been
 rolled: the settle detector can hand out a frame again after a deep shadow or a lamp
 switched on, and reading it as a new roll would cost the Leader a roll."""
+STILL_CARD = 0.2
+"""A card whose centre moved less than this fraction of its shorter side, with the same
+name, lies where it lay: a hand brushing the table moves a card a little, a card laid
+anew lies elsewhere."""
 MARK_UNSURE = (0, 0, 255)
 MARK_SURE = (0, 200, 0)
 
@@ -58,6 +68,24 @@ class Pending:
         }
 
 
+def _spot(card: Any) -> tuple[str | None, tuple[float, float], float]:
+    """A card's name, centre and shorter side (frame pixels)."""
+    (a, b, c, _d) = [tuple(p) for p in card.corners[:4]]
+    return card.name, centre(card.corners), min(math.dist(a, b), math.dist(b, c))
+
+
+def _same_spot(new: tuple[str | None, tuple[float, float], float], old: tuple[Any, ...]) -> bool:
+    return new[0] == old[0] and math.dist(new[1], old[1]) <= STILL_CARD * min(new[2], old[2])
+
+
+def _placed_there(where: Place | None, known: tuple[str, int, str | None]) -> bool:
+    """Whether the game's card ``known`` is one lying at ``where`` (without areas set up,
+    or in an undivided area, a card's zone is not known: any zone of the seat matches)."""
+    if where is None:
+        return True
+    return where.seat == known[1] and (where.zone is None or known[2] is None or where.zone == known[2])
+
+
 def marked_photo(frame: np.ndarray, boxes: list[tuple[list, bool]]) -> bytes:
     """JPEG of the frame with each reading's outline drawn: red where unsure."""
     image = frame.copy()
@@ -71,12 +99,14 @@ def marked_photo(frame: np.ndarray, boxes: list[tuple[list, bool]]) -> bytes:
 class ReadingDesk:
     """Routes dice readings: confident ones become actions, the rest go to the host."""
 
-    def __init__(self, submit: Callable[[Action], Any], confirm_below: float) -> None:
+    def __init__(self, submit: Callable[[Action], Any], confirm_below: float, areas: Areas = ()) -> None:
         self.submit = submit
         self.confirm_below = confirm_below
+        self.areas = areas
         self._pending: OrderedDict[str, Pending] = OrderedDict()
         self._lock = threading.Lock()
         self._last: list[tuple[Any, float, float]] = []
+        self._cards_seen: list[tuple[str | None, tuple[float, float], float]] = []
 
     def dice(self, frame: np.ndarray, reading: Any, expect: Expect | None) -> str:
         """Handle one settled dice reading; returns what happened, for the log."""
@@ -93,9 +123,38 @@ class ReadingDesk:
         value, whether it is a Curse); an unknown or doubtful card goes to the host."""
         if not cards:
             return "no cards"
+        height, width = frame.shape[:2]
+        places = [place(c.corners, width, height, self.areas) for c in cards]
+        if expect is not None and expect.laid is not None:
+            cards, places = self.newly_laid(cards, places, expect.laid)
+            if not cards:
+                return "nothing newly laid"
         unsure = [i for i, c in enumerate(cards) if c.name is None or c.confidence < self.confirm_below]
-        values = [{"card": c.name, **(data(c.name) if c.name else {})} for c in cards]
+        values = [
+            {"card": c.name, **(data(c.name) if c.name else {}), **(p.to_data() if p else {})}
+            for c, p in zip(cards, places, strict=True)
+        ]
         return self._route(frame, "cards", values, unsure, cards, expect)
+
+    def newly_laid(
+        self, cards: list[Any], places: list[Place | None], laid: tuple[tuple[str, int, str | None], ...]
+    ) -> tuple[list[Any], list[Place | None]]:
+        """The cards of this frame laid since the table's last state: not lying still where
+        the last frame showed them, not already placed there by the game, and (with areas
+        set up) inside a player's area.  Cards lying still are matched to the game's cards
+        first, so a copy laid beside one already there is seen as new."""
+        before, self._cards_seen = self._cards_seen, [_spot(c) for c in cards]
+        still = [any(_same_spot(_spot(c), old) for old in before) for c in cards]
+        known = list(laid)
+        new: list[tuple[Any, Place | None]] = []
+        for index in sorted(range(len(cards)), key=lambda i: not still[i]):
+            card, where = cards[index], places[index]
+            match = next((k for k in known if card.name == k[0] and _placed_there(where, k)), None)
+            if match is not None:
+                known.remove(match)
+            elif not still[index] and (where is not None or not self.areas):
+                new.append((card, where))
+        return [c for c, _ in new], [p for _, p in new]
 
     def _route(
         self,

@@ -89,6 +89,12 @@ class Expect:
     what the options are shown as (``options`` are what is sent back).  An ``optional``
     prompt offers what the table may do or leave (use an ability, change a vote): the game
     never waits on it, so a simulated player leaves it alone.
+
+    A ``cards`` prompt of a game that reads cards where they lie (each player's area of
+    the table) gives ``laid``: every card it already places, as ``(card, seat, zone)``
+    (``zone`` None: anywhere in that seat's area).  The camera sees every card on the
+    table in every frame; the box answers such a prompt only with the cards newly laid
+    in a player's area.  Without ``laid`` every card seen answers it (cards revealed).
     """
 
     kind: str
@@ -101,6 +107,7 @@ class Expect:
     symbols: bool = False
     optional: bool = False
     labels: tuple[str, ...] = ()
+    laid: tuple[tuple[str, int, str | None], ...] | None = None
 
     @classmethod
     def choice(

@@ -17,6 +17,8 @@ kind          data                                            who (besides the h
 youngest      {"choice": player}                              host only
 character     {"choice": character card}                      the player choosing
 play          {"choice": card} | {"cards": [card]}            the player whose turn it is
+              (a card: its name, or {"card", "seat", "zone"}
+              as the camera saw it lie, see deal_laid)
 how           {"choice": "cast it" | "bank it"}               the player whose turn it is
 colour        {"choice": colour}  (a wild laid)               the player whose turn it is
 recolour      {"choice": "card: from A to B"}                 the player whose turn it is

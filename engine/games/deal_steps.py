@@ -14,6 +14,7 @@ from engine.args import Choice, Items, Opt, Seat, Text
 from engine.effects import Expect
 from engine.games import deal_bank as bank
 from engine.games import deal_corrections as corrections
+from engine.games import deal_laid as laid
 from engine.games import deal_setup as setup
 from engine.games import deal_spells as spells
 from engine.games import deal_turns as turns
@@ -91,7 +92,7 @@ def _ask_play(state: DealState) -> list[Expect]:
     what = _n("play a card (one left), or end your turn", "play a card ({count} left), or end your turn", left)
     if state.digital:
         return _choice("play", what, _hand_options, _current, secret=True)(state)
-    return [Expect("cards", "play", _who(state, state.turn, what), seat=state.turn)]
+    return [Expect("cards", "play", _who(state, state.turn, what), seat=state.turn, laid=laid.on_table(state))]
 
 
 def _ask_end(state: DealState) -> list[Expect]:
@@ -134,7 +135,7 @@ def _ask_let(state: DealState) -> list[Expect]:
     return [Expect("confirm", "let", _who(state, seat, _("cast no Protego")), seat=seat)]
 
 
-CARD = Items(turns.card_arg, 1)
+LAID = Items(laid.seen_arg, 1)
 CARDS = Items(turns.card_arg, MOST_CARDS)
 WHOSE_TURN = _("whose turn it is")
 CASTER = _("the caster")
@@ -143,7 +144,7 @@ PLAY_STEP = Step[DealState](
     PLAY,
     _("a player is taking their turn"),
     (
-        Move("play", turns.play, {"choice": Opt(Text()), "cards": Opt(CARD)}, _current, role=WHOSE_TURN, ask=_ask_play),
+        Move("play", laid.play, {"choice": Opt(Text()), "cards": Opt(LAID)}, _current, role=WHOSE_TURN, ask=_ask_play),
         Move(
             "recolour",
             turns.recolour,

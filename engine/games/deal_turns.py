@@ -93,7 +93,8 @@ def card_arg(item: Any) -> str:
 
 
 def _named(state: DealState, turn: Turn) -> str:
-    raw = turn.args.get("choice") or (turn.args.get("cards") or [None])[0]
+    given = turn.args.get("choice") or (turn.args.get("cards") or [None])[0]
+    raw = getattr(given, "card", given)  # a card read where it lies (deal_laid.Seen) or a name
     if raw is None:
         raise IllegalAction(_("name the card you play"))
     found = state.deck.find(str(raw))
@@ -173,8 +174,12 @@ def colour_options(state: DealState, name: str) -> dict[str, str]:
 
 
 def lay_wild(state: DealState, turn: Turn) -> list[Effect]:
+    return place_wild(state, colour_options(state, str(state.card))[turn.args["choice"]])
+
+
+def place_wild(state: DealState, colour: str) -> list[Effect]:
+    """The wild being laid joins its player's items as ``colour``."""
     name = str(state.card)
-    colour = colour_options(state, name)[turn.args["choice"]]
     state.items[state.turn].append(Placed(name, colour))
     state.card, state.step = None, PLAY
     said = _("{card} counts as {colour}.", card=name, colour=state.deck.colour_name(colour))

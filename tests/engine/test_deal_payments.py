@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine.actions import IllegalAction
-from engine.games.deal_state import PAY, PLAY
+from engine.games.deal_state import OVER, PAY, PLAY
 from support.deal import Play
 
 
@@ -147,3 +147,20 @@ def test_every_other_player_pays_in_turn() -> None:
     assert play.s.debts[0].payer == 2
     play.pay()
     assert play.s.banks == [["2 Points", "2 Points"], [], []] and play.s.step == PLAY
+
+
+def test_a_payment_that_completes_a_third_set_wins_before_the_others_pay() -> None:
+    """The win is "checked after every change": Bob's item paid to Ann completes her third
+    set, so she wins at once, and Cy is never asked to pay."""
+    play = Play(3)
+    play.items(0, "Brown Item", "Brown Item", "Dark Blue Item", "Dark Blue Item", "Grey Item")
+    play.items(1, "Grey Item")
+    play.items(2, "Red Item")
+    play.hand(0, "Collect 2 From Everyone")
+    play.cast("Collect 2 From Everyone")
+    play.let()
+    assert play.s.debts[0].payer == 1
+    play.pay()
+    assert play.s.winner == 0 and play.s.step == OVER and play.s.debts == []
+    assert "Ann has three complete sets of different colours and wins!" in play.said
+    assert [p.card for p in play.s.items[2]] == ["Red Item"] and "Collect 2 From Everyone" in play.s.discard

@@ -171,8 +171,23 @@ def page_action(expect: Expect, r: random.Random) -> Action:
     if expect.kind == "choice":
         data = {"choice": r.choice(_preferred(expect) if r.random() < 0.8 else expect.options)}
     elif expect.kind == "cards":
-        data = {"cards": [{"card": r.choice(sorted(packaged().cards))}]}
+        data = {"cards": [laid_at_random(expect, r)]}
     return sent(expect, data, r)
+
+
+def laid_at_random(expect: Expect, r: random.Random) -> dict[str, Any]:
+    """A card as the camera reads it: without a place (no areas set up), or in a zone of
+    an area, mostly the one the rules want and the player's own, now and then not."""
+    deck = packaged()
+    name = r.choice(sorted(deck.cards))
+    if r.random() < 0.6:
+        return {"card": name}
+    card = deck.cards[name]
+    cast = card.kind == "spell" and r.random() < 0.8  # a player who means to win casts (see _preferred)
+    fitting = "items" if card.kind in ("item", "wild") or cast else "bank"
+    zone = fitting if r.random() < 0.95 else r.choice(("bank", "items"))
+    seat = expect.seat if r.random() < 0.95 or expect.seat is None else expect.seat + 1
+    return {"card": name, "seat": seat, "zone": zone}
 
 
 def _preferred(expect: Expect) -> tuple[str, ...]:

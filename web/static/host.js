@@ -76,12 +76,13 @@
   }
 
   function pendingReading(reading) {
-    const values = el("input", { type: "text", value: reading.values.join(", "), "aria-label": t("values read") });
+    const named = reading.values.map((v) => (v && typeof v === "object" ? v.card : v));  // a card read with its data
+    const values = el("input", { type: "text", value: named.join(", "), "aria-label": t("values read") });
     const parse = () => values.value.split(",").map((s) => s.trim()).filter(Boolean).map((s) => (reading.kind === "dice" && /^\d+$/.test(s) ? Number(s) : s));  // a taught die's faces are names
     const resolve = (vals, done) => post(`/api/host/pending/${encodeURIComponent(reading.id)}`, { values: vals }, done).then(refresh);
     return el("div", { class: "reading", "data-reading": reading.id },
       el("img", { class: "photo", alt: t("the photo of this reading"), src: `/api/host/pending/${encodeURIComponent(reading.id)}/photo` }),
-      el("p", {}, t("{kind} read as {values} (sure: {percent}%)", { kind: pretty(reading.kind), values: reading.values.join(", "), percent: Math.round(reading.confidence * 100) })),
+      el("p", {}, t("{kind} read as {values} (sure: {percent}%)", { kind: pretty(reading.kind), values: named.join(", "), percent: Math.round(reading.confidence * 100) })),
       el("div", { class: "row" }, el("button", { class: "big yes", onclick: () => resolve(reading.values, t("Confirmed.")) }, t("Right"))),
       el("label", {}, t("Or correct it:"), values),
       el("div", { class: "row" },
