@@ -90,10 +90,11 @@ class Game(Protocol[S]):
         ...
 
     @property
-    def kept_options(self) -> Sequence[str]:
+    def kept_options(self) -> Mapping[str, Any]:
         """Options that describe the box's own board rather than one evening's game (a
-        board's wheels): entered once, then kept by the box and offered at each set-up.
-        They still reach ``new`` as options, so a game's log alone replays it."""
+        board's wheels), each with an example value that shows the host its form: entered
+        once, then kept by the box and offered at each set-up.  They still reach ``new`` as
+        options, so a game's log alone replays it."""
         ...
 
     @property

@@ -103,7 +103,7 @@ class StepGame(Generic[S]):
     """The names of the set-up options the game takes: any other is refused here, so a
     mistyped option is never silently ignored."""
     option_choices: ClassVar[Mapping[str, Sequence[str]]] = {}
-    kept_options: ClassVar[Sequence[str]] = ()
+    kept_options: ClassVar[Mapping[str, Any]] = {}
     labels: ClassVar[Mapping[str, str]] = {}
     steps: ClassVar[Sequence[Step[Any]]]
     anytime: ClassVar[Sequence[Move[Any]]] = ()

@@ -180,8 +180,8 @@ def act_as_seat(seat: int) -> Response:
 @host_only
 def games() -> Response:
     """The games the box can start, with any simple options a game declares and, in
-    ``kept``, the options the box keeps per board with what it offers for each (None: none saved),
-    named by the game's ``labels``."""
+    ``kept``, the options the box keeps per board with what it offers for each (None: none saved)
+    and in ``kept_examples`` an example of each one's form, named by the game's ``labels``."""
     listed = [
         {
             "name": g.name,
@@ -190,6 +190,7 @@ def games() -> Response:
             "max_seats": g.max_seats,
             "options": getattr(g, "option_choices", {}),
             "kept": service().kept_options(g.name),
+            "kept_examples": dict(getattr(g, "kept_options", {})),
             "labels": getattr(g, "labels", {}),
         }
         for g in service().table.games.values()

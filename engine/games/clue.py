@@ -45,6 +45,7 @@ from engine.games import clue_turn as turns
 from engine.games.clue_notepad import HELPER_MOVE, notepad
 from engine.games.clue_rules import FLOO, PLACEHOLDERS, WHEELS
 from engine.games.clue_state import FIRST, IDENTITY, OVER, SHOW, ClueState
+from engine.games.clue_wheels import WHEELS_EXAMPLE
 from engine.messages import Msg, words
 from engine.steps import Step, StepGame
 
@@ -60,7 +61,7 @@ class Clue(StepGame[ClueState]):
     max_seats = 5
     options = setup.OPTIONS
     option_choices = setup.OPTION_CHOICES
-    kept_options = ("wheels",)  # a board's notches and Dark Marks: entered once per board
+    kept_options = {"wheels": WHEELS_EXAMPLE}  # a board's notches and Dark Marks: entered once per board
     steps = (
         setup.IDENTITY_STEP,
         setup.FIRST_STEP,

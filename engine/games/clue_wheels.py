@@ -25,6 +25,10 @@ from engine.messages import listing, words
 
 _, _n = words("clue")
 
+WHEELS_EXAMPLE = {face: {"notches": 8, "dark_marks": [3, 6]} for face in WHEELS}
+"""The form of the ``wheels`` option, shown to the host (not a default: the rulebook gives
+no numbers, so a wheel is only counted as its board is)."""
+
 
 def parse_wheels(raw: Any) -> list[Wheel]:
     """The four wheels from the ``wheels`` option (missing: none entered), validated."""

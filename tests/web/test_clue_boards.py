@@ -75,3 +75,12 @@ def test_the_form_names_the_kept_wheels_in_the_tables_language(tmp_path):
     assert host.get("/host").status_code == 200
     listed = next(g for g in host.get("/api/host/games").json["games"] if g["name"] == "clue")
     assert listed["labels"]["wheels"] == "Drehscheiben"
+
+
+def test_the_form_shows_the_wheels_form_by_an_example_that_the_box_takes(tmp_path):
+    service, host = served(tmp_path)
+    listed = next(g for g in host.get("/api/host/games").json["games"] if g["name"] == "clue")
+    example = listed["kept_examples"]["wheels"]
+    assert set(example) == {"gringotts", "hogwarts-castle", "hogs-head", "ministry-of-magic"}
+    assert offered(host) == {"wheels": None}  # an example is shown, never kept unasked
+    assert new_game(host, wheels=example).status_code == 200

@@ -140,6 +140,8 @@
       const label = (game.labels && game.labels[name]) || pretty(name);
       const field = el("textarea", { "data-kept": name, "data-label": label, rows: 4, maxlength: 4000, spellcheck: "false" });
       field.value = saved === null ? "" : JSON.stringify(saved);
+      const example = game.kept_examples && game.kept_examples[name];
+      if (example !== undefined) field.placeholder = JSON.stringify(example);
       holder.append(el("label", {}, t("{name} (kept for this board, as JSON)", { name: label }), field));
     }
   }
