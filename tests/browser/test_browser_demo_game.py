@@ -17,12 +17,40 @@ from playwright.sync_api import expect
 
 from device.cli import DEMO_NAMES
 from device.demo_players import SimulatedPlayers
+from engine.actions import Action
 from support.browser import MARKS, PHONE, watch_console
 from support.daemon import make_daemon
+from support.waiting import wait_for
 
 pytestmark = [*MARKS, pytest.mark.slow]
 MOST_SECONDS = 180
 MOST_TAPS_A_TURN = 30
+
+
+@pytest.fixture
+def tray(tmp_path) -> Iterator[tuple[Any, str]]:
+    """The demo's box with its thrown tray, no simulated players."""
+    daemon = make_daemon(tmp_path, fps=20)
+    daemon.start()
+    yield daemon, f"http://127.0.0.1:{daemon.server.port}"
+    daemon.close()
+    Device.pin_factory = None
+
+
+def test_the_board_pages_roll_button_throws_the_dice_the_table_waits_for(tray, browser):
+    daemon, base = tray
+    board = browser.new_context(**PHONE).new_page()
+    watch_console(board)
+    board.goto(base + "/board")
+    roll = board.get_by_role("button", name="Roll the dice (demo tray)")
+    roll.click()  # no game: nothing waits for a roll, and nothing is thrown
+    assert wait_for(lambda: "the table is not waiting for a roll" in daemon.service.public_view()["notices"])
+    daemon.service.submit(Action("table.new", {"game": "dice", "seats": ["Ann"]}))
+    time.sleep(3)
+    assert daemon.service.public_view()["view"]["history"] == []  # the tray stays empty
+    roll.click()
+    assert wait_for(lambda: daemon.service.public_view()["view"]["history"], timeout=30)
+    expect(board.locator("#spoken")).to_contain_text(str(sum(daemon.service.public_view()["view"]["history"][0])))
 
 
 @pytest.fixture
