@@ -19,7 +19,9 @@ from device.config import Config, ConfigError, load_config
 from vision import cli as vision_cli  # noqa
 
 DEMO_PHOTOS = Path(__file__).resolve().parent / "demo_tray"
-"""The demo's camera: real tray photos shipped as package data (see its README.md)."""
+"""Real tray photos shipped as package data (see its README.md)."""
+DEMO_ROLLS = DEMO_PHOTOS / "rolls"
+"""The demo's camera: real trays of one to six dice, thrown when the table waits for a roll."""
 DEMO_NAMES = ("Harry", "Hermione", "Ron", "Ginny", "Neville", "Luna", "Fred", "George")
 
 
@@ -32,7 +34,7 @@ def demo_config(base: Config, state_dir: Path, port: int) -> Config:
     return dataclasses.replace(
         base,
         box=dataclasses.replace(base.box, simulate=True, state_dir=state_dir),
-        camera=dataclasses.replace(base.camera, source=f"replay:{DEMO_PHOTOS}", fps=10),
+        camera=dataclasses.replace(base.camera, source=f"thrown:{DEMO_ROLLS}", fps=10),
         web=dataclasses.replace(base.web, host="127.0.0.1", port=port, public_url=""),
     )
 
@@ -61,7 +63,7 @@ def _serve(config: Config, first_game: tuple[str, list[str], dict] | None = None
         if bots:
             from device.demo_players import SimulatedPlayers
 
-            SimulatedPlayers(daemon.service)
+            SimulatedPlayers(daemon.service, roll=daemon.throw_dice)
 
     print(
         f"familiar: host page http://{config.web.host}:{config.web.port}/host  "

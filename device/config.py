@@ -58,7 +58,7 @@ def _not_empty(value: str) -> str | None:
     return None if value.strip() else "must not be empty"
 
 
-_CAMERA_SOURCE = re.compile(r"^(auto|picamera2|usb:\d+|replay:.+)$")
+_CAMERA_SOURCE = re.compile(r"^(auto|picamera2|usb:\d+|replay:.+|thrown:.+)$")
 
 
 def _language(value: str) -> str | None:
@@ -68,7 +68,7 @@ def _language(value: str) -> str | None:
 def _camera_source(value: str) -> str | None:
     if _CAMERA_SOURCE.match(value):
         return None
-    return f'must be "auto", "picamera2", "usb:N" or "replay:PATH", got {value!r}'
+    return f'must be "auto", "picamera2", "usb:N", "replay:PATH" or "thrown:PATH", got {value!r}'
 
 
 def _mains_hz(value: int) -> str | None:

@@ -16,6 +16,7 @@ no access to the pins is a set-up error and ``familiar run`` stops with the fix.
 from __future__ import annotations
 
 import logging
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -133,6 +134,8 @@ class Daemon:
         self._remeter = threading.Event()
         self._metered_game = self.service.game_seq
         self._latest_frame = None
+        self._camera: Any = None
+        self._dice_rng = random.Random()
         self._drawing = threading.Lock()
         self._lights_failed_at = 0.0
         self.service.add_listener(self._on_effects)
@@ -303,6 +306,7 @@ class Daemon:
                 self._solved("camera")
             log.info("camera: %s", camera.description)
             try:
+                self._camera = camera
                 with camera:
                     self._watch(camera, SettleDetector(fps=cam.fps))
             except Exception as exc:  # noqa: BLE001
@@ -394,7 +398,26 @@ class Daemon:
     def press(self, button: str) -> None:
         if not self.simulated:
             raise PermissionError("buttons can be pressed on the page only on simulated hardware")
-        self.buttons.simulate(button)
+        if button == "roll":
+            self.throw_dice()
+        else:
+            self.buttons.simulate(button)
+
+    def throw_dice(self, count: int | None = None) -> bool:
+        """The demo's roll: as many dice as the table waits for (``count``, else its dice
+        prompt's, else a handful) land in a tray that shows none until then; only while a
+        roll is awaited, so the tray never answers a roll nobody made."""
+        camera = self._camera
+        if not callable(getattr(camera, "throw", None)):
+            self.service.note(_("this camera shows a real tray: roll the dice into it"))
+            return False
+        wanted = next((e for e in self.service.table.expects() if e.kind == "dice"), None)
+        if wanted is None:
+            self.service.note(_("the table is not waiting for a roll"))
+            return False
+        counts = camera.counts()
+        count = count or wanted.count or self._dice_rng.choice(counts)
+        return bool(camera.throw(min(count, max(counts))))
 
     def camera_jpeg(self) -> bytes | None:
         """The latest frame, with the card areas outlined when the config has them."""

@@ -85,11 +85,29 @@ class Move(Generic[S]):
 
 @dataclass(frozen=True)
 class Step(Generic[S]):
-    """A stage of the game: what the table is doing, and the moves it takes then."""
+    """A stage of the game: what the table is doing, and the moves it takes then.
+
+    With ``in_order`` the step's moves are asked one at a time, in the order declared:
+    only the first move that has prompts now is asked (its ``ask`` returns none once it
+    is done or does not apply), so a person answers one question and then sees the
+    next, as a rulebook's numbered steps go.  The moves are still *accepted* as the
+    rules allow (a reveal without a "no Curse" first is a Leader who saw none), which
+    keeps the logs of tables played before a step was ordered replayable."""
 
     name: str
     doing: str
     moves: tuple[Move[S], ...]
+    in_order: bool = False
+
+    def asked(self, state: S) -> list[Expect]:
+        """The prompts of this step's moves now: all of them, or the first move's."""
+        asked: list[Expect] = []
+        for move in self.moves:
+            prompts = move.ask(state) if move.ask else []
+            if prompts and self.in_order:
+                return prompts
+            asked += prompts
+        return asked
 
 
 class StepGame(Generic[S]):
@@ -211,7 +229,8 @@ class StepGame(Generic[S]):
         return _("only {players} can do that", players=players)
 
     def expects(self, state: S) -> list[Expect]:
-        return [e for m in self.moves_now(state) if m.ask for e in m.ask(state)]
+        anytime = [e for m in self.anytime if m.ask and (m.when is None or m.when(state)) for e in m.ask(state)]
+        return self.step(state).asked(state) + anytime
 
     def public_view(self, state: S) -> dict[str, Any]:
         shown = secrets.redacted(state)

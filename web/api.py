@@ -122,8 +122,8 @@ def press() -> Response:
     if not (is_host() or _from_this_machine()):
         raise ApiError(403, _("only the host's device may press the simulated buttons"))
     button = json_body().get("button")
-    if button not in ("confirm", "confirm-hold", "undo", "undo-hold"):
-        raise ApiError(400, _("button must be confirm, confirm-hold, undo or undo-hold"))
+    if button not in ("confirm", "confirm-hold", "undo", "undo-hold", "roll"):
+        raise ApiError(400, _("button must be confirm, confirm-hold, undo, undo-hold or roll"))
     try:
         _web().box.press(button)
     except PermissionError as exc:

@@ -23,8 +23,8 @@ class Box(Protocol):
         "spoken": [last lines said]}``; every track of the game is there, lit or not."""
 
     def press(self, button: str) -> None:
-        """Press a simulated button (``"confirm"``, ``"confirm-hold"``, ``"undo"``, ``"undo-hold"``);
-        only when simulated."""
+        """Press a simulated button (``"confirm"``, ``"confirm-hold"``, ``"undo"``, ``"undo-hold"``,
+        or ``"roll"``: dice thrown into the demo's tray); only when simulated."""
 
     def camera_jpeg(self) -> bytes | None:
         """The latest camera frame as JPEG (host page only), or None without a camera."""

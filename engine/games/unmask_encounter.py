@@ -469,7 +469,7 @@ def _ask_expelliarmus(kind: str, what: Msg) -> Callable[[UnmaskState], list[Expe
             return []
         others = state.others(holder, state.leader)
         prompt = _("{name}: Expelliarmus, {what} (optional)", name=state.names[holder], what=what)
-        return [Expect.choice(kind, prompt, others, seat=holder)]
+        return [Expect.choice(kind, prompt, others, seat=holder, optional=True)]
 
     return ask
 

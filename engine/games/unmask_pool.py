@@ -9,6 +9,7 @@ penalty for exactly one Encounter and its Battle.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from typing import Any
 
@@ -31,9 +32,11 @@ from engine.steps import Move, Step
 
 _, _n = words("unmask")
 
+LOOK_OPTIONS = (_("no Curse"), _("a Curse"))
 CURSE_OPTIONS = (_("resolved"), _("stops"))
+CURSE_LABELS = (_("resolved: carry on"), _("it stops the group"))
 RESULT_OPTIONS = (_("success"), _("failure"))
-SWAP_OPTIONS = (_("swap one card"),)
+SWAP_OPTIONS = (_("swap one card"), _("no swap"))
 REVEALED_OPTIONS = (_("resolved"), _("stops the group"), _("not resolved"))
 MAX_CARD_DICE = 9
 MAX_POOL = 16
@@ -48,28 +51,58 @@ def pool_size(state: UnmaskState) -> int:
     return len(state.now.group) + state.now.extra_cards - state.now.pool.curses
 
 
+def look(state: UnmaskState, turn: Turn) -> list[Effect]:
+    """Step 4: the Leader looks at the shuffled pool and says whether a Curse is in it;
+    a Curse is resolved next (:func:`curse`), then the Leader looks again."""
+    pool = state.now.pool
+    if pool.swapped:
+        raise IllegalAction(
+            _("the swapped-in card is not looked at: a Curse in it turns up when the cards are revealed")
+        )
+    if pool.cursing:
+        raise IllegalAction(_("resolve the Curse first: does it stop the group?"))
+    if pool.looked:
+        raise IllegalAction(_("the Leader has already looked at the pool"))
+    if turn.args["choice"] == "no Curse":
+        pool.looked = True
+        return []
+    if pool_size(state) <= 0:
+        raise IllegalAction(_("every card of the pool has been dealt with"))
+    pool.cursing = True
+    return [Say(_("A Curse! Leader, show it: it is resolved at once."))]
+
+
 def curse(state: UnmaskState, turn: Turn) -> list[Effect]:
     """A Curse found in the pool, resolved now: ``stops`` when it makes the group fail."""
-    if state.now.pool.swapped:
+    pool = state.now.pool
+    if pool.swapped:
         raise IllegalAction(
             _("the swapped-in card is not looked at: a Curse in it turns up when the cards are revealed")
         )
     if pool_size(state) <= 0:
         raise IllegalAction(_("every card of the pool has been dealt with"))
-    state.now.pool.curses += 1
+    pool.curses += 1
+    pool.cursing = False
     if turn.args["choice"] == "stops":
         stopped = _("A Curse! It stops the Battle.") if state.now.battle else _("A Curse! It stops the Encounter.")
         return [Say(stopped)] + fail(state)
-    return [Say(_("A Curse! Resolve it, discard it, and carry on with fewer cards."))]
+    return [Say(_("The Curse is resolved: discard it, and carry on with fewer cards."))]
 
 
 def swap(state: UnmaskState, turn: Turn) -> list[Effect]:
-    """The optional swap: one pool card discarded, one drawn unseen (once per pool)."""
-    if state.now.pool.swapped:
+    """Step 5, the optional swap: one pool card discarded, one drawn unseen (once per
+    pool), once every Curse found is resolved; or the Leader's word that there is none."""
+    pool = state.now.pool
+    if pool.cursing:
+        raise IllegalAction(_("resolve the Curse first: does it stop the group?"))
+    if pool.swapped:
         raise IllegalAction(_("the Leader swaps at most one card per pool"))
+    if turn.args["choice"] == "no swap":
+        pool.no_swap = True
+        return []
     if state.now.short:
         raise IllegalAction(_("no swap this time: a Location requirement went unmet because of Expelliarmus"))
-    state.now.pool.swapped = True
+    pool.swapped = True
     return [
         Say(_("The Leader discards one card from the pool, adds the top card of the deck unseen, and shuffles again."))
     ]
@@ -106,6 +139,8 @@ def reveal(state: UnmaskState, turn: Turn) -> list[Effect]:
     """The revealed pool: the Encounter is judged on the card total, or the dice are counted."""
     cards: list[dict[str, Any]] = turn.args["cards"]
     pool, card, battle = state.now.pool, state.card(), state.now.battle is not None
+    if pool.cursing:
+        raise IllegalAction(_("resolve the Curse first: does it stop the group?"))
     if len(cards) > pool_size(state):
         raise IllegalAction(
             _n(
@@ -203,22 +238,38 @@ def _ask_pool(state: UnmaskState) -> list[Expect]:
     return [Expect("cards", "reveal", prompt, seat=state.leader, count=size)]
 
 
-def _ask_curse(state: UnmaskState) -> list[Expect]:
-    if state.now.pool.swapped or pool_size(state) <= 0:
+def _ask_look(state: UnmaskState) -> list[Expect]:
+    """Step 4, asked first: a Curse in the pool? (again after each one is resolved)."""
+    pool = state.now.pool
+    if pool.swapped or pool.looked or pool.cursing or pool_size(state) <= 0:
         return []
-    return [
-        Expect.choice(
-            "curse", _("A Curse in the pool: resolved, or it stops the group?"), CURSE_OPTIONS, seat=state.leader
-        )
-    ]
+    leader = state.names[state.leader]
+    prompt = (
+        _("{name}: look at the cards again. Is there another Curse among them?", name=leader)
+        if pool.curses
+        else _("{name}: shuffle the cards and look at them secretly. Is there a Curse among them?", name=leader)
+    )
+    return [Expect.choice("look", prompt, LOOK_OPTIONS, seat=state.leader)]
+
+
+def _ask_curse(state: UnmaskState) -> list[Expect]:
+    """Once a Curse is shown: its directive, resolved or stopping the group."""
+    if not state.now.pool.cursing:
+        return []
+    prompt = _("Resolve the Curse: does it stop the group, or is it resolved and the group carries on?")
+    ask = Expect.choice("curse", prompt, CURSE_OPTIONS, seat=state.leader)
+    return [dataclasses.replace(ask, labels=CURSE_LABELS)]
 
 
 def _ask_swap(state: UnmaskState) -> list[Expect]:
-    """Optional steps are one-option choices, not confirmations: the box's Next button
-    answers confirmations, and must never make a swap nobody asked for."""
-    if state.now.pool.swapped or state.now.short:
+    """Step 5, once the Leader has looked: swap one card, or not.  Both are answers (not a
+    confirmation): the box's Next button answers confirmations, and must never make a swap
+    nobody asked for."""
+    pool = state.now.pool
+    if pool.swapped or pool.no_swap or state.now.short or pool_size(state) <= 0:
         return []
-    return [Expect.choice("swap", _("Leader: swap one card? (optional)"), SWAP_OPTIONS, seat=state.leader)]
+    prompt = _("{name}: swap one card of the pool for the top card of the deck?", name=state.names[state.leader])
+    return [Expect.choice("swap", prompt, SWAP_OPTIONS, seat=state.leader)]
 
 
 # --- The roll -------------------------------------------------------------------------
@@ -300,11 +351,13 @@ POOL_STEP = Step[UnmaskState](
     POOL,
     _("the Leader is revealing the pool"),
     (
-        leader_move("reveal", reveal, _ask_pool, cards=Items(revealed_card, MAX_POOL)),
+        leader_move("look", look, _ask_look, choice=Choice(LOOK_OPTIONS)),
         leader_move("curse", curse, _ask_curse, choice=Choice(CURSE_OPTIONS)),
-        leader_move("swap", swap, _ask_swap, choice=Opt(Choice(SWAP_OPTIONS))),
+        leader_move("swap", swap, _ask_swap, choice=Opt(Choice(SWAP_OPTIONS), SWAP_OPTIONS[0])),
+        leader_move("reveal", reveal, _ask_pool, cards=Items(revealed_card, MAX_POOL)),
         RESULT_MOVE,
     ),
+    in_order=True,
 )
 
 ROLL_STEP = Step[UnmaskState](

@@ -112,7 +112,11 @@ def deal_loyalty(state: UnmaskState, turn: Turn) -> list[Effect]:
 
 
 def _ask_first_roll(state: UnmaskState) -> list[Expect]:
+    """The roll is asked of a player once their Role is taken: set-up step 1 comes
+    before step 7 (a roll sent first is still accepted)."""
     roller = first_roller(state)
+    if roller not in state.roles:
+        return []
     prompt = _("{name}: roll two dice for first Leader", name=state.names[roller])
     return [Expect("dice", "roll", prompt, seat=roller, count=2)]
 

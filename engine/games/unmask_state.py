@@ -71,6 +71,9 @@ class Pool:
     """The cards handed in for an Encounter or its Battle, and the dice rolled on them."""
 
     swapped: bool = False
+    cursing: bool = False  # the Leader found a Curse while looking: its effect is asked next
+    looked: bool = False  # the Leader has looked and found no more Curses
+    no_swap: bool = False  # the Leader chose not to swap
     curses: int = 0
     revealed_curses: int = 0  # Curses among the revealed cards (the swapped-in card), being resolved
     card_dice: int | None = None

@@ -91,6 +91,8 @@ def test_unmask_loyalties_reach_only_their_own_phones(browser, served):
     host = HostWatch(browser, base)
     host.start("unmask", ["Ann", "Bob", "Cy", "Di"])
     ann, bob = join(browser, base, "Ann", service.join_code()), join(browser, base, "Bob", service.join_code())
+    for seat, role in enumerate(["hogwarts", "ministry", "diagon_alley", "hogsmeade"]):  # set-up step 1: Roles first
+        service.submit(Action("role", {"choice": role}, seat))
     for name, (first, second) in zip(
         ["Ann", "Bob", "Cy", "Di"], ([1, 1], [1, 2], [2, 2], [2, 3]), strict=True
     ):  # no ties

@@ -132,6 +132,7 @@ def test_taught_dice_are_looked_for_only_where_the_roll_may_hold_them(daemon, mo
     box.taught = taught = TaughtDice(())  # stands for the dice taught on this box
     frame = cv2.imread(str(DEMO_PHOTOS / ROLL_PHOTO))
     box.service.submit(Action("table.new", {"game": "unmask", "seats": ["Ann", "Bob", "Cat", "Dan", "Eve"]}))
+    box.service.submit(Action("role", {"choice": "hogwarts"}, 0))  # Ann's Role first, then her roll
     assert [e.symbols for e in box.service.table.expects() if e.kind == "dice"] == [False]
     box._on_settled(frame)
     box.service.submit(Action("table.new", {"game": "dice", "seats": []}))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from device.demo_players import SimulatedPlayers
@@ -35,3 +36,61 @@ def test_simulated_players_and_the_host_finish_an_unmask_game(service):
     assert service.table.game.is_over(service.table.current.state)
     assert played_as and 1 not in played_as and None not in played_as
     assert service.seat_of(phone) == 1
+
+
+def play_with_host(service, players: SimulatedPlayers, rng: random.Random, steps: int, host_seats=()) -> None:
+    """The simulated players answer what they can; the host answers the rest (the rolls,
+    and the prompts of ``host_seats``, for the table, never as the seat's phone)."""
+    for _ in range(steps):
+        if service.table.game.is_over(service.table.current.state):
+            return
+        if players.play_one():
+            continue
+        for expect in service.table.expects():
+            if expect.seat not in (None, *host_seats) and expect.kind not in ("dice", "cards"):
+                continue
+            action = page_action(expect, rng)
+            data = {**action.data, **({"seat": expect.seat} if expect.seat is not None else {})}
+            try:
+                service.submit(Action(expect.action, data))
+                break
+            except IllegalAction:
+                continue
+        else:
+            raise AssertionError("nobody could answer the table's prompts")
+
+
+def test_a_simulated_leaders_pool_follows_the_decks_mix(service):
+    """Not a Curse every turn: the made-up pools hold Curses about as often as the deck
+    does, and the pool's questions come one at a time, each answered by the Leader."""
+    service.submit(Action("table.new", {"game": "unmask", "seats": ["Ann", "Bob", "Cy", "Dee", "Eve"]}))
+    players = SimulatedPlayers(service, pause=3600, seed=1)
+    play_with_host(service, players, random.Random(2), 3000)
+    players.close()
+    looks = [e.action for e in service.store.entries() if e.action.kind == "look"]
+    assert looks and all(a.seat is not None for a in looks)
+    first_looks, found = 0, 0
+    entries = service.store.entries()
+    for before, entry in itertools.pairwise(entries):
+        if entry.action.kind == "look" and before.action.kind not in ("curse", "look"):
+            first_looks += 1
+            found += entry.action.data["choice"] == "a Curse"
+    assert first_looks >= 8
+    assert 0.1 <= found / first_looks <= 0.7, (found, first_looks)
+    reveals = [e.action.data["cards"] for e in entries if e.action.kind == "reveal"]
+    dice = [int(c) for cards in reveals for c in cards if c != "curse"]
+    assert dice and 0.8 <= sum(dice) / len(dice) <= 2.2
+
+
+def test_a_seat_a_phone_claimed_is_never_played_even_after_the_host_reset_it(service):
+    service.submit(Action("table.new", {"game": "unmask", "seats": ["Ann", "Bob", "Cy", "Dee", "Eve"]}))
+    players = SimulatedPlayers(service, pause=3600, seed=3)
+    service.claim_seat(2, service.join_code())
+    service.reset_seat(2)  # a lost phone: Cy joins again later
+    assert 2 not in service.store.claimed(service.game_seq)
+    play_with_host(service, players, random.Random(5), 400, host_seats=(2,))
+    players.close()
+    by_seat = {e.action.seat for e in service.store.entries()}
+    assert 2 not in by_seat and {0, 1, 3, 4} & by_seat
+    answered_for_cy = [e for e in service.store.entries() if e.action.data.get("seat") == 2]
+    assert answered_for_cy  # the host answered Cy's prompts meanwhile

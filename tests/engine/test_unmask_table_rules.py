@@ -4,6 +4,8 @@ revealed after a swap, Expelliarmus, the final vote, and the board set-up)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.actions import IllegalAction
@@ -139,6 +141,8 @@ def test_a_pool_holds_one_card_per_member_plus_what_an_ability_allows() -> None:
     play = started()
     play.act("encounter", group=3, check="cards_total", target=9)
     play.gather()
+    play.act("look", choice="no Curse")
+    play.act("swap", choice="no swap")
     assert next(e for e in play.table.expects() if e.action == "reveal").count == 3
     before = play.table.public_view()
     with pytest.raises(IllegalAction, match="the pool holds 3 cards now, not 9"):
@@ -168,6 +172,39 @@ def test_curses_found_leave_fewer_cards_and_the_swapped_card_is_unseen() -> None
     with pytest.raises(IllegalAction, match="not looked at"):
         play.act("curse", choice="resolved")
     play.act("reveal", cards=["1"])
+    assert play.s.step == "token"
+
+
+def asked(play: Any) -> list[tuple[str, str]]:
+    """What the Leader is asked now (the optional ability prompts aside)."""
+    return [(e.action, e.prompt) for e in play.table.expects() if not e.optional]
+
+
+def test_the_pool_asks_one_thing_at_a_time_in_the_rulebooks_order() -> None:
+    """4. "After shuffling the cards, the Leader looks at them. Any Curse cards are revealed
+    and resolved immediately." 5. "Once all curses have been resolved, the Leader may swap"
+    6. "Reveal". Each is asked alone, the next once it is answered; a Curse's effect is its
+    own question."""
+    play = started()
+    play.act("encounter", group=3, check="cards_total", target=2)
+    play.gather()
+    assert [a for a, _ in asked(play)] == ["look"]
+    play.act("look", choice="a Curse")
+    assert asked(play) == [
+        ("curse", "Resolve the Curse: does it stop the group, or is it resolved and the group carries on?")
+    ]
+    curse = next(e for e in play.table.expects() if e.action == "curse")
+    assert curse.to_json()["option_labels"] == ["resolved: carry on", "it stops the group"]
+    for premature in (("swap", {"choice": "no swap"}), ("reveal", {"cards": ["1"]}), ("look", {"choice": "no Curse"})):
+        with pytest.raises(IllegalAction, match="resolve the Curse first"):
+            play.act(premature[0], **premature[1])
+    play.act("curse", choice="resolved")
+    assert asked(play) == [("look", "Ann: look at the cards again. Is there another Curse among them?")]
+    play.act("look", choice="no Curse")
+    assert [a for a, _ in asked(play)] == ["swap"]
+    play.act("swap", choice="no swap")
+    assert [(a, "curse" in p) for a, p in asked(play)] == [("reveal", False)]
+    play.act("reveal", cards=["1", "1"])
     assert play.s.step == "token"
 
 

@@ -77,4 +77,6 @@ def test_the_title_labels_and_a_line_read_in_german() -> None:
     assert de.text(game.title) == "Harry Potter: Entlarvt die Todesser"
     assert de.labels(game.labels)["phase_name"] == "Phase" and all(isinstance(v, Msg) for v in game.labels.values())
     play = Play(4)
+    assert de.text(play.table.expects()[0].prompt) == "Ann: welche Rollenkarte hast du genommen?"
+    play.roles()  # the Role first (set-up step 1), then the roll (step 7)
     assert de.text(play.table.expects()[0].prompt) == "Ann: wirf zwei Würfel um den ersten Anführer"

@@ -10,8 +10,11 @@ detector downstream sees what it sees at a real table: motion, then a still tray
 
 from __future__ import annotations
 
+import csv
 import math
+import queue
 import time
+from collections import Counter
 from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
 
@@ -118,6 +121,67 @@ class ReplayCamera(Camera):
                 raise CameraError(f"{self._video}: no frames could be decoded from this video")
             if not self._loop:
                 return
+
+
+class ThrownTray(ReplayCamera):
+    """A replayed tray that changes only when dice are thrown: the demo's camera.
+
+    A looping replay "rolls" every few seconds whatever the table is doing, so its photos
+    answer rolls nobody made.  This one shows ``empty.jpg`` of ``folder`` (a real tray
+    with its dice painted out), held still with sensor noise, until :meth:`throw` asks
+    for a roll of so many dice: then it tumbles into a real photo with exactly that many
+    (counted in the folder's ``labels.csv``), taking each count's photos in turn, so a
+    re-roll never shows the very same dice again.
+    """
+
+    EMPTY = "empty.jpg"
+
+    def __init__(self, folder: str | Path, fps: float | None = 15.0, tumble_s: float = 1.2, seed: int = 0) -> None:
+        folder = Path(folder)
+        self._by_count = photos_by_count(folder)
+        self._turns: dict[int, int] = {}
+        self._thrown: queue.SimpleQueue[Path] = queue.SimpleQueue()
+        super().__init__(folder / self.EMPTY, fps=fps, tumble_s=tumble_s, seed=seed)
+        self.description = f"replay of dice thrown on demand, {sum(map(len, self._by_count.values()))} photos"
+
+    def counts(self) -> list[int]:
+        """How many dice a throw may hold (each count has a real photo)."""
+        return sorted(self._by_count)
+
+    def throw(self, count: int) -> bool:
+        """Throw ``count`` dice into the tray; False when no photo holds that many."""
+        photos = self._by_count.get(count)
+        if not photos:
+            return False
+        turn = self._turns.get(count, 0)
+        self._turns[count] = turn + 1
+        self._thrown.put(photos[turn % len(photos)])
+        return True
+
+    def _photo_frames(self) -> Generator[np.ndarray, None, None]:
+        current = _load(self._paths[0])
+        while True:
+            try:
+                photo = _load(self._thrown.get_nowait())
+            except queue.Empty:
+                yield self._noise(current)
+                continue
+            yield from tumble_frames(current, photo, self._tumble_frames, self._rng, self._noise)
+            current = photo
+
+
+def photos_by_count(folder: Path) -> dict[int, list[Path]]:
+    """The photos of ``folder`` by how many dice each holds, from its ``labels.csv``
+    (``image,face,...``, a row a die), each count's photos by name."""
+    try:
+        with (folder / "labels.csv").open(newline="") as rows:
+            counts = Counter(row["image"] for row in csv.DictReader(rows))
+    except (OSError, KeyError, csv.Error) as exc:
+        raise CameraError(f"replay: {folder}/labels.csv cannot be read: {exc}") from exc
+    by_count: dict[int, list[Path]] = {}
+    for image, count in sorted(counts.items()):
+        by_count.setdefault(count, []).append(folder / image)
+    return by_count
 
 
 def _resolve_source(source: str | Path | Sequence[str | Path]) -> tuple[list[Path], Path | None]:

@@ -5,6 +5,8 @@ Sources (``camera.source`` in familiar.toml):
 - ``"picamera2"``: the Raspberry Pi camera on the ribbon connector;
 - ``"usb:0"`` or ``"usb:/dev/video2"``: a USB webcam by index or device path;
 - ``"replay:<folder, photo or video>"``: recorded frames, for the demo and tests;
+- ``"thrown:<folder>"``: a replayed tray that changes only when dice are thrown (the
+  demo: :class:`~vision.camera.replay.ThrownTray`);
 - ``"auto"``: the Pi camera if picamera2 is installed and a camera is attached, else the
   first USB webcam that delivers frames.
 
@@ -18,10 +20,10 @@ import numpy as np
 
 from vision.camera.base import NO_CAMERA_HINT, Camera, CameraError, CameraTuning
 from vision.camera.pi import INSTALL_HINT, Picamera2Camera, csi_cameras, import_picamera2
-from vision.camera.replay import ReplayCamera
+from vision.camera.replay import ReplayCamera, ThrownTray
 from vision.camera.usb import OpenCVCamera, open_first_usb_camera
 
-SOURCE_FORMS = '"auto", "picamera2", "usb:0", "usb:/dev/video2" or "replay:<folder or video>"'
+SOURCE_FORMS = '"auto", "picamera2", "usb:0", "usb:/dev/video2", "replay:<folder or video>" or "thrown:<folder>"'
 
 
 def open_camera(
@@ -43,6 +45,8 @@ def open_camera(
         return OpenCVCamera(int(arg) if arg.isdigit() else arg, width, height, fps)
     if kind == "replay" and arg:
         return ReplayCamera(arg, fps=fps)
+    if kind == "thrown" and arg:
+        return ThrownTray(arg, fps=fps)
     raise CameraError(
         f"unknown camera source {source!r}: use {SOURCE_FORMS} (camera.source in /etc/familiar/familiar.toml)"
     )
