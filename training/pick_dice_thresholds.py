@@ -18,7 +18,10 @@ JPEG loss (labels moved along): the photos alone leave the wrong count flat over
 wide range of ``sure`` (one confident misread), and four views of each give the rule
 four times the evidence, from the same held-out photos.  The benchmark's variations
 of each photo (``bench.dice_variations``: other scales and frames, light, blur, tilt,
-a dark table) are read too, the evidence every change to the reader is judged by.
+a dark table) are read too, the evidence every change to the reader is judged by,
+and so is each photo's dice on two drawn tables of kinds the nets never trained on
+(``OTHER_TABLES``: a terrazzo floor of coloured chips, a printed page), where what
+reads as a die but is none shows whether "sure" means sure off the tray.
 
 Dice are read as ``read_dice`` reads them, with the second look at unsure dice
 (``vision.dice.read.second_look``), whose result depends on ``sure`` itself: once
@@ -32,6 +35,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -40,6 +44,7 @@ import cv2
 import numpy as np
 
 from bench.dice import Label, Score, data_dir, load_labels
+from bench.dice_scenes import Table, on_table
 from bench.dice_variations import VARIANTS
 from training import HOLDOUT
 from vision.dice.nets import MODELS, Thresholds
@@ -66,12 +71,71 @@ def _cost(s: Score) -> int:
     return WRONG_COST * (s.wrong + s.extra - s.extra_unsure) + s.unsure + s.extra_unsure
 
 
+def _clear_of_dice(rng: np.random.Generator, w: int, h: int, labels: list[Label], gap: float) -> tuple[int, int] | None:
+    """A random point at least ``gap`` from every labelled die centre, or None."""
+    for _ in range(20):
+        x, y = int(rng.integers(0, w)), int(rng.integers(0, h))
+        if all(math.hypot(x - d.x, y - d.y) > gap for d in labels):
+            return x, y
+    return None
+
+
+def terrazzo(shape: tuple[int, int], labels: list[Label], rng: np.random.Generator) -> np.ndarray:
+    """A terrazzo floor: a pale cement with many chips of stone in several colours, from
+    pip-sized dots to pieces half a die across (none over a die)."""
+    h, w = shape
+    side = float(np.median([d.size for d in labels])) if labels else 40.0
+    img = np.full((h, w, 3), rng.uniform(150, 210), np.float32) + rng.normal(0, 6, (h, w, 1)).astype(np.float32)
+    stones = [rng.uniform(20, 240, 3) for _ in range(4)]
+    for _ in range(int(rng.integers(150, 300))):
+        spot = _clear_of_dice(rng, w, h, labels, 0.9 * side)
+        if spot is None:
+            continue
+        r = side * rng.uniform(0.04, 0.25)
+        angles = np.sort(rng.uniform(0, 2 * math.pi, int(rng.integers(4, 8))))
+        pts = [
+            (spot[0] + r * math.cos(a) * rng.uniform(0.6, 1), spot[1] + r * math.sin(a) * rng.uniform(0.6, 1))
+            for a in angles
+        ]
+        cv2.fillPoly(img, [np.int32(pts)], stones[int(rng.integers(0, 4))].tolist(), cv2.LINE_AA)
+    return img
+
+
+def printed_page(shape: tuple[int, int], labels: list[Label], rng: np.random.Generator) -> np.ndarray:
+    """A printed page (rules, a score sheet): lines of small dark words and dots on white
+    paper, and a few printed boxes the size of a die (none over a die)."""
+    h, w = shape
+    side = float(np.median([d.size for d in labels])) if labels else 40.0
+    img = np.full((h, w, 3), rng.uniform(200, 245), np.float32)
+    ink = (rng.uniform(10, 80), rng.uniform(10, 80), rng.uniform(10, 80))
+    line = max(4, int(side * rng.uniform(0.25, 0.45)))
+    for y in range(line, h, line):
+        x = int(rng.integers(0, line))
+        while x < w:
+            word = int(side * rng.uniform(0.1, 0.8))
+            if all(math.hypot(x + word / 2 - d.x, y - d.y) > 0.8 * d.size for d in labels):
+                cv2.rectangle(img, (x, y - line // 4), (x + word, y), ink, -1)
+            x += word + int(side * rng.uniform(0.08, 0.2))
+    for _ in range(int(rng.integers(3, 8))):
+        spot = _clear_of_dice(rng, w, h, labels, 1.2 * side)
+        if spot is not None:
+            r = int(side / 2)
+            cv2.rectangle(img, (spot[0] - r, spot[1] - r), (spot[0] + r, spot[1] + r), ink, max(1, int(side * 0.05)))
+    return img
+
+
+OTHER_TABLES: tuple[Table, ...] = (terrazzo, printed_page)
+
+
 def _seen(tray: Path, labels: dict[str, list[Label]]) -> Iterator[tuple[str, np.ndarray, list[Label]]]:
     """Every hold-out photo in its views and the benchmark's variations, labels moved
     along, made afresh on each call (all of them at once would not fit in memory)."""
     for name in sorted(labels):
         photo = cv2.imread(str(tray / "images" / name))
-        for frame, moved in views(photo, labels[name]) + [vary(photo, labels[name]) for vary in VARIANTS.values()]:
+        tables = [on_table(photo, labels[name], table, k) for k, table in enumerate(OTHER_TABLES)]
+        for frame, moved in (
+            views(photo, labels[name]) + [vary(photo, labels[name]) for vary in VARIANTS.values()] + tables
+        ):
             yield name, frame, moved
 
 

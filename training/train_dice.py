@@ -66,6 +66,7 @@ class FaceMix:
     weak_share: float = 0.0  # share of those
     shift: float = 0.12  # a die's patch is cut up to this share of its side off-centre
     sizes: tuple[float, float] = (0.85, 1.2)  # and at its side times a factor in this range
+    hard_share: float = 0.1  # share of patches cut at the detector's false alarms
 
 
 DET_IN = 160  # training window of the detector (it is fully convolutional)
@@ -204,6 +205,37 @@ def detector_sample(img: np.ndarray, dice: list, rng: random.Random) -> tuple[np
     return win, np.stack([heat, size, mask])
 
 
+def on_drawn_tables(images: dict, names: list[str], per_photo: int, rng: random.Random) -> list[str]:
+    """Each photo's dice moved onto ``per_photo`` drawn tables (``bench.dice_scenes``:
+    a felt with specks, crumbs, coins and buttons, wood, woven cloth, a printed board),
+    a third of them seen from 20-50 degrees, added to ``images`` under new names.
+
+    The tray photos teach the nets one table: a light speck on a dark felt or a
+    button's holes then read as a 1 or a 4, sure.  On these tables the detector learns
+    that such things are no die, and its false alarms there (``mine_negatives``) teach
+    the face net "not a die".  Only training photos are moved; the benchmark draws its
+    tables from the test photos with other seeds, and the colour jitter of every
+    training view changes the drawn tables' colours further."""
+    from bench.dice import Label
+    from bench.dice_scenes import board, cloth, felt, on_table, wood
+    from bench.dice_variations import tilt
+
+    tables = (felt, wood, cloth, board)
+    added = []
+    for n in names:
+        img, dice = images[n]
+        labels = [Label(face, x, y, size) for face, x, y, size in dice]
+        for k in range(per_photo):
+            frame, moved = on_table(img, labels, tables[(k + rng.randrange(4)) % 4], rng.randrange(1 << 30))
+            if rng.random() < 1 / 3:
+                frame, moved = tilt(frame, moved, rng.uniform(20, 50))
+            name = f"{n}#table{k}"
+            images[name] = (frame, [(d.face, d.x, d.y, d.size) for d in moved])
+            added.append(name)
+    print(f"moved {len(names)} photos onto {len(added)} drawn tables", flush=True)
+    return added
+
+
 def use_models(models: Path) -> ModuleType:
     """The box's dice reader (``vision.dice``, whose names include the detector's
     ``find_dice``, ``classify_faces`` and ``Thresholds``), made to run the exported
@@ -280,6 +312,7 @@ def face_sample(
     noise: float = 0.0,
     shift: float = FaceMix.shift,
     sizes: tuple[float, float] = FaceMix.sizes,
+    hard_share: float = FaceMix.hard_share,
 ) -> tuple[np.ndarray, int]:
     """A 32x32 patch around a die (class = face) or around no die (class 0); with
     probability ``mild`` its colours are left as the camera saw them, so the small net
@@ -287,7 +320,7 @@ def face_sample(
     cut off-centre and at another size as ``shift`` and ``sizes`` say (see FaceMix)."""
     if rng.random() < noise:
         return noise_patch(rng), 0
-    if hard and rng.random() < 0.1:
+    if hard and rng.random() < hard_share:
         cx, cy, size = rng.choice(hard)
         face, size = 0, size * rng.uniform(0.8, 1.25)
         cx, cy = cx + rng.uniform(-0.1, 0.1) * size, cy + rng.uniform(-0.1, 0.1) * size
@@ -374,6 +407,7 @@ def training_patch(images: dict, names: list[str], rng: random.Random, mix: Face
         mix.noise,
         mix.shift,
         mix.sizes,
+        mix.hard_share,
     )
 
 
@@ -594,6 +628,10 @@ def main() -> int:
         default=0.0,
         help="share of face patches that are dice the models in --out read unsure or wrong",
     )
+    ap.add_argument("--tables", type=int, default=0, help="also train on each photo's dice on this many drawn tables")
+    ap.add_argument(
+        "--hard-share", type=float, default=FaceMix.hard_share, help="share of face patches at detector false alarms"
+    )
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument(
         "--only",
@@ -610,6 +648,7 @@ def main() -> int:
     fit = fit_names(labels)
     print(f"{len(fit)} training photos, {len(labels) - len(fit)} held out for thresholds", flush=True)
     images = {n: (cv2.imread(str(args.data / "images" / n)), labels[n]) for n in fit}
+    fit = fit + on_drawn_tables(images, fit, args.tables, rng)
     args.out.mkdir(parents=True, exist_ok=True)
     if args.only in ("det", "both") and args.det_init is not None:
         det = train_detector(images, fit, args.det_finetune, rng, args.det_init)
@@ -628,7 +667,12 @@ def main() -> int:
         export(faces, (1, 3, PATCH, PATCH), args.out / "dice_faces.onnx")
     if args.faces_hard:
         mix = FaceMix(
-            mine_negatives(images, fit, args.out), args.mild, args.noise, drawn=args.drawn, weak_share=args.weak
+            mine_negatives(images, fit, args.out),
+            args.mild,
+            args.noise,
+            drawn=args.drawn,
+            weak_share=args.weak,
+            hard_share=args.hard_share,
         )
         if args.weak:
             mix.weak = mine_dice(images, fit, args.out)

@@ -119,8 +119,8 @@ def test_a_small_die_against_a_big_one_is_its_own_die() -> None:
 
 
 def test_sure_non_dice_get_no_more_views(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Giving up on candidates the classifier plainly calls no die (GIVE_UP) saves
-    face patches and changes no die the reader reports."""
+    """Giving up on candidates whose views can no longer bring P(not a die) under the
+    ``not_die`` threshold saves face patches and changes no die the reader reports."""
     seen: list[int] = []
     patches = vision.dice.faces._face_probs
 
@@ -131,7 +131,7 @@ def test_sure_non_dice_get_no_more_views(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(vision.dice.faces, "_face_probs", counted)
     t = thresholds()
     used: dict[float, tuple[list, int]] = {}
-    for give_up in (vision.dice.faces.GIVE_UP, 1.0):
+    for give_up in (t.not_die, 1.0):
         seen.clear()
         used[give_up] = (
             [
@@ -140,7 +140,7 @@ def test_sure_non_dice_get_no_more_views(monkeypatch: pytest.MonkeyPatch) -> Non
             ],
             sum(seen),
         )
-    (pruned, spared), (every, cost) = used[vision.dice.faces.GIVE_UP], used[1.0]
+    (pruned, spared), (every, cost) = used[t.not_die], used[1.0]
     assert [[d for d in photo if d] for photo in pruned] == [[d for d in photo if d] for photo in every]
     assert spared < cost
 

@@ -15,9 +15,10 @@ import numpy as np
 
 from bench.dice import Label, Score
 from bench.dice_baseline import count_pips
-from bench.dice_scenes import SCENES, die_mask, felt
+from bench.dice_scenes import SCENES, die_mask, felt, on_table
 from bench.dice_variations import warp
 from support.photos import local_photos
+from training.pick_dice_thresholds import OTHER_TABLES
 from vision.dice import read_dice
 
 PHOTOS = local_photos("dice")
@@ -73,3 +74,14 @@ def test_the_scenes_keep_each_die_and_replace_the_tray() -> None:
     far = mask < 0.01
     assert far.mean() > 0.8
     assert abs(float(out[far].mean()) - float(ground[far].mean())) < 25  # dark felt, not the light tray
+
+
+def test_the_calibration_tables_leave_the_dice_alone() -> None:
+    """The threshold picker's tables of other kinds (a terrazzo floor, a printed page)
+    cover the tray and none of a die's middle."""
+    frame, labels = next(iter(PHOTOS.values()))
+    for table in OTHER_TABLES:
+        out, moved = on_table(frame, labels, table, 3)
+        assert moved == labels
+        assert all(np.array_equal(out[int(d.y), int(d.x)], frame[int(d.y), int(d.x)]) for d in labels)
+        assert float(np.abs(out.astype(np.float32) - frame).mean()) > 10

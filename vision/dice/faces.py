@@ -26,13 +26,10 @@ PLAIN = 0.9
 no more views: dice then read as with two views for every die, at little more than
 one view a die on average (one view for every die misreads more)."""
 NOT_PLAIN = 0.15
-GIVE_UP = 0.8
-"""A candidate whose views so far put P(not a die) above this gets no more views: to
-be kept it would need its remaining views to average under 0.1, and the shipped
-``not_die`` threshold (``models/dice_models.json``) is lower still, so it would be
-dropped anyway; this spares the views of weak candidates without changing a reading.
-The bound it replaces (no more views once no remaining views could bring the mean
-under ``not_die``) could not act before the last stage."""
+VIEWS = sum(len(stage) for stage in VIEW_STAGES)
+"""The most views a candidate gets: the mean P(not a die) over all of them is at least
+its sum so far over VIEWS, which bounds what more views can change (see
+``classify_faces``)."""
 FACE_BATCH = 16
 """Patches classified per forward pass: cv2.dnn keeps every layer's output for the
 whole batch, so a roll of many dice in one pass costs megabytes more peak memory than
@@ -98,13 +95,15 @@ def _plain(p: np.ndarray) -> np.ndarray:
 def classify_faces(
     frame: np.ndarray,
     found: list[Candidate],
-    give_up: float = GIVE_UP,
+    give_up: float = 1.0,
     look: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> np.ndarray:
     """Class probabilities (not a die, 1..6) for each candidate, shape (n, 7): the
-    mean over the VIEW_STAGES it needed.  A candidate whose views so far put P(not a
-    die) above ``give_up`` gets no more views (see GIVE_UP; 1.0 gives every
-    candidate that is not plain all its views, as the threshold picker needs).
+    mean over the VIEW_STAGES it needed.  A candidate whose mean P(not a die) could no
+    longer fall to ``give_up`` even if all its remaining views said 0 gets no more
+    views: with the reader's ``not_die`` threshold as ``give_up`` that spares the views
+    of candidates it drops anyway, without changing a reading (1.0, the default, gives
+    every candidate that is not plain all its views, as the threshold picker needs).
     ``look`` changes each patch before it is classified (see ``colourfulness``)."""
     if not found:
         return np.zeros((0, 7), np.float32)
@@ -112,8 +111,7 @@ def classify_faces(
     views = np.full(len(found), len(VIEW_STAGES[0]))
     going = np.ones(len(found), bool)
     for stage in VIEW_STAGES[1:]:
-        mean = total / views[:, None]
-        going &= ~_plain(mean) & (mean[:, 0] <= give_up)
+        going &= ~_plain(total / views[:, None]) & (total[:, 0] / VIEWS <= give_up)
         again = np.flatnonzero(going)
         if not again.size:
             break

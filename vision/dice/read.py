@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from vision.dice.faces import GIVE_UP, classify_faces, colourfulness, face_share, likeliest_face
+from vision.dice.faces import classify_faces, colourfulness, face_share, likeliest_face
 from vision.dice.find import Candidate, find_dice, located_afresh
 from vision.dice.nets import Thresholds, thresholds
 from vision.images import check_frame
@@ -94,10 +94,11 @@ class DiceReading:
 
 
 def candidates(
-    frame: np.ndarray, peak: float | None = None, give_up: float = GIVE_UP
+    frame: np.ndarray, peak: float | None = None, give_up: float = 1.0
 ) -> list[tuple[Candidate, np.ndarray]]:
     """Every die candidate with its class probabilities, echoes dropped (see ECHO):
-    the one way the reader, the taught-die teacher and the threshold picker see dice."""
+    the one way the reader, the taught-die teacher and the threshold picker see dice.
+    ``give_up``: see ``vision.dice.faces.classify_faces``."""
     found = find_dice(frame, peak)
     probs = classify_faces(frame, found, give_up)
     kept: list[tuple[Candidate, np.ndarray]] = []
@@ -219,7 +220,7 @@ def read_dice(frame: np.ndarray, taught: TaughtDice | None = None) -> DiceReadin
     """
     frame = check_frame(frame, "frame")
     t = thresholds()
-    found = candidates(frame, t.peak)
+    found = candidates(frame, t.peak, t.not_die)
     pipped = [decide(c, p, t, frame.shape) for c, p in found]
     if taught is None or not taught.dice:
         again = [i for i, (c, _) in enumerate(found) if wants_second_look(c, pipped[i], frame.shape)]

@@ -381,7 +381,7 @@ def face_patch(frame: np.ndarray, what: str = "") -> np.ndarray:
     frame = check_frame(frame, what or "the photo")
     said = f"{what}: " if what else ""
     t = thresholds()
-    found = [c for c, p in candidates(frame, t.peak) if p[0] < NOT_A_DIE and c.heat >= TEACH_HEAT]
+    found = [c for c, p in candidates(frame, t.peak, NOT_A_DIE) if p[0] < NOT_A_DIE and c.heat >= TEACH_HEAT]
     if len(found) != 1:
         seen = "no die" if not found else f"{len(found)} dice"
         hint = (
