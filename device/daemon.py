@@ -38,7 +38,6 @@ from engine.effects import Effect, Say
 from engine.messages import _, _n, said
 from engine.table import UndoNeedsConfirmation
 from vision.camera import CameraError, CameraTuning, open_camera
-from vision.cards import Catalog, read_cards
 from vision.dice import TaughtDice, forget_die, read_dice, taught_dice
 from vision.settle import SettleDetector
 
@@ -357,6 +356,8 @@ class Daemon:
     def _read_cards(self, frame: Any, expect: Any) -> str:
         """Read revealed cards against the taught decks; the deck that knows the most wins.
         Without a taught deck the host enters the cards by hand."""
+        from vision.cards import Catalog, read_cards  # ~25 MB of the box's memory: only once cards are read
+
         best: tuple[int, list, Any] | None = None
         for index in sorted(self.config.state_path(self.config.vision.card_catalog).glob("*/catalog.json")):
             catalog = Catalog(index.parent)

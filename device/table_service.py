@@ -150,10 +150,11 @@ class TableService:
             except GameFault as fault:
                 log.error("a game fault on %s (refused, nothing changed):\n%s", action.kind, fault.trace)
                 raise
-            before = self._seen_by_others(action.seat)
+            maybe_quiet = action.seat is not None and not outcome.effects  # only then can it be quiet
+            before = self._seen_by_others(action.seat) if maybe_quiet else None
             entry = self.store.append(action, seed, at)
             self.table.commit(outcome, entry)
-            quiet = action.seat is not None and not outcome.effects and self._seen_by_others(action.seat) == before
+            quiet = maybe_quiet and self._seen_by_others(action.seat) == before
             self._changed_with(outcome.effects, wake=not quiet)
             return outcome.effects
 
