@@ -46,6 +46,22 @@ def _host(base: str) -> tuple[str, str]:
     return token, link["url"].rstrip("/").rsplit("/", 1)[-1]
 
 
+def memory_mb(pid: int) -> dict[str, float]:
+    """Resident memory, and its part not shared with other processes (``Pss``: shared
+    pages divided among their users; ``private``: the daemon's own), from smaps_rollup:
+    RSS counts every page of OpenCV's and numpy's libraries the daemon has touched."""
+    fields = {}
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:]:
+        name, value = line.split(":")[0], line.split()[1]
+        fields[name] = int(value) / 1024
+    private = fields["Private_Clean"] + fields["Private_Dirty"]
+    return {"rss": round(fields["Rss"], 1), "pss": round(fields["Pss"], 1), "private": round(private, 1)}
+
+
+def _ratios(page: dict[str, float], baseline: dict[str, float]) -> dict[str, float]:
+    return {k: round(page[k] / baseline[k], 2) for k in ("p50_ms", "p95_ms", "p99_ms") if baseline[k]}
+
+
 def _sample_rss(pid: int, every: float, stop: threading.Event, samples: list[float]) -> None:
     """The daemon's resident memory (MB) every ``every`` seconds: flat, or growing?"""
     while not stop.wait(every):
@@ -80,6 +96,7 @@ def main() -> dict:
         wait_http(base + "/board", 90)
         token, code = _host(base)
         rss_start = status_kb(daemon.pid, "VmRSS")
+        memory_start, load_start = memory_mb(daemon.pid), os.getloadavg()
         env = {**os.environ, "FAMILIAR_HOST_TOKEN": token, "FAMILIAR_JOIN_CODE": code, "FAMILIAR_LOAD_RATE": str(RATE)}
         users = PHONES + 1
         prefix = state / "locust"
@@ -116,6 +133,7 @@ def main() -> dict:
         stop.set()
         sampler.join()
         rss_end = status_kb(daemon.pid, "VmRSS")
+        memory_end, load_end = memory_mb(daemon.pid), os.getloadavg()
         peak = status_kb(daemon.pid, "VmHWM")
         table = json.loads(urllib.request.urlopen(base + "/api/table", timeout=10).read())
     finally:
@@ -127,7 +145,12 @@ def main() -> dict:
         "seconds": SECONDS,
         "users": f"{PHONES} phones + host, {RATE} req/s each, live updates open",
         "player_pages": _percentiles(rows, "/api/me"),
+        "baseline": _percentiles(rows, "baseline"),
+        "player_pages_to_baseline": _ratios(_percentiles(rows, "/api/me"), _percentiles(rows, "baseline")),
         "all_requests": _percentiles(rows, "Aggregated"),
+        "load_average_start_end": [round(load_start[0], 1), round(load_end[0], 1)],
+        "memory_start_mb": memory_start,
+        "memory_end_mb": memory_end,
         "live_update_messages": next((int(r["Request Count"]) for r in rows if r["Name"] == "version"), 0),
         "rss_start_mb": round(rss_start / 1024, 1),
         "rss_end_mb": round(rss_end / 1024, 1),

@@ -118,6 +118,12 @@ class Phone(Page):
         self.client.get("/api/table", name="/api/table")
 
     @task(1)
+    def baseline(self) -> None:
+        """A static file through the same server and headers, no table work: latencies
+        are reported as a ratio to it, since the machine's load moves both alike."""
+        self.client.get("/static/common.js", name="baseline")
+
+    @task(1)
     def act(self) -> None:
         me = self.client.get("/api/me", name="/api/me").json()
         self.answer("/api/me/act", me.get("expects", []))

@@ -78,8 +78,15 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    from engine.games import registry  # checked here, not by argparse: it is a slow import
+
+    if args.game not in registry():
+        known = ", ".join(sorted(registry()))
+        print(f"familiar demo: unknown game {args.game[:40]!r}; known: {known}", file=sys.stderr)
+        return 2
+    base = _config(args)  # a bad file is refused before a state directory is made
     state = Path(args.state) if args.state else Path(tempfile.mkdtemp(prefix="familiar-demo-"))
-    config = demo_config(_config(args), state, args.port)
+    config = demo_config(base, state, args.port)
     seats = list(DEMO_NAMES[: args.players])
     return _serve(config, (args.game, seats, {}), bots=not args.no_bots)
 
@@ -90,6 +97,14 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return run_doctor(_config(args))
 
 
+def port(text: str) -> int:
+    """A TCP port for argparse: ASCII digits, 1 to 65535 (the web server would otherwise
+    fail with a traceback after the state directory was made)."""
+    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 65535):
+        raise argparse.ArgumentTypeError(f"a port is a number from 1 to 65535, not {text[:20]!r}")
+    return int(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line; each part of the box registers its own sub-commands."""
     parser = argparse.ArgumentParser(prog="familiar", description="A Raspberry Pi box for board games at a real table.")
@@ -98,9 +113,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("run", help="run the box (the systemd service runs this)").set_defaults(func=cmd_run)
     demo = commands.add_parser("demo", help="run the box on simulated hardware over replayed dice photos")
-    demo.add_argument("--port", type=int, default=8080)
+    demo.add_argument("--port", type=port, default=8080)
     demo.add_argument("--state", help="state directory (default: a new temporary one)")
-    demo.add_argument("--game", default="dice", help="game to start with (dice, unmask, voldemort)")
+    demo.add_argument("--game", default="dice", help="game to start with (dice, clue, deal, kampf, unmask, voldemort)")
     demo.add_argument("--players", type=int, default=5, choices=range(1, len(DEMO_NAMES) + 1), metavar="N")
     demo.add_argument("--no-bots", action="store_true", help="do not play the seats that have no phone")
     demo.set_defaults(func=cmd_demo)

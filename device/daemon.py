@@ -39,7 +39,6 @@ from engine.effects import Effect, Say
 from engine.messages import _, _n, said
 from engine.table import UndoNeedsConfirmation
 from vision.camera import CameraError, CameraTuning, open_camera
-from vision.cards import Catalog, read_cards
 from vision.dice import TaughtDice, forget_die, read_dice, taught_dice
 from vision.settle import SettleDetector
 
@@ -362,6 +361,8 @@ class Daemon:
         """Read the cards in view against the taught decks; the deck that knows the most
         wins.  The desk answers the prompt with them, or (cards read where they lie) with
         those newly laid.  Without a taught deck the host enters the cards by hand."""
+        from vision.cards import Catalog, read_cards  # ~25 MB of the box's memory: only once cards are read
+
         best: tuple[int, list, Any] | None = None
         for index in sorted(self.config.state_path(self.config.vision.card_catalog).glob("*/catalog.json")):
             catalog = Catalog(index.parent)

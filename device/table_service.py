@@ -94,6 +94,8 @@ class TableService:
         through a jump of the system clock while the box runs."""
         self.replay_problems: list[str] = []
         """What the last start or undo had to set aside, for the daemon to say aloud."""
+        self._views_of: tuple[Any, Any] | None = None
+        self._views: dict[int | None, dict[str, Any]] = {}
         self._key = store.box_key()
         self._misfits: set[tuple[str, str, str]] = set()
         """Saved options found not to fit, already told to the host (told once each)."""
@@ -154,10 +156,11 @@ class TableService:
             except GameFault as fault:
                 log.error("a game fault on %s (refused, nothing changed):\n%s", action.kind, fault.trace)
                 raise
-            before = self._seen_by_others(action.seat)
+            maybe_quiet = action.seat is not None and not outcome.effects  # only then can it be quiet
+            before = self._seen_by_others(action.seat) if maybe_quiet else None
             entry = self.store.append(action, seed, at, keep)
             self.table.commit(outcome, entry)
-            quiet = action.seat is not None and not outcome.effects and self._seen_by_others(action.seat) == before
+            quiet = maybe_quiet and self._seen_by_others(action.seat) == before
             self._changed_with(outcome.effects, wake=not quiet)
             return outcome.effects
 
@@ -282,9 +285,22 @@ class TableService:
         """The language the table speaks now: the game's own, else the box's."""
         return self.table.current.language or self.box_language
 
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """The engine's view for ``seat`` (None: the public one), built once per table
+        state: every view copies and redacts the whole state, and ten phones polling a
+        table that has not moved would each do it again.  Every change (a commit, an
+        undo, a restart) replaces the state object, so holding it says the views are
+        current, quiet answers (which move no version) included."""
+        now = (self.table, self.table.current)
+        if self._views_of is None or any(a is not b for a, b in zip(self._views_of, now, strict=True)):
+            self._views_of, self._views = now, {}
+        if seat not in self._views:
+            self._views[seat] = self.table.public_view() if seat is None else self.table.private_view(seat)
+        return dict(self._views[seat])
+
     def public_view(self) -> dict[str, Any]:
         with self._lock:
-            view = self.table.public_view()
+            view = self._view(None)
             claimed = self.store.claimed(self.game_seq)
             view["claimed"] = [i in claimed for i in range(len(view["seats"]))]
             view["notices"] = list(self.notices)
@@ -300,7 +316,7 @@ class TableService:
 
     def private_view(self, seat: int) -> dict[str, Any]:
         with self._lock:
-            view = self.table.private_view(seat)
+            view = self._view(seat)
             view["version"] = self.version
             return view
 

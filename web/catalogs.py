@@ -173,19 +173,24 @@ def _field_problems(source: Message, mine: Message) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    command = argv[0] if argv else "check"
+    """``update``, ``compile`` or ``check`` (the default); 2 for a command or domain it
+    does not know, before anything is read or written."""
+    command, named = (argv[0], argv[1:]) if argv else ("check", [])
+    known = domains()
+    unknown = [d for d in named if d not in known]
+    if command not in ("update", "compile", "check") or unknown or (command == "compile" and named):
+        wrong = f"unknown domain {unknown[0][:40]!r} (known: {', '.join(known)})" if unknown else __doc__
+        print(wrong, file=sys.stderr)
+        return 2
     if command == "update":
-        update(argv[1:])
+        update(named)
     elif command == "compile":
         for path in compile_all():
             print(path.relative_to(ROOT))
-    elif command == "check":
-        found = [p for lang in set(LANGUAGES) - {SOURCE} for d in argv[1:] or domains() for p in problems(lang, d)]
+    else:
+        found = [p for lang in set(LANGUAGES) - {SOURCE} for d in named or known for p in problems(lang, d)]
         print("\n".join(found) or "every message is translated")
         return 1 if found else 0
-    else:
-        print(__doc__)
-        return 2
     return 0
 
 

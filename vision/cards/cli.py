@@ -17,7 +17,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from vision.cards import Catalog, CatalogError, read_cards
 from vision.cli import print_records, read_batch
 from vision.images import ImageError, load_image
 
@@ -46,6 +45,8 @@ def enroll_command(args: argparse.Namespace) -> int:
         return _fail("give either --name NAME (one card) or --grid RxC --names a,b,... (a grid)")
     if args.grid is not None and args.names is None:
         return _fail("--grid needs --names, row-major and comma-separated")
+    from vision.cards import Catalog, CatalogError  # not at import: the box's command line loads this module
+
     try:
         data = json.loads(args.data) if args.data else None
         frame = load_image(Path(args.image))
@@ -76,6 +77,8 @@ def _describe(record: dict[str, Any]) -> str:
 
 def cards_command(args: argparse.Namespace) -> int:
     """Read the cards in each image against the catalog."""
+    from vision.cards import Catalog, CatalogError, read_cards
+
     directory = Path(args.catalog)
     if not (directory / "catalog.json").exists():
         return _fail(f"{directory} is not a catalog (no catalog.json); teach it with 'familiar vision enroll'")

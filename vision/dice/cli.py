@@ -80,9 +80,14 @@ def run_dice(args: argparse.Namespace) -> int:
 
 def run_teach(args: argparse.Namespace) -> int:
     """Teach one face from the given photos; nothing is stored unless all are usable."""
-    from vision.dice.taught import FACES_PER_DIE, teach_die
+    from vision.dice.taught import FACES_PER_DIE, check_name, teach_die
 
-    directory = (args.state_dir or default_state_dir()) / "dice" / args.die
+    try:
+        directory = (args.state_dir or default_state_dir()) / "dice" / check_name("die", args.die)
+        check_name("face", args.face)
+    except ValueError as exc:  # checked first: a name is a path, and ../ would leave the state directory
+        print(f"familiar vision teach-die: {exc}", file=sys.stderr)
+        return 2
     try:
         frames = [load_image(Path(p)) for p in args.images]
         die = teach_die(directory, args.face, frames)
