@@ -279,6 +279,7 @@ const Familiar = (() => {
     return [
       view.status !== undefined ? el("p", { class: "now-status" }, scalar(view.status)) : null,
       asked.length ? el("ul", { class: "now-asked", "aria-label": t("Waiting for") }, asked) : null,
+      view.reveal ? renderReveal(view.reveal) : null,  // the end: the reveal screen, first thing on the phone
     ].filter(Boolean);
   }
 

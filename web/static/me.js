@@ -70,7 +70,7 @@
     const now = document.getElementById("now");
     now.hidden = !table || !table.game;
     if (now.hidden) return;
-    const shown = [table.view && table.view.status, table.expects, seat, table.seats];
+    const shown = [table.view && table.view.status, table.view && table.view.reveal, table.expects, seat, table.seats];
     Familiar.redraw(now, shown, () => Familiar.renderNow(table, seat));
   }
 
@@ -83,7 +83,8 @@
       Familiar.follow(table.data.language);
       document.getElementById("game").textContent = table.data.title || t("No game");
       Familiar.labels = table.data.labels || {};
-      clear(document.getElementById("table-view")).append(renderTable(table.data.view));
+      const { reveal: shownAtTop, ...rest } = table.data.view || {};  // the end is shown at the top (drawNow)
+      clear(document.getElementById("table-view")).append(renderTable(rest));
       Familiar.timers(document.getElementById("timers"), table.data.timers);
     }
     drawNow(table.ok ? table.data : null, me.ok ? me.data.seat : null);
