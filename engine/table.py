@@ -269,7 +269,7 @@ class Table:
             return None
         behalf = action.seat if action.seat is not None else action.data.get("seat")
         for expect in game.expects(self.current.state):
-            if expect.action == action.kind and not expect.secret and expect.seat in (behalf, None):
+            if expect.action == action.kind and not expect.secret and (behalf is None or expect.seat in (behalf, None)):
                 return expect.prompt
         return None
 
@@ -398,10 +398,14 @@ class Table:
         return self.current.seats[last.seat]
 
     def _undoes(self) -> str | None:
-        """The prompt the last entry answered, for the undo button; None when who acted
-        was a secret (the night) or it answered no public prompt."""
+        """The prompt the last entry answered, for the undo button; None when it answered
+        no public prompt, and all the while who acts is a secret (the night): a button
+        that changed when a phone answered would say that someone is awake."""
         last = self.kept[-1].seq if self.kept else None
-        return None if last is None or last in self.hidden else self.answered.get(last)
+        game = self.game
+        if last is None or last in self.hidden or (game is not None and game.hides_actors(self.current.state)):
+            return None
+        return self.answered.get(last)
 
     def private_view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` alone may see, including prompts meant only for it and what it
