@@ -44,10 +44,17 @@ def pip_total(values: Sequence[Any]) -> int:
     return sum(v for v in values if isinstance(v, int))
 
 
+LONG_ROLL = 6
+"""More pipped dice than this are said by count and total (``"22 dice: 79"``): a list of
+twenty-two numbers is not heard; the pages show each die."""
+
+
 def say_roll(values: Sequence[Any]) -> str:
     """Spoken form, pips sorted so the table hears pairs together, symbols after them:
-    ``"3, 3, 5: 11"``, ``"4; dark mark"``."""
+    ``"3, 3, 5: 11"``, ``"4; dark mark"``; a long roll by its count and total."""
     ordered = sorted(v for v in values if isinstance(v, int))
+    if len(ordered) > LONG_ROLL and not any(isinstance(v, str) for v in values):
+        return _n("{count} die: {total}", "{count} dice: {total}", len(ordered), total=sum(ordered))
     listed = ", ".join(str(v) for v in ordered)
     symbols = ", ".join(re.sub(r"[-_.]+", " ", v) for v in values if isinstance(v, str))
     pips = _("{dice}: {total}", dice=listed, total=sum(ordered)) if len(ordered) > 1 else listed

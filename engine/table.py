@@ -149,6 +149,8 @@ class Table:
         """By game (its ``table.new`` seq), by seat: what undo took back from that seat."""
         self.hidden: set[int] = set()
         """The entries taken while who acts was a secret (see ``Game.hides_actors``)."""
+        self.answered: dict[int, str] = {}
+        """By entry seq: the public prompt that entry answered (what undo would take back)."""
         self.current_since = 0
         """Where the current game became current: its ``table.new``, or the undo that
         brought it back (seat claims are keyed by it, so an undone new game does not hand
@@ -246,6 +248,9 @@ class Table:
 
     def commit(self, outcome: Outcome, entry: Entry) -> None:
         """Adopt an outcome of :meth:`attempt` once ``entry`` is durable."""
+        asked = self._asked(entry.action)
+        if asked is not None:
+            self.answered[entry.seq] = asked
         self.current = outcome.state
         self.kept.append(entry)
         if entry.action.kind == NEW:
@@ -255,6 +260,18 @@ class Table:
         if outcome.hidden:
             self.hidden.add(entry.seq)
         self._forget_reshown()
+
+    def _asked(self, action: Action) -> str | None:
+        """The public prompt ``action`` answers in the current state, if any: the host page
+        says it on the undo button.  Never a secret prompt (its words are one seat's)."""
+        game = self.game
+        if game is None or action.kind in (NEW, TIMER, TIMER_DONE):
+            return None
+        behalf = action.seat if action.seat is not None else action.data.get("seat")
+        for expect in game.expects(self.current.state):
+            if expect.action == action.kind and not expect.secret and (behalf is None or expect.seat in (behalf, None)):
+                return expect.prompt
+        return None
 
     def apply(self, action: Action, seed: int, seq: int | None = None, at: float = 0.0) -> list[Effect]:
         """Attempt and commit in one step (replay and tests); ``seq`` defaults to the next."""
@@ -369,6 +386,7 @@ class Table:
             "over": game.is_over(state),
             "labels": dict(game.labels),
             "last_by": self._last_by(),
+            "undoes": self._undoes(),
         }
 
     def _last_by(self) -> str | None:
@@ -378,6 +396,16 @@ class Table:
         if last is None or last.seat is None or last.kind == NEW or self.kept[-1].seq in self.hidden:
             return None
         return self.current.seats[last.seat]
+
+    def _undoes(self) -> str | None:
+        """The prompt the last entry answered, for the undo button; None when it answered
+        no public prompt, and all the while who acts is a secret (the night): a button
+        that changed when a phone answered would say that someone is awake."""
+        last = self.kept[-1].seq if self.kept else None
+        game = self.game
+        if last is None or last in self.hidden or (game is not None and game.hides_actors(self.current.state)):
+            return None
+        return self.answered.get(last)
 
     def private_view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` alone may see, including prompts meant only for it and what it

@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.display import card, reveal
 from engine.effects import Effect, Track
 from engine.game import Turn
 from engine.games import clue_floo as floo
@@ -138,14 +139,23 @@ class Clue(StepGame[ClueState]):
             "record": [_suggestion(public, r) for r in public.suggestions],
             "accused": [_accusation(public, a) for a in public.accusations],
             "placeholders": sorted(PLACEHOLDERS & set(public.cards())),
+            **_ending(public),
         }
 
     def present(self, public: ClueState, seat: int, mine: dict[str, Any]) -> dict[str, Any]:
         """One seat's cards, character, notepad and what it was shown."""
         names = public.names
+        hand = mine.get("hands") or []
         return {
+            "card": card(
+                public.identities.get(seat) or _("Your Mystery cards"),
+                "gold",
+                icon="star",
+                history=hand,
+                covers=("character", "cards"),
+            ),
             "character": public.identities.get(seat),
-            "cards": mine.get("hands") or [],
+            "cards": hand,
             "notepad": notepad(public, seat, mine),
             "helper": bool(mine.get("helper")),
             "shown_to_you": [
@@ -177,6 +187,36 @@ def _suggestion(public: ClueState, record: dict[str, Any]) -> Msg:
     if public.step == SHOW and record is public.suggestions[-1]:
         return _("{name}: {suspect}, {item}, {location}; waiting for a card", **said)
     return _("{name}: {suspect}, {item}, {location}; nobody could show a card", **said)
+
+
+def _ending(public: ClueState) -> dict[str, Any]:
+    """At the end: each player's character (who solved it gold, who was out grey), the
+    envelope's three cards, the suspects accused, and the suggestions and accusations in order."""
+    if public.step != OVER:
+        return {}
+
+    def seat_card(seat: int) -> dict[str, Any]:
+        character = public.identities.get(seat) or public.names[seat]
+        if seat == public.winner:
+            return card(character, "gold", _("solved the mystery"), icon="crown")
+        if seat in public.eliminated:
+            return card(character, "grey", _("out of the game"), icon="flag")
+        return card(character, "purple", _("still searching"), icon="star")
+
+    cards = [(public.names[s], seat_card(s)) for s in range(public.players)]
+    if public.envelope:
+        cards.append((_("The envelope"), card(public.envelope[0], "red", icon="scales", history=public.envelope[1:])))
+    return {
+        "reveal": reveal(
+            cards,
+            outcome=_status(public),
+            accused=list(dict.fromkeys(str(a["suspect"]) for a in public.accusations)),
+            story=[
+                *(_suggestion(public, r) for r in public.suggestions),
+                *(_accusation(public, a) for a in public.accusations),
+            ],
+        )
+    }
 
 
 def _accusation(public: ClueState, record: dict[str, Any]) -> Msg:

@@ -52,6 +52,15 @@ WHEELS = {
 }
 """Each wheel by its die face's name, with the location in its corner of the board (named
 as on the location cards, which the host may rename: names are the deck's, not the box's)."""
+
+
+def wheel_place(face: str) -> str:
+    """A wheel's place said after "the": "the Hog's Head wheel", never "the The Hog's Head
+    wheel" (the board prints that name with its article)."""
+    place = WHEELS.get(face, face)
+    return place[4:] if place.startswith("The ") else place
+
+
 BLACK_FACES = (*WHEELS, DARK_MARK, STAR)
 FACE_NAME: dict[str, str] = {**WHEELS, DARK_MARK: _("Dark Mark"), STAR: _("Star")}
 """What a page shows on the button for each face of the black die."""

@@ -18,7 +18,7 @@ from engine.effects import Effect, Expect, Say
 from engine.game import Turn
 from engine.games.clue_floo import begin_dark, fireplace
 from engine.games.clue_flow import PLAYER, end_turn, player, to_move
-from engine.games.clue_rules import BLACK_FACES, BURROW, DARK_MARK, FACE_NAME, STAR, WHEELS
+from engine.games.clue_rules import BLACK_FACES, BURROW, DARK_MARK, FACE_NAME, STAR, wheel_place
 from engine.games.clue_state import BURROW_STEP, MOVE, ROLL, ROOM, WHEEL, ClueState
 from engine.games.clue_wheels import turn_wheel, wheel_of
 from engine.messages import listing, words
@@ -70,15 +70,15 @@ def roll(state: ClueState, turn: Turn) -> list[Effect]:
         return [Say(_("A star: {name}, take a Help card and place it in front of you.", name=name)), *to_move(state)]
     if black == DARK_MARK:
         showing = [w for w in state.wheels if w.notches is not None and w.notch in w.dark_marks]
-        where = [ON_DIE, *(_("the {place} wheel", place=WHEELS[w.face]) for w in showing)]
+        where = [ON_DIE, *(_("the {place} wheel", place=wheel_place(w.face)) for w in showing)]
         return begin_dark(state, where)
-    said: list[Effect] = [Say(_("Turn the {place} wheel one notch clockwise.", place=WHEELS[black]))]
+    said: list[Effect] = [Say(_("Turn the {place} wheel one notch clockwise.", place=wheel_place(black)))]
     shows = turn_wheel(wheel_of(state.wheels, black))
     if shows is None:
         state.step = WHEEL
         return said
     if shows:
-        return said + begin_dark(state, [_("the {place} wheel", place=WHEELS[black])])
+        return said + begin_dark(state, [_("the {place} wheel", place=wheel_place(black))])
     return said + to_move(state)
 
 
@@ -86,7 +86,7 @@ def wheel(state: ClueState, turn: Turn) -> list[Effect]:
     """The host looked at a wheel the box has no layout for."""
     if turn.args["choice"] == YES:
         face = state.roll["black"] if state.roll else ""
-        return begin_dark(state, [_("the {place} wheel", place=WHEELS.get(face, face))])
+        return begin_dark(state, [_("the {place} wheel", place=wheel_place(face))])
     return to_move(state)
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.actions import IllegalAction
 from engine.args import whole_number
-from engine.games.clue_rules import MOST_NOTCHES, WHEELS
+from engine.games.clue_rules import MOST_NOTCHES, WHEELS, wheel_place
 from engine.games.clue_state import Wheel
 from engine.messages import listing, words
 
@@ -45,7 +45,7 @@ def parse_wheels(raw: Any) -> list[Wheel]:
 
 
 def _wheel(face: str, raw: Any) -> Wheel:
-    place = WHEELS[face]
+    place = wheel_place(face)
     if not isinstance(raw, Mapping) or set(raw) - {"notches", "dark_marks"} or "notches" not in raw:
         raise IllegalAction(_("the {place} wheel needs notches and dark_marks, and nothing else", place=place))
     notches = whole_number(raw["notches"], 2, MOST_NOTCHES, _("the {place} wheel's notches", place=place))

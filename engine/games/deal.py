@@ -40,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.display import card, reveal
 from engine.effects import Effect
 from engine.game import Turn
 from engine.games import deal_bank as bank
@@ -118,16 +119,40 @@ class Deal(StepGame[DealState]):
             "plays_left": max(0, turns.plays_allowed(public) - public.plays) if public.step == PLAY else None,
             "players": [_player(public, seat) for seat in range(public.players)],
             "winner_name": public.names[public.winner] if public.winner is not None else None,
+            **_ending(public),
         }
 
     def present(self, public: DealState, seat: int, mine: dict[str, Any]) -> dict[str, Any]:
         """A seat's own hand (the digital deck), each card with its kind and value."""
         hand = [c for c in mine.get("hands") or [] if c in public.deck.cards]
+        character = public.character(seat)
         return {
+            "card": card(
+                character.name if character else _("Your hand"),
+                "gold",
+                character.ability if character else "",
+                icon="diamond",
+                history=sorted(hand),
+            ),
             "hand": [
                 {"card": c, "kind": KINDS[public.spec(c).kind], "value": public.spec(c).value} for c in sorted(hand)
-            ]
+            ],
         }
+
+
+def _ending(state: DealState) -> dict[str, Any]:
+    """At the end: each player as a card with their complete sets and Bank, the winner gold."""
+    if state.step != OVER:
+        return {}
+
+    def seat_card(seat: int) -> dict[str, Any]:
+        complete = len(sets.complete_colours(state, seat))
+        word = _n("{count} complete set", "{count} complete sets", complete)
+        bank_line = _n("Bank: {count} point", "Bank: {count} points", bank.bank_total(state, seat))
+        won = seat == state.winner
+        return card(word, "gold" if won else "grey", bank_line, icon="crown" if won else "house")
+
+    return {"reveal": reveal(((state.names[s], seat_card(s)) for s in range(state.players)), outcome=_status(state))}
 
 
 def _player(state: DealState, seat: int) -> dict[str, Any]:

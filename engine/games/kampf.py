@@ -28,12 +28,23 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from engine.display import card, reveal
 from engine.effects import Effect, Expect
 from engine.game import Turn
 from engine.games.kampf_day import DAY_STEP, REVEAL_STEP, VOTE_STEP, captured_line, card_lines, winner_line
 from engine.games.kampf_night import NIGHT_STEP, start
 from engine.games.kampf_notes import said
-from engine.games.kampf_roles import CALL_NAME, CENTRE, CENTRE_NAME, LEVEL, NUMBER, PARTY, PARTY_NAME, ROLE_NAME
+from engine.games.kampf_roles import (
+    CALL_NAME,
+    CENTRE,
+    CENTRE_NAME,
+    DARK,
+    LEVEL,
+    NUMBER,
+    PARTY,
+    PARTY_NAME,
+    ROLE_NAME,
+)
 from engine.games.kampf_scenarios import FREE, MAX_PLAYERS, MIN_PLAYERS, SCENARIOS
 from engine.games.kampf_setup import FREE_OPTION, OPTION_CHOICES, new_state
 from engine.games.kampf_state import DAY, NIGHT, OVER, READY, REVEAL, VOTE, KampfState, dawned
@@ -122,12 +133,13 @@ class Kampf(StepGame[KampfState]):
         dealt = mine.get("dealt")
         view: dict[str, Any] = {"tonight": [said(public, n) for n in mine.get("notes") or []]} if public.digital else {}
         if dealt and (not dawned(public) or public.step == OVER):
+            view["card"] = _card(dealt)
             view["role"] = ROLE_NAME[dealt]
             view["party"] = PARTY_NAME[PARTY[dealt]]
         elif dealt:
-            view["role"] = _(
-                "face down: you must not look at your card again (you were dealt {role})", role=ROLE_NAME[dealt]
-            )
+            locked = _("face down: you must not look at your card again (you were dealt {role})", role=ROLE_NAME[dealt])
+            view["card"] = card(_("Face down"), "grey", locked, icon="moon", covers=("role",))
+            view["role"] = locked
         if mine.get("votes") is not None:
             view["vote"] = public.names[mine["votes"]]
         return view
@@ -148,8 +160,39 @@ def _status(state: KampfState) -> Msg:
     return _("The players look at their role cards; the host starts the night")
 
 
+def _card(role: str) -> dict[str, Any]:
+    """A role card: the Hogwarts inhabitants red with the lightning bolt, the Death Eaters
+    green with the skull, the party under the role."""
+    dark = PARTY[role] == DARK
+    return card(
+        ROLE_NAME[role],
+        "green" if dark else "red",
+        PARTY_NAME[PARTY[role]],
+        icon="skull" if dark else "bolt",
+        covers=("role", "party"),
+    )
+
+
 def _result(state: KampfState) -> dict[str, Any]:
-    out: dict[str, Any] = {
+    """The end: every card as it lies now, who was captured, who won, and the night's
+    actions and the votes in order."""
+    night = [said(state, note) for note in state.night_log] if state.digital else []
+    votes = [
+        _("{name} points at {target}", name=state.names[s], target=state.names[t]) for s, t in state.pointed.items()
+    ]
+    out: dict[str, Any] = (
+        {}
+        if not state.final
+        else {
+            "reveal": reveal(
+                zip(state.names, map(_card, state.final), strict=True),
+                outcome=winner_line(state),
+                accused=[state.names[s] for s in state.captured],
+                story=[*night, *votes, captured_line(state)],
+            )
+        }
+    )
+    out |= {
         "result": [captured_line(state), winner_line(state)],
         "cards_shown": card_lines(state),
     }

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.actions import IllegalAction
+from engine.display import card, reveal
 from engine.effects import Effect, Say, Track
 from engine.game import Turn
 from engine.games import unmask_encounter as encounter
@@ -28,6 +29,7 @@ from engine.games import unmask_roles as roles
 from engine.games import unmask_setup as setup
 from engine.games.unmask_rules import (
     BEGINNING,
+    DEATH_EATER,
     LOYALTY_CHART,
     LOYALTY_NAMES,
     NAMES_TO_SUBMIT,
@@ -35,10 +37,12 @@ from engine.games.unmask_rules import (
     PHASE_NAMES,
     ROLE_NAMES,
     TALK_MODES,
+    VERDICT_SAY,
     WAR,
     parse_config,
+    token_name,
 )
-from engine.games.unmask_state import FINAL, FIRST_ROLL, OVER, ROLL, Board, FirstRolls, UnmaskState
+from engine.games.unmask_state import FINAL, FIRST_ROLL, OVER, ROLL, Board, FirstRolls, UnmaskState, names_of
 from engine.messages import Msg, words
 from engine.steps import StepGame
 
@@ -77,6 +81,7 @@ class Unmask(StepGame[UnmaskState]):
         "dealt": _("Loyalty cards dealt to you"),
         "peeks": _("Revelio peeks"),
         "vote": _("Your vote"),
+        "story": _("The story of the game"),
     }
     steps = (
         setup.FIRST_ROLL_STEP,
@@ -127,6 +132,7 @@ class Unmask(StepGame[UnmaskState]):
                 _("{name}: {role}", name=public.names[seat], role=ROLE_NAMES[loc])
                 for seat, loc in sorted(public.roles.items())
             ],
+            **(_ending(public) or {"story": [_told(public, told) for told in public.story]}),
         }
 
     def present(self, public: UnmaskState, seat: int, mine: dict[str, Any]) -> dict[str, Any]:
@@ -134,6 +140,7 @@ class Unmask(StepGame[UnmaskState]):
         side = mine.get("loyalty")
         peeks = sorted(((int(s), v) for s, v in mine.get("peeks", {}).items()))
         return {
+            **({"card": _card(side, mine.get("dealt") or [])} if side else {}),
             "loyalty": side,
             "loyalty_name": LOYALTY_NAMES.get(side) if side else None,
             "dealt": mine.get("dealt", []),
@@ -142,6 +149,59 @@ class Unmask(StepGame[UnmaskState]):
             ],
             "vote": mine.get("votes"),
         }
+
+
+def _card(side: str, dealt: list[str]) -> dict[str, Any]:
+    """A Loyalty as a card: the Order blue with the phoenix, the Death Eaters green with
+    the skull; under it the Loyalty of each Phase so far (the second is the Shift's)."""
+    phases = [BEGINNING, WAR][: len(dealt)]
+    history = [
+        _("{phase}: {loyalty}", phase=PHASE_NAMES[phase], loyalty=LOYALTY_NAMES[side if phase == WAR else dealt[0]])
+        for phase in phases
+    ]
+    death_eater = side == DEATH_EATER
+    return card(
+        LOYALTY_NAMES[side],
+        "green" if death_eater else "blue",
+        icon="skull" if death_eater else "phoenix",
+        history=history,
+        covers=("loyalty", "loyalty_name", "dealt"),
+    )
+
+
+def _told(state: UnmaskState, told: dict[str, Any]) -> Msg:
+    """One Encounter's end as the story tells it."""
+    said = dict(
+        turn=told["turn"],
+        name=state.names[told["leader"]],
+        card=told["card"] or _("an Encounter"),
+        group=names_of(state.names, told["group"]),
+    )
+    if told["battle"]:
+        said["card"] = token_name(told["battle"])
+        if told["won"]:
+            return _("Turn {turn}, {name}: the Battle with the {card} is won by {group}", **said)
+        return _("Turn {turn}, {name}: the Battle with the {card} is lost by {group}", **said)
+    if told["won"]:
+        return _("Turn {turn}, {name}: {card} succeeds with {group}", **said)
+    return _("Turn {turn}, {name}: {card} fails with {group}", **said)
+
+
+def _ending(state: UnmaskState) -> dict[str, Any]:
+    """At the end, every Loyalty as a card, the names submitted, the chart's row, the story."""
+    if state.step != OVER or not state.loyalty:
+        return {}
+    dept = state.final
+    outcome = dept.outcome if dept else None
+    cards = [_card(side, dealt) for side, dealt in zip(state.loyalty, state.dealt or [[]] * state.players, strict=True)]
+    return {
+        "reveal": reveal(
+            zip(state.names, cards, strict=True),
+            outcome=VERDICT_SAY.get(outcome or "", ""),
+            accused=[state.names[s] for s in dept.accused] if dept else [],
+            story=[_told(state, told) for told in state.story],
+        )
+    }
 
 
 OUTCOME_NAMES = {
@@ -167,10 +227,22 @@ def _status(state: UnmaskState) -> Msg:
         return _("Game over: {outcome}", outcome=OUTCOME_NAMES.get(outcome or "", ""))
     if state.step in FINAL:
         return _("Before the Department of Magical Law Enforcement; {track}", track=track)
-    return _(
-        "Turn {turn}, Leader {name}; {phase}; {track}",
-        turn=state.turn,
-        name=state.names[state.leader],
-        phase=PHASE_NAMES[state.board.phase],
-        track=track,
-    )
+    said = dict(turn=state.turn, name=state.names[state.leader], phase=PHASE_NAMES[state.board.phase], track=track)
+    card = state.now.card
+    if card is not None and state.now.battle:
+        return _(
+            "Turn {turn}, Leader {name}: Battle with the {creature}; {phase}; {track}",
+            creature=token_name(state.now.battle),
+            **said,
+        )
+    if card is not None and state.now.group:
+        group = names_of(state.names, state.now.group)
+        return _(
+            "Turn {turn}, Leader {name}: {card}, the group {group}; {phase}; {track}",
+            card=card.name,
+            group=group,
+            **said,
+        )
+    if card is not None:
+        return _("Turn {turn}, Leader {name}: {card}; {phase}; {track}", card=card.name, **said)
+    return _("Turn {turn}, Leader {name}; {phase}; {track}", **said)

@@ -56,15 +56,19 @@ _DETAIL = {
 """The parts of an Encounter card, as a refusal names them."""
 
 
+UNNAMED = _("the Encounter")
+"""An Encounter card the host did not name."""
+
+
 def begin_turn(state: UnmaskState) -> list[Effect]:
-    """A new Leader's turn: say whose it is and remind the Table Talk mode."""
+    """A new Leader's turn: say whose it is (the Table Talk mode is said at the set-up and
+    when the host changes it, not every turn: a reminder heard each turn is not heard)."""
     state.turn += 1
     state.step = ENCOUNTER
     state.now = Encounter()
     leader = state.names[state.leader]
     effects: list[Effect] = [
         Say(_("{name}, you are the Leader. Flip your wand face up and reveal an Encounter.", name=leader)),
-        Say(_("Table Talk: {mode}", mode=TALK_MODES[state.talk])),
     ]
     if state.penalty():
         effects.append(Say(_("The Snake's fourth-space penalty holds for this Encounter and its Battle.")))
@@ -87,7 +91,7 @@ def enter_encounter(state: UnmaskState, turn: Turn) -> list[Effect]:
     if args["cards"] is not None:
         args.update(_from_deck(state, args["cards"]))
     if args["choice"] is not None:
-        state.now.card = Card(name=_("the Encounter"), group=args["choice"], check=None, target=None, rolls=None)
+        state.now.card = Card(name=UNNAMED, group=args["choice"], check=None, target=None, rolls=None)
         return _encounter_entered(state)
     if args["group"] is None:
         raise IllegalAction(_("say how many players the Encounter's group needs"))
@@ -130,7 +134,7 @@ def _from_deck(state: UnmaskState, cards: list[dict[str, Any]]) -> dict[str, Any
         )
     name = data.get("card")
     return {
-        "name": name[:60] if isinstance(name, str) and name.strip() else _("the Encounter"),
+        "name": name[:60] if isinstance(name, str) and name.strip() else UNNAMED,
         "group": whole_number(data["group"], 1, state.players, _("the taught card's group size")),
         "check": check,
         "target": None
@@ -206,15 +210,15 @@ def _encounter_entered(state: UnmaskState) -> list[Effect]:
         if card.needs
         else _("It has no Location requirements.")
     )
+    said = dict(directive=_directive(card), name=state.names[state.leader], count=group_size(state), needs=needs)
+    if card.name == UNNAMED:  # "Encounter: the Encounter" says nothing twice
+        return [Say(_("{directive} {name}, gather a group of {count}, yourself included. {needs}", **said))]
     return [
         Say(
             _(
                 "Encounter: {card}. {directive} {name}, gather a group of {count}, yourself included. {needs}",
                 card=card.name,
-                directive=_directive(card),
-                name=state.names[state.leader],
-                count=group_size(state),
-                needs=needs,
+                **said,
             )
         )
     ]
@@ -502,7 +506,7 @@ ANYTIME = (
 
 CARD: dict[str, ArgSpec] = {
     "choice": Opt(Number(1, _players)),
-    "name": Opt(Text(60), _("the Encounter")),
+    "name": Opt(Text(60), UNNAMED),
     "group": Opt(Number(1, _players)),
     "check": Opt(Choice((*DIRECTIVES.values(),)), "host"),
     "target": Opt(Number(1, 99)),

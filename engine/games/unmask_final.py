@@ -263,6 +263,7 @@ def moment_of_truth(state: UnmaskState) -> list[Effect]:
 
 def curse_wins(state: UnmaskState) -> list[Effect]:
     """A revealed swapped-in Curse left unresolved: "or the Death Eaters win", at once."""
+    state.tell(won=False)
     dept = state.final = Department(nominator=state.leader)
     dept.outcome, state.step = CURSE_WIN, OVER
     return [*moment_of_truth(state), Say(VERDICT_SAY[CURSE_WIN])]

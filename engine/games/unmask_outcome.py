@@ -32,6 +32,7 @@ _, _n = words("unmask")
 
 
 def succeed(state: UnmaskState) -> list[Effect]:
+    state.tell(won=True)
     battle = state.now.battle
     if battle is not None:
         placed = _place(state, battle)
@@ -55,6 +56,7 @@ def succeed(state: UnmaskState) -> list[Effect]:
 
 
 def fail(state: UnmaskState) -> list[Effect]:
+    state.tell(won=False)
     effects: list[Effect] = []
     battle = state.now.battle
     if battle is not None:

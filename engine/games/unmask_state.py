@@ -153,6 +153,7 @@ class UnmaskState:
     board: Board = field(default_factory=Board)
     now: Encounter = field(default_factory=Encounter)
     final: Department | None = None
+    story: list[dict[str, Any]] = field(default_factory=list)  # each Encounter's end, in order (public)
 
     @property
     def players(self) -> int:
@@ -180,6 +181,20 @@ class UnmaskState:
     def leader_seat(self) -> list[int]:
         """Who may act for the Leader (as a move's ``by``)."""
         return [self.leader]
+
+    def tell(self, won: bool) -> None:
+        """Add this Encounter's (or Battle's) end to the game's story, told at the end."""
+        card = self.now.card
+        self.story.append(
+            {
+                "turn": self.turn,
+                "leader": self.leader,
+                "card": card.name if card else "",
+                "battle": self.now.battle,
+                "group": list(self.now.group),
+                "won": won,
+            }
+        )
 
     def others(self, *excluded: int | None) -> tuple[str, ...]:
         """The names of every player but ``excluded``, in seat order (a prompt's options)."""

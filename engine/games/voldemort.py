@@ -168,7 +168,11 @@ class Voldemort(StepGame[VoldemortState]):
             "enacted_names": [POLICY_NAME[k] for k in public.enacted],
             "winner_name": WINNER_NAME[public.winner] if public.winner else None,
             "role_names": [ROLE_NAME[r] for r in public.roles],
-            **({"reveal": reveal(zip(public.names, map(_card, public.roles), strict=True))} if public.roles else {}),
+            **(
+                {"reveal": reveal(zip(public.names, map(_card, public.roles), strict=True), outcome=_status(public))}
+                if public.roles
+                else {}
+            ),
         }
 
     def present(self, public: VoldemortState, seat: int, mine: dict[str, Any]) -> dict[str, Any]:

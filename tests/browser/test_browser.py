@@ -56,6 +56,7 @@ def test_two_phones_see_only_their_own_secret(browser, served):
 
     # A reset seat turns the old page into "join again", with no secret left in it.
     host.page.once("dialog", lambda dialog: dialog.accept())
+    host.page.get_by_role("tab", name="Players").click()  # seats are managed behind their own tab
     host.page.locator(".seat-row", has_text="Bob").get_by_role("button", name="Reset").click()
     bob.wait_for_selector("#rejoin:not([hidden])", timeout=WAIT_MS)
     assert words[1] not in bob.content()

@@ -112,7 +112,11 @@ def test_each_phone_sees_only_its_own_night_action_and_result(browser, served):
     state = service.table.current.state
     state.cards, state.dealt = list(DEAL), DEAL[:5]  # rigged deal: the log is not replayed here
     phones = [Phone(browser, base, name, service.join_code(), service) for name in NAMES]
-    assert "Death Eater" in phones[0].secret_text() and "Sirius Black" in phones[2].secret_text()
+    measure = "e => [e.offsetWidth, e.offsetHeight, e.className]"  # at once: the card hides itself
+    seen = [(phones[s].secret_text(), phones[s].page.eval_on_selector("#secret-view .card", measure)) for s in (0, 2)]
+    assert "Death Eater" in seen[0][0] and "Sirius Black" in seen[1][0]
+    (_, death_eater), (_, sirius) = seen  # one size for both parties' cards, only the colour differs
+    assert death_eater[:2] == sirius[:2] and (death_eater[2], sirius[2]) == ("card card-green", "card card-red")
 
     service.submit(Action("start", {}))
     phones[0].tap("the left card in the middle")

@@ -41,6 +41,7 @@ def test_host_teaches_a_die_on_the_page_and_a_roll_reads_it(box, camera, browser
     page = browser.new_context(**PHONE).new_page()
     watch_console(page)
     page.goto(base + "/host")
+    page.get_by_role("tab", name="Teach").click()  # teaching is behind its own tab
     expect(page.locator("#taught-dice")).to_contain_text("No die taught yet.")
     page.fill("#die-name", "clue")
     counts: dict[str, int] = {}

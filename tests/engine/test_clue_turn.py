@@ -110,8 +110,9 @@ def test_a_wheel_with_no_layout_is_looked_at_by_the_host() -> None:
     play.move("Location 7")
     play.end_turn()
     play.roll(4, "hogs-head")
+    assert play.said[-1] == "Turn the Hog's Head wheel one notch clockwise."  # not "the The Hog's Head"
     play.act("wheel", choice="yes")
-    assert play.s.step == "pinches" and "The Hog's Head wheel" in play.said[-1]
+    assert play.s.step == "pinches" and "on the Hog's Head wheel!" in play.said[-1]
 
 
 def test_the_dark_mark_on_the_die_and_on_a_wheel_is_one_dark_card() -> None:

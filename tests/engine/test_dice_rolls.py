@@ -13,6 +13,8 @@ from engine.table import NEW, Table
 def test_pips_are_said_sorted_with_their_total() -> None:
     assert say_roll([5, 3, 3]) == "3, 3, 5: 11"
     assert say_roll([4]) == "4"
+    assert say_roll([1, 2, 3, 4, 5, 6]) == "1, 2, 3, 4, 5, 6: 21"  # six dice are still heard one by one
+    assert say_roll([4] * 22) == "22 dice: 88"  # a long roll briefly: the pages show each die
 
 
 def test_symbol_faces_are_said_by_name_after_the_pips() -> None:

@@ -229,9 +229,7 @@ def test_the_host_taps_an_encounter_in_and_types_the_cards() -> None:
     play.act("rolls", choice="2")
     assert play.table.expects()[0].action == "locations" and play.s.step == "encounter"
     play.act("locations", choice="none")
-    assert play.s.step == "group" and play.said[-1].startswith(
-        "Encounter: the Encounter. Roll 3 of a kind, in up to 2 rolls."
-    )
+    assert play.s.step == "group" and play.said[-1].startswith("Roll 3 of a kind, in up to 2 rolls.")  # unnamed
     play.act("group", choices=["Ann", "Bob", "Cat"])
     with pytest.raises(IllegalAction, match="dice value or 'curse'"):
         play.act("reveal", cards=["two"])
@@ -277,14 +275,16 @@ def test_tokens_a_lost_creature_returns_and_a_filled_space_discards() -> None:
         play.act("token", choice="giant")
 
 
-def test_talk_mode_is_the_hosts_and_is_reminded_each_turn() -> None:
+def test_talk_mode_is_the_hosts_and_is_said_at_the_start_and_when_changed_not_every_turn() -> None:
     play = started(options={"talk": "works"})
-    assert any(line.startswith("Table Talk: The Works") for line in play.said[-2:])
+    assert sum(line.startswith("Table Talk: The Works") for line in play.said) == 1
     with pytest.raises(IllegalAction, match="host"):
         play.act("talk", by=1, choice="basics")
     play.act("talk", choice="essentials")
-    play.encounter(False)
     assert play.said[-1].startswith("Table Talk: The Essentials")
+    play.encounter(False)
+    play.encounter(False)
+    assert sum(line.startswith("Table Talk:") for line in play.said) == 2  # a reminder said once
 
 
 def test_out_of_step_and_unknown_actions_are_refused() -> None:

@@ -135,20 +135,38 @@ const Familiar = (() => {
     return el("span", {}, scalar(value));
   }
 
-  // A secret card: its word large in its colour, the same size for every role.
+  // A card's icon by the name the game gives (engine/display.py ICONS): glyphs every
+  // phone's fonts have, so no card shows a missing-glyph box.
+  const ICONS = { phoenix: "❂", skull: "☠", bolt: "⚡", moon: "☾", crown: "♛", scales: "⚖", swords: "⚔",
+    star: "★", house: "⌂", flag: "⚑", heart: "❤", diamond: "♦", wheel: "☸", sun: "☼" };
+
+  // A secret card: its icon and word large in its colour, the detail and the history
+  // under it, in a box of one size for every role.
   function renderCard(shown) {
+    const history = shown.history || [];
     return el("div", { class: `card card-${shown.colour}` },
-      el("p", { class: "card-word" }, shown.word), shown.detail ? el("p", { class: "card-detail" }, shown.detail) : null);
+      el("p", { class: "card-icon", "aria-hidden": "true" }, ICONS[shown.icon] || ""),
+      el("p", { class: "card-word" }, shown.word),
+      shown.detail ? el("p", { class: "card-detail" }, shown.detail) : null,
+      history.length ? el("ul", { class: "card-history" }, history.map((line) => el("li", {}, line))) : null);
   }
 
-  // The end, on every page: each seat's card under its name.
+  // The end, on every page: the outcome, each seat's card under its name, who was
+  // accused, and the story in order.
   function renderReveal(reveal) {
-    return el("section", { class: "reveal-end" }, el("h3", {}, t("Everyone's cards")),
-      el("div", { class: "cards" }, reveal.map((seat) => el("figure", {}, renderCard(seat.card), el("figcaption", {}, seat.name)))));
+    const ending = Array.isArray(reveal) ? { cards: reveal } : reveal;
+    return el("section", { class: "reveal-end" },
+      ending.outcome ? el("p", { class: "outcome" }, ending.outcome) : null,
+      el("h3", {}, t("Everyone's cards")),
+      el("div", { class: "cards" }, ending.cards.map((seat) => el("figure", {}, renderCard(seat.card), el("figcaption", {}, seat.name)))),
+      (ending.accused || []).length ? el("p", { class: "accused" }, t("Accused: {names}", { names: ending.accused.join(", ") })) : null,
+      (ending.story || []).length ? el("div", { class: "story" }, el("h3", {}, t("The story of the game")),
+        el("ol", {}, ending.story.map((line) => el("li", {}, line)))) : null);
   }
 
   function renderObject(obj) {
     const { card, reveal, ...rest } = obj || {};
+    for (const key of (card && card.covers) || []) delete rest[key];  // the card says these already
     const drawn = [card ? renderCard(card) : null, reveal ? renderReveal(reveal) : null].filter(Boolean);
     if (drawn.length) return el("div", {}, ...drawn, Object.keys(rest).length ? renderObject(rest) : null);
     const entries = Object.entries(obj || {});
@@ -160,14 +178,12 @@ const Familiar = (() => {
   // sight; everything else folds away, so a phone in a dark room is not a wall of text.
   function renderTable(view) {
     const { status, reveal, ...rest } = view || {};
-    if (reveal) {  // the game is over: the outcome and every card, in sight
-      return el("div", {}, el("p", { class: "status-line" }, scalar(status)), renderReveal(reveal), renderTable(rest));
-    }
+    if (status === undefined && !reveal) return renderObject(view);
     const details = el("details", { class: "view-details" }, el("summary", {}, t("Details")), renderObject(rest));
     details.open = renderTable.open === true; // live redraws keep the reader's choice
     details.addEventListener("toggle", () => { renderTable.open = details.open; });
-    if (status === undefined) return renderObject(view);
-    return el("div", {}, el("p", { class: "status-line" }, scalar(status)), details);
+    // at the end, the outcome and every card in sight above the details
+    return el("div", {}, el("p", { class: "status-line" }, scalar(status)), reveal ? renderReveal(reveal) : null, details);
   }
 
   // One prompt (an engine Expect) as inputs; submit(kind, data) posts the action.
@@ -252,6 +268,50 @@ const Familiar = (() => {
     return el("div", {}, input, send);
   }
 
+  // What is happening now, in one place at the top of a phone: the game's status line,
+  // then who is asked what (the table's public prompts; a seat's own are its prompts).
+  function renderNow(table, seat) {
+    const view = table.view || {};
+    const asked = (table.expects || []).filter((e) => e.seat !== seat).map((e) => {
+      const who = e.seat === null || e.seat === undefined ? t("the host") : table.seats[e.seat];
+      return el("li", {}, String(e.prompt).startsWith(who) ? e.prompt : t("{name}: {prompt}", { name: who, prompt: e.prompt }));
+    });
+    return [
+      view.status !== undefined ? el("p", { class: "now-status" }, scalar(view.status)) : null,
+      asked.length ? el("ul", { class: "now-asked", "aria-label": t("Waiting for") }, asked) : null,
+      view.reveal ? renderReveal(view.reveal) : null,  // the end: the reveal screen, first thing on the phone
+    ].filter(Boolean);
+  }
+
+  // Tabs as the ARIA pattern has them: one tab stop, the arrow keys (and Home, End) move
+  // between tabs, each tab shows its panel and hides the others' (whose fields keep what
+  // was typed in them: hidden, never redrawn).
+  function tabs(list) {
+    const all = Array.from(list.querySelectorAll("[role=tab]"));
+    const select = (tab, focus) => {
+      for (const other of all) {
+        const on = other === tab;
+        other.setAttribute("aria-selected", on ? "true" : "false");
+        other.tabIndex = on ? 0 : -1;
+        document.getElementById(other.getAttribute("aria-controls")).hidden = !on;
+      }
+      if (focus) tab.focus();
+    };
+    const moves = { ArrowRight: 1, ArrowLeft: -1, Home: "first", End: "last" };
+    for (const tab of all) {
+      tab.addEventListener("click", () => select(tab, false));
+      tab.addEventListener("keydown", (event) => {
+        const move = moves[event.key];
+        if (move === undefined) return;
+        event.preventDefault();
+        const at = all.indexOf(tab);
+        const next = move === "first" ? 0 : move === "last" ? all.length - 1 : (at + move + all.length) % all.length;
+        select(all[next], true);
+      });
+    }
+    return select;
+  }
+
   // The table's timers, counted down on the page from the seconds the box said were left
   // when the view arrived: only the time since then is measured here, so a phone whose
   // own clock is wrong still shows the box's time.  ``controls(name, timer)`` adds the
@@ -302,6 +362,6 @@ const Familiar = (() => {
     window.addEventListener("pageshow", (event) => { if (event.persisted) handler(); });
   }
 
-  return { el, clear, redraw, api, say, leds, live, pretty, renderValue, renderObject, renderTable, renderPrompt, timers, onRestore, follow, t, labels: {} };
+  return { el, clear, redraw, api, say, leds, live, pretty, renderValue, renderObject, renderTable, renderPrompt, renderNow, tabs, timers, onRestore, follow, t, labels: {} };
 
 })();

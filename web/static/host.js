@@ -42,18 +42,39 @@
     }
   }
 
+  // A prompt that wants a roll or cards has the camera's view beside it.
+  const SEEN_BY_CAMERA = new Set(["dice", "cards"]);
+
+  function drawJoined(view) {
+    const joined = view.claimed.filter(Boolean).length;
+    const line = document.getElementById("joined");
+    line.hidden = !view.seats.length;
+    line.textContent = joined === view.seats.length ? t("Every player has joined.")
+      : t("{joined} of {count} players have joined (Players tab: reset a seat).", { joined, count: view.seats.length });
+  }
+
+  function drawUndo(view) {
+    lastBy = view.last_by || null;
+    document.getElementById("undo").textContent = lastBy ? t("Undo {name}'s answer", { name: lastBy }) : t("Undo last step");
+    const what = document.getElementById("undo-what");
+    what.hidden = !view.undoes;
+    what.textContent = view.undoes ? t("Undo takes back the answer to: {prompt}", { prompt: view.undoes }) : "";
+  }
+
   function drawTable(view) {
     Familiar.follow(view.language);
     foldJoin(view);
     Familiar.labels = view.labels || {};
     document.getElementById("title").textContent = !view.game ? t("No game yet") : view.over ? t("{title} (over)", { title: view.title }) : view.title;
     clear(document.getElementById("seats")).append(...view.seats.map((n, i) => seatRow(n, i, view.claimed[i])));
+    drawJoined(view);
     Familiar.redraw(document.getElementById("prompts"), [view.expects, view.seats], () => view.expects.map((e) => prompt(e, view.seats)));
+    document.getElementById("turn-panel").hidden = !view.expects.length;
+    document.getElementById("turn-camera").hidden = !view.expects.some((e) => SEEN_BY_CAMERA.has(e.kind));
     Familiar.timers(document.getElementById("timers"), view.timers, timerControls);
     clear(document.getElementById("view")).append(view.game ? renderTable(view.view) : el("p", { class: "muted" }, t("Start a game below.")));
     clear(document.getElementById("notices")).append(...view.notices.slice().reverse().map((n) => el("li", {}, n)));
-    lastBy = view.last_by || null;
-    document.getElementById("undo").textContent = lastBy ? t("Undo {name}'s answer", { name: lastBy }) : t("Undo last step");
+    drawUndo(view);
     playing = Boolean(view.game) && !view.over;
   }
   let lastBy = null;
@@ -306,6 +327,7 @@
 
   document.getElementById("teach-die").addEventListener("submit", (event) => { event.preventDefault(); captureFace(); });
 
+  Familiar.tabs(document.querySelector("[role=tablist]"));
   loadGames();
   loadTaughtDice();
   live(refresh);

@@ -64,6 +64,16 @@
     Familiar.redraw(document.getElementById("captions"), recent, () => recent.map((line) => el("li", {}, line)));
   }
 
+  // What is happening now, at the top: redrawn only when it changed (a screen reader
+  // is not read the same line again at every update).
+  function drawNow(table, seat) {
+    const now = document.getElementById("now");
+    now.hidden = !table || !table.game;
+    if (now.hidden) return;
+    const shown = [table.view && table.view.status, table.view && table.view.reveal, table.expects, seat, table.seats];
+    Familiar.redraw(now, shown, () => Familiar.renderNow(table, seat));
+  }
+
   async function refresh() {
     const wasShown = !secret.hidden;
     const [me, table, board] = await Promise.all([api("/api/me"), api("/api/table"), api("/api/board")]);
@@ -73,9 +83,11 @@
       Familiar.follow(table.data.language);
       document.getElementById("game").textContent = table.data.title || t("No game");
       Familiar.labels = table.data.labels || {};
-      clear(document.getElementById("table-view")).append(renderTable(table.data.view));
+      const { reveal: shownAtTop, ...rest } = table.data.view || {};  // the end is shown at the top (drawNow)
+      clear(document.getElementById("table-view")).append(renderTable(rest));
       Familiar.timers(document.getElementById("timers"), table.data.timers);
     }
+    drawNow(table.ok ? table.data : null, me.ok ? me.data.seat : null);
     if (!me.ok) { rejoin(me.data.error || t("This phone has no seat.")); return; }
     // the two reads straddled a change: read again, so the seat's view and the table's agree
     if (table.ok && me.data.version !== table.data.version) { setTimeout(refresh, 50); }

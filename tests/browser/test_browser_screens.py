@@ -1,0 +1,169 @@
+"""What each screen shows, from the person's side in Debian's chromium: the host page
+with the game first and teaching and seats behind keyboard tabs, a phone's line of what
+is happening now, and Unmask's secret card and end screen.
+
+Unmask is driven through the service with the scripted actions of tests/support/unmask.py
+(the rules' own tests play them), so each test looks only at what the pages show."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import expect
+
+from engine.actions import Action
+from engine.games import registry
+from engine.games.unmask_rules import VERDICT_SAY
+from support.browser import CONSOLE_ERRORS, MARKS, PHONE, HostWatch, join, reveal
+from support.unmask import Play, at_department
+
+pytestmark = MARKS
+NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve"]
+
+
+def replayed(service: Any, play: Play) -> None:
+    """The scripted game's actions, submitted to the box as the pages would (the box
+    deals its own cards: the actions do not depend on them)."""
+    for entry in play.entries:
+        service.submit(entry.action)
+
+
+def with_unmask(served: tuple[str, Any]) -> tuple[str, Any]:
+    """The test app's box, with Unmask among its games."""
+    base, service = served
+    service.table.games = {**service.table.games, "unmask": registry()["unmask"]}
+    return base, service
+
+
+def box_of(page: Any, selector: str) -> dict[str, float]:
+    return page.locator(selector).bounding_box()
+
+
+def test_the_host_page_puts_the_game_first_and_teaching_and_seats_behind_keyboard_tabs(browser, served):
+    base, service = with_unmask(served)
+    host = HostWatch(browser, base)
+    page = host.page
+    host.start("unmask", NAMES)
+    expect(page.locator("#prompts")).to_contain_text("Ann")
+
+    # The game first: the status, then the prompt, then the notices.
+    tops = [box_of(page, s)["y"] for s in ("#table-panel", "#turn-panel", "#undo-panel", "#notices-panel")]
+    assert tops == sorted(tops)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["viewport"]["width"]  # no sideways scroll
+
+    # The tabs: one tab stop, the arrow keys, Home and End; each shows its own panel.
+    game, players, teach = (page.get_by_role("tab", name=n) for n in ("Game", "Players", "Teach"))
+    expect(page.get_by_role("tablist")).to_have_count(1)
+    expect(game).to_have_attribute("aria-selected", "true")
+    expect(players).to_have_attribute("tabindex", "-1")
+    game.focus()
+    page.keyboard.press("ArrowRight")
+    expect(players).to_be_focused()
+    expect(players).to_have_attribute("aria-selected", "true")
+    expect(page.locator("#panel-players")).to_be_visible()
+    expect(page.locator("#panel-game")).to_be_hidden()
+    expect(page.locator("#seats .seat-row")).to_have_count(len(NAMES))  # seat management lives here
+    page.keyboard.press("End")
+    expect(teach).to_be_focused()
+    page.fill("#card-names", "Hedwig, Nimbus")
+    service.note("a live update")  # every page redraws
+    teach.focus()
+    page.keyboard.press("Home")
+    expect(game).to_have_attribute("aria-selected", "true")
+    expect(page.locator("#notices")).to_contain_text("a live update")
+    teach.click()
+    expect(page.locator("#card-names")).to_have_value("Hedwig, Nimbus")  # what was typed is still there
+    game.click()
+
+    # Undo says what it takes back: here, the answer to a first-Leader roll.
+    prompt = page.locator("#prompts .prompt", has=page.locator(".faces")).first
+    asked = prompt.locator(".prompt-text").inner_text()
+    for face in (2, 3):
+        prompt.get_by_role("button", name=f"die showing {face}").click()
+    expect(page.locator("#message")).to_have_text("Done.")
+    expect(page.locator("#undo-what")).to_have_text(f"Undo takes back the answer to: {asked}")
+    assert CONSOLE_ERRORS == []
+    host.context.close()
+
+
+def test_on_a_wide_screen_the_camera_view_sits_beside_the_prompt_that_wants_a_roll(browser, served):
+    base, service = with_unmask(served)
+    play = Play(5, 3, {})
+    play.roles()  # the first-Leader rolls come next: a prompt that wants dice
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(base + "/host")
+    replayed(service, play)
+    expect(page.locator("#prompts .faces").first).to_be_visible()
+    camera, prompts = box_of(page, "#turn-camera"), box_of(page, "#prompts")
+    assert camera["x"] > prompts["x"] + prompts["width"] - 1 and abs(camera["y"] - prompts["y"]) < 40
+    expect(page.locator("#turn-camera summary")).to_have_text("Camera view")
+    context.close()
+
+
+def test_a_phone_says_what_is_happening_now_and_who_is_asked_what(browser, served):
+    base, service = with_unmask(served)
+    play = Play(5, 3, {})
+    play.first_leader(0)
+    replayed(service, play)
+    bob = join(browser, base, "Bob", service.join_code())
+    service.submit(Action("encounter", {"name": "Dementor", "group": 2, "check": "cards_total", "target": 5}))
+    service.submit(Action("group", {"choices": [0, 1]}))
+    now = bob.locator("#now")
+    expect(now).to_contain_text("Turn 1, Leader Ann: Dementor, the group Ann and Bob")
+    asked = [e for e in service.public_view()["expects"] if e["seat"] != 1]
+    assert asked, "the table waits for someone"
+    for expect_ in asked:
+        expect(now).to_contain_text(str(expect_["prompt"]))
+    assert box_of(bob, "#now")["y"] < box_of(bob, "#table")["y"]  # at the top, above the table's details
+    assert "Unmask" not in now.inner_text()  # the page never names the game
+    assert [e for e in CONSOLE_ERRORS if "status of 403" not in e] == []  # 403: the join page's "no seat yet" probe
+    bob.context.close()
+
+
+def test_unmask_shows_the_loyalty_as_one_card_shape_and_the_end_on_every_page(browser, served):
+    base, service = with_unmask(served)
+    host = HostWatch(browser, base)
+    play = at_department(5)
+    replayed(service, play)
+    phones = [join(browser, base, name, service.join_code()) for name in NAMES]
+
+    # The secret card: the Loyalty large, in its colour, with an icon and the Phases under it.
+    measure = (
+        "e => [e.offsetWidth, e.offsetHeight, e.className, e.querySelector('.card-word').textContent,"
+        " e.querySelector('.card-icon').textContent, e.querySelectorAll('.card-history li').length]"
+    )
+    shapes, colours = set(), set()
+    for seat, phone in enumerate(phones):
+        reveal(phone)  # measured at once: the card hides itself after a few seconds
+        width, height, classes, word, icon, lines = phone.eval_on_selector("#secret-view .card", measure)
+        assert word == service.private_view(seat)["view"]["loyalty_name"] and icon
+        shapes.add((width, height, lines))
+        colours.add(classes)
+        assert "death_eater" not in phone.inner_text("#secret-view")  # no raw key/value rows under the card
+    assert len(shapes) == 1 and colours == {"card card-blue", "card card-green"}
+
+    # The end: nominate, vote, accuse; every page shows the reveal.
+    state = service.table.current.state
+    if state.step == "revelio":
+        service.submit(Action("peek", {}))
+    first = service.table.current.state.final.nominator
+    nominee = (first + 1) % 5
+    service.submit(Action("nominate", {"choice": nominee}))
+    for voter in range(5):
+        service.submit(Action("vote", {"seat": voter, "vote": True}))
+    accused = (nominee + 1) % 5
+    service.submit(Action("accuse", {"choices": [accused]}))
+    outcome = VERDICT_SAY[service.table.current.state.final.outcome]
+    for page in (host.page, phones[0]):
+        end = page.locator(".reveal-end")
+        expect(end.locator(".outcome")).to_have_text(outcome)
+        expect(end.locator("figure")).to_have_count(5)
+        expect(end.locator(".accused")).to_have_text(f"Accused: {NAMES[accused]}")
+        expect(end.locator(".story li").first).to_contain_text("Turn 1, Ann: ")
+    story = host.page.locator(".reveal-end .story li")
+    expect(story).to_have_count(len(service.table.current.state.story))
+    for seat, name in enumerate(NAMES):
+        loyalty = service.table.current.state.loyalty[seat]
+        word = "Death Eater" if loyalty == "death_eater" else "Order of the Phoenix"
+        expect(host.page.locator(".reveal-end figure", has_text=name).locator(".card-word")).to_have_text(word)
