@@ -118,8 +118,9 @@ class StepGame(Generic[S]):
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     options: ClassVar[Sequence[str]] = ()
-    """The names of the set-up options the game takes: any other is refused here, so a
-    mistyped option is never silently ignored."""
+    """The names of the set-up options the game takes besides its ``option_choices`` and
+    ``kept_options``: any other is refused here, so a mistyped option is never silently
+    ignored."""
     option_choices: ClassVar[Mapping[str, Sequence[str]]] = {}
     kept_options: ClassVar[Mapping[str, Any]] = {}
     labels: ClassVar[Mapping[str, str]] = {}
@@ -152,12 +153,13 @@ class StepGame(Generic[S]):
     # The Game protocol, derived.
 
     def new(self, options: Mapping[str, Any], turn: Turn) -> tuple[S, list[Effect]]:
-        unknown = ", ".join(sorted(set(options) - set(self.options)))
-        if unknown and not self.options:
+        known = sorted({*self.options, *self.option_choices, *self.kept_options})
+        unknown = ", ".join(sorted(set(options) - set(known)))
+        if unknown and not known:
             raise IllegalAction(_("this game takes no options, not {unknown}", unknown=unknown))
         if unknown:
             raise IllegalAction(
-                _("unknown options: {unknown}; known: {known}", unknown=unknown, known=", ".join(self.options))
+                _("unknown options: {unknown}; known: {known}", unknown=unknown, known=", ".join(known))
             )
         return self.setup(options, turn)
 

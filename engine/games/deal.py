@@ -67,7 +67,6 @@ class Deal(StepGame[DealState]):
     title = _("Monopoly Deal Wizarding World")
     min_seats = 2
     max_seats = 5
-    options = tuple(setup.OPTION_CHOICES)
     option_choices = setup.OPTION_CHOICES
     labels = {
         "status": _("Now"),

@@ -68,7 +68,7 @@ class Kampf(StepGame[KampfState]):
     title = _("Kampf gegen die dunklen Mächte")
     min_seats = MIN_PLAYERS
     max_seats = MAX_PLAYERS
-    options = (*OPTION_CHOICES, FREE_OPTION)
+    options = (FREE_OPTION,)
     option_choices = OPTION_CHOICES
     labels = {
         "status": _("Now"),

@@ -124,7 +124,6 @@ class Voldemort(StepGame[VoldemortState]):
     title = _("Secret Voldemort")
     min_seats = 5
     max_seats = 10
-    options = tuple(OPTION_CHOICES)
     option_choices = OPTION_CHOICES
     steps = (
         election.NOMINATE_STEP,

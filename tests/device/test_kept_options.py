@@ -29,7 +29,6 @@ class BoardWords(SecretWords):
     """Secret words on a board whose ``board`` the box keeps: a list of whole numbers."""
 
     name = "board_words"
-    options = ("board",)
     kept_options = {"board": LAYOUT}
 
     def setup(self, options: Mapping[str, Any], turn: Turn) -> tuple[SecretsState, list[Effect]]:

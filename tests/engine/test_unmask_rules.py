@@ -81,7 +81,7 @@ def test_options_are_validated() -> None:
     ):
         with pytest.raises(IllegalAction):
             parse_config(bad)
-    with pytest.raises(IllegalAction, match="unknown options: colour; known: track_length"):
+    with pytest.raises(IllegalAction, match="unknown options: colour; known: battle_rolls"):
         Play(5, options={"colour": "red"})  # the core refuses an option no game declares
 
 
