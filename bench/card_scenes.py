@@ -30,6 +30,31 @@ MAX_TILT = 45.0
 
 
 @dataclass(frozen=True)
+class Settings:
+    """How a scene is drawn.  The reported scenes use DEFAULT; HELD_OUT draws from other
+    ranges (cards smaller and larger, more overlap, more clutter, sleeves and glare more
+    often), so a reader tuned to DEFAULT's quirks shows it there."""
+
+    card_side: tuple[float, float] = (260.0, 380.0)
+    """Range of a card's long side on the table plane (pixels)."""
+    overlap: float = 0.4
+    """Chance that a card is dropped onto one already there."""
+    spread: float = 0.45
+    """How far (times the long side) a dropped card lands from the card under it."""
+    untaught: float = 0.12
+    objects: tuple[int, int] = (1, 4)
+    sleeves: float = 0.3
+    glare: float = 0.35
+    max_tilt: float = MAX_TILT
+
+
+DEFAULT = Settings()
+HELD_OUT = Settings(
+    card_side=(200.0, 440.0), overlap=0.55, spread=0.6, untaught=0.2, objects=(2, 5), sleeves=0.5, glare=0.5
+)
+
+
+@dataclass(frozen=True)
 class SceneCard:
     """One card pasted into a scene: name (None = never taught), corners in the photo
     (clockwise from the face's top-left) and the fraction of it left visible."""
@@ -261,27 +286,29 @@ def _light(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 # ----- a scene -----------------------------------------------------------------------
-def scene(seed: int, taught: dict[str, np.ndarray], unknown: dict[str, np.ndarray]) -> Scene:
+def scene(
+    seed: int, taught: dict[str, np.ndarray], unknown: dict[str, np.ndarray], settings: Settings = DEFAULT
+) -> Scene:
     """One cluttered photo: 3-6 cards (some overlapping, a few never taught), 1-3
     other objects, a patterned table, shadows, maybe sleeves and glare, tilt 0-45."""
     rng = np.random.default_rng(seed)
     table = list(TABLES)[seed % len(TABLES)]
     canvas = TABLES[table](rng, PLANE[::-1])
     labels = np.full(PLANE[::-1], -2, np.int32)
-    tilt = float(rng.uniform(0, MAX_TILT))
+    tilt = float(rng.uniform(0, settings.max_tilt))
     homography = camera(tilt, float(rng.uniform(-30, 30)))
     names: list[str | None] = []
     quads: list[np.ndarray] = []
-    sleeves = rng.random() < 0.3
+    sleeves = rng.random() < settings.sleeves
     pool = list(taught)
     for i in range(int(rng.integers(3, 7))):
-        new = rng.random() < 0.12
+        new = rng.random() < settings.untaught
         name = str(rng.choice(list(unknown))) if new else str(pool.pop(int(rng.integers(0, len(pool)))))
         face = (unknown if new else taught)[name]
-        long_side = rng.uniform(260, 380)
-        if quads and rng.random() < 0.4:  # dropped onto another card, overlapping it
+        long_side = rng.uniform(*settings.card_side)
+        if quads and rng.random() < settings.overlap:  # dropped onto another card, overlapping it
             near = quads[int(rng.integers(0, len(quads)))].mean(axis=0)
-            centre = near + rng.normal(0, 0.45 * long_side, 2)
+            centre = near + rng.normal(0, settings.spread * long_side, 2)
         else:
             centre = np.array([rng.uniform(0.25, 0.75) * PLANE[0], rng.uniform(0.25, 0.75) * PLANE[1]])
         quad = _card_quad(rng, centre, long_side)
@@ -293,11 +320,11 @@ def scene(seed: int, taught: dict[str, np.ndarray], unknown: dict[str, np.ndarra
         _paste(canvas, labels, image, outline, i)
         names.append(None if new else name)
         quads.append(quad)
-    for _ in range(int(rng.integers(1, 4))):
+    for _ in range(int(rng.integers(*settings.objects))):
         _object(canvas, labels, rng)
     photo = cv2.warpPerspective(canvas, homography, FRAME, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REFLECT)
     seen = cv2.warpPerspective(labels, homography, FRAME, flags=cv2.INTER_NEAREST, borderValue=-3)
-    if rng.random() < 0.35:
+    if rng.random() < settings.glare:
         photo = _glare(photo, rng)
     photo = _light(photo, rng)
     cards = []
@@ -329,7 +356,7 @@ def teaching_photo(face: np.ndarray, seed: int) -> np.ndarray:
     return (photo + rng.normal(0, 2, photo.shape)).clip(0, 255).astype(np.uint8)
 
 
-def scenes(count: int, seed: int = 25) -> tuple[dict[str, np.ndarray], list[Scene]]:
-    """The taught faces and ``count`` scenes drawn from ``seed``."""
+def scenes(count: int, seed: int = 25, settings: Settings = DEFAULT) -> tuple[dict[str, np.ndarray], list[Scene]]:
+    """The taught faces and ``count`` scenes drawn from ``seed`` with ``settings``."""
     taught, unknown = deck_faces()
-    return taught, [scene(seed * 1000 + i, taught, unknown) for i in range(count)]
+    return taught, [scene(seed * 1000 + i, taught, unknown, settings) for i in range(count)]

@@ -16,9 +16,11 @@ import pytest
 from bench.card_baseline import HashReader
 from bench.card_faces import deck_faces, playing_card
 from bench.card_scenes import Scene, SceneCard, scene, teaching_photo
-from bench.cluttered_cards import Tally, score_scene, teach
-from vision.cards import Card, Catalog, read_cards
-from vision.cards.read import merge
+from bench.cluttered_cards import Tally, _iou, score_scene, teach
+from vision.cards import Card, Catalog, find_cards, read_cards
+from vision.cards.detect import CARD_SIZE
+from vision.cards.keypoints import look
+from vision.cards.read import _ink_named, merge
 from vision.cards.verify import differs, ink
 
 
@@ -107,3 +109,43 @@ def test_the_baseline_reads_a_plain_photo(faces, illustrated: Catalog) -> None:
     baseline = HashReader({n: illustrated.card_image(n) for n in illustrated.names})
     read = baseline.read(teaching_photo(faces[0]["art11"], 11))
     assert "art11" in [c.name for c in read]
+
+
+def test_a_card_seen_at_a_slant_is_found_whole(faces) -> None:
+    """A card seen 40 degrees off straight down is a trapezoid; judged against its
+    minimum-area rectangle it looked like a card with a bite out of it and, alone in
+    the photo, was not found."""
+    photo = teaching_photo(faces[0]["art07"], 7)
+    h, w = photo.shape[:2]
+    (truth,) = find_cards(photo)
+    slant = cv2.getPerspectiveTransform(
+        np.float32([[0, 0], [w, 0], [w, h], [0, h]]),
+        np.float32([[0.22 * w, 0.1 * h], [0.78 * w, 0.1 * h], [w, 0.9 * h], [0, 0.9 * h]]),
+    )
+    seen = cv2.warpPerspective(photo, slant, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    expected = cv2.perspectiveTransform(truth[None], slant)[0]
+    found = find_cards(seen)
+    assert len(found) == 1
+    assert _iou(found[0], expected) > 0.8
+
+
+def test_a_pips_only_card_is_placed_by_shared_points_and_named_by_ink(faces, illustrated: Catalog) -> None:
+    """The five of hearts shares its index and pips with every heart, so its points name
+    no card alone; they fit several hearts at one place, and the ink there is the five's.
+    The untaught four fits the same siblings and matches none of their inks."""
+    names = illustrated.names
+    five = teaching_photo(faces[0]["5H"], 2)
+    _, places = look(five, illustrated.points(), CARD_SIZE)
+    assert any(names.index("5H") in place.rows for place in places)
+    named = [_ink_named(five, place, illustrated) for place in places]
+    assert [card.name for card in named if card is not None] == ["5H"]
+    four = teaching_photo(faces[1]["4H"], 2)
+    assert all(_ink_named(four, place, illustrated) is None for place in look(four, illustrated.points(), CARD_SIZE)[1])
+
+
+def test_two_cards_sighted_half_over_each_other_are_both_kept() -> None:
+    """A card dropped over half of another: both show their own points, both are read."""
+    under = ((0.0, 0.0), (100.0, 0.0), (100.0, 140.0), (0.0, 140.0))
+    over = tuple((x + 40.0, y + 30.0) for x, y in under)
+    merged = merge([], [Card("A", under, 0.8), Card("B", over, 0.8)])
+    assert sorted(c.name or "-" for c in merged) == ["A", "B"]

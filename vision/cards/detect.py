@@ -125,11 +125,22 @@ class Candidate(NamedTuple):
 
 
 def _candidate(contour: np.ndarray, frame_area: float, inset: float) -> Candidate | None:
-    """The card a contour outlines, or None when it is not card-shaped."""
+    """The card a contour outlines, or None when it is not card-shaped.
+
+    A card seen at a slant is a trapezoid, not a rectangle: the area it leaves in its
+    minimum-area rectangle falls with the tilt (a 40-degree view of a whole card fills
+    ~0.8 of it, so it passed for a covered card).  So a contour whose hull simplifies to
+    a plausible card quad (see :func:`_perspective_card`) is judged by how well it fills
+    that quad; only other shapes are judged against their rectangle."""
     area = cv2.contourArea(contour)
     if not MIN_AREA_FRACTION * frame_area <= area <= MAX_AREA_FRACTION * frame_area:
         return None
     hull = cv2.convexHull(contour)
+    approx = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
+    if len(approx) == 4 and cv2.isContourConvex(approx) and _perspective_card(approx.reshape(4, 2)):
+        quad = approx.reshape(4, 2).astype(np.float32)
+        if area / max(float(cv2.contourArea(quad)), 1.0) >= MIN_RECTANGULARITY:
+            return _made(quad, area, contour, inset, covered=False)
     rect = cv2.minAreaRect(hull)  # the same rectangle as the contour's, and far fewer points
     (rw, rh) = rect[1]
     if min(rw, rh) <= 0 or area / (rw * rh) < COVERED_RECTANGULARITY:
@@ -137,11 +148,35 @@ def _candidate(contour: np.ndarray, frame_area: float, inset: float) -> Candidat
     covered = area / (rw * rh) < MIN_RECTANGULARITY
     if max(rw, rh) / min(rw, rh) > MAX_ASPECT:
         return None
-    approx = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
     if len(approx) == 4 and cv2.isContourConvex(approx) and not covered:
         quad = approx.reshape(4, 2).astype(np.float32)
     else:  # rounded, chipped or covered corners: the bounding rectangle is the honest outline
         quad = cv2.boxPoints(rect).astype(np.float32)
+    return _made(quad, area, contour, inset, covered)
+
+
+MIN_CORNER_ANGLE = 50.0
+"""Smallest corner angle (degrees) of a card seen at a slant: a rectangle viewed from
+45 degrees off straight down, turned any way, keeps every corner above ~55."""
+
+
+def _perspective_card(quad: np.ndarray) -> bool:
+    """True when a convex quad could be a card seen at up to ~45 degrees: no corner
+    sharper than MIN_CORNER_ANGLE, and its mean long side / mean short side (a
+    foreshortened card's aspect) within MAX_ASPECT."""
+    pts = quad.astype(np.float64)
+    sides = np.roll(pts, -1, axis=0) - pts
+    lengths = np.linalg.norm(sides, axis=1)
+    if lengths.min() < 4:
+        return False
+    cos = -(sides * np.roll(sides, 1, axis=0)).sum(axis=1) / (lengths * np.roll(lengths, 1))
+    if np.degrees(np.arccos(np.clip(cos, -1, 1))).min() < MIN_CORNER_ANGLE:
+        return False
+    a, b = (lengths[0] + lengths[2]) / 2, (lengths[1] + lengths[3]) / 2
+    return max(a, b) / min(a, b) <= MAX_ASPECT
+
+
+def _made(quad: np.ndarray, area: float, contour: np.ndarray, inset: float, covered: bool) -> Candidate:
     quad_area = max(float(cv2.contourArea(quad)), 1.0)
     fit = area / quad_area
     xs, ys = quad[:, 0].tolist(), quad[:, 1].tolist()  # plain floats: numpy's min/max cost more on 4 points

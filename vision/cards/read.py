@@ -43,8 +43,8 @@ from vision.cards.describe import (
     rotated_180,
 )
 from vision.cards.detect import CARD_SIZE, find_cards_scaled, warp_card, working_frame
-from vision.cards.keypoints import sightings
-from vision.cards.verify import differs, ink
+from vision.cards.keypoints import Place, look
+from vision.cards.verify import MAX_PATCH, difference, differs, ink
 from vision.images import check_frame
 
 MAX_PART_DISTANCE = 1.6
@@ -212,13 +212,61 @@ def read_cards(frame: np.ndarray, catalog: Catalog) -> list[Card]:
         Card(None if m.row is None else names[m.row], _corners(q * back, m.flipped), m.confidence)
         for q, m in zip(found, matches, strict=True)
     ]
-    if cards and all(card.name is not None for card in cards):
+    named = [q * back for q, m in zip(found, matches, strict=True) if m.row is not None]
+    if (
+        cards
+        and len(named) == len(cards)
+        and _bare_elsewhere(small, [q for q, m in zip(found, matches, strict=True) if m.row is not None])
+    ):
         return cards
-    sighted = [
-        Card(names[s.row], tuple((float(x), float(y)) for x, y in s.corners), s.confidence)
-        for s in sightings(frame, catalog.points(), CARD_SIZE)
-    ]
+    seen, places = look(frame, catalog.points(), CARD_SIZE, _outside(frame.shape[:2], named))
+    sighted = [Card(names[s.row], tuple((float(x), float(y)) for x, y in s.corners), s.confidence) for s in seen]
+    sighted += [card for card in (_ink_named(frame, place, catalog) for place in places) if card is not None]
     return sorted(merge(cards, sighted), key=_reading_order)
+
+
+BARE = 0.01
+"""Fraction of the frame outside the named cards that may hold edges while the frame
+is still taken to show nothing else (a plain table, a few crumbs): then the costly
+keypoint look is skipped.  A patterned table, or a card whose outline was not found,
+has edges far above this, so the look runs."""
+
+
+def _bare_elsewhere(small: np.ndarray, named: list[np.ndarray]) -> bool:
+    """True when, outside the (grown) named cards, the working frame is nearly edgeless."""
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    edges = cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), 30, 90)
+    away = _outside(grey.shape, named, grow=1.1)
+    return np.count_nonzero(edges & away) <= BARE * max(1, np.count_nonzero(away))
+
+
+def _outside(shape: tuple[int, ...], quads: list[np.ndarray], grow: float = 1.0) -> np.ndarray:
+    """A mask (255) of the frame outside ``quads``, each grown by ``grow`` about its centre."""
+    mask = np.full(shape[:2], 255, np.uint8)
+    for quad in quads:
+        centre = quad.mean(axis=0)
+        cv2.fillConvexPoly(mask, ((quad - centre) * grow + centre).astype(np.int32), 0)
+    return mask
+
+
+def _ink_named(frame: np.ndarray, place: Place, catalog: Catalog) -> Card | None:
+    """The one deck card, of those whose shared keypoints fit ``place``, whose ink
+    matches the card straightened from there (either way up), or None: a card covered
+    in part, or never taught, matches none, and a card that matches two is not named."""
+    card = warp_card(frame, place.corners, WARP_SIZE)
+    inks = (ink(card), ink(rotated_180(card)))
+    fits = []
+    for row in place.rows:
+        taught = catalog.ink(catalog.names[row])
+        for flipped, seen in enumerate(inks):
+            patch = difference(seen, taught)
+            if patch <= MAX_PATCH:
+                fits.append((row, bool(flipped), patch))
+    if len({row for row, _, _ in fits}) != 1:
+        return None
+    row, flipped, patch = min(fits, key=lambda f: f[2])
+    quad = np.roll(place.corners, -2, axis=0) if flipped else place.corners
+    return Card(catalog.names[row], tuple((float(x), float(y)) for x, y in quad), 1.0 - patch / (2.0 * MAX_PATCH))
 
 
 def _reading_order(card: Card) -> tuple[float, float]:
@@ -228,6 +276,10 @@ def _reading_order(card: Card) -> tuple[float, float]:
 
 SAME_PLACE = 0.5
 """Intersection over the smaller quad above which two readings are of one card."""
+ONE_CARD = 0.85
+"""Two sightings sharing this much lie in one place: the weaker is not another card.
+Below it both are kept, because one card dropped on another can cover half of it
+and both still show their own points."""
 
 
 def merge(outlined: list[Card], sighted: list[Card]) -> list[Card]:
@@ -236,22 +288,22 @@ def merge(outlined: list[Card], sighted: list[Card]) -> list[Card]:
     named otherwise, the two looks disagree and that card is reported unknown, because a
     wrong name costs more than none; a sighting on no outline is a card whose outline was
     not found (covered, or lost in the table's pattern) and is added."""
-    out = list(outlined)
+    out = [(card, True) for card in outlined]  # (reading, from the outline look?)
     placed: list[Card] = []
     for seen in sighted:
-        if any(_shared(seen, other) >= SAME_PLACE for other in placed):
-            continue  # a weaker sighting of a card already sighted
+        if any(_shared(seen, other) >= ONE_CARD for other in placed):
+            continue  # a weaker fit where another card was sighted: one card, two names
         placed.append(seen)
-        under = [i for i, card in enumerate(out) if _shared(seen, card) >= SAME_PLACE]
-        rivals = [i for i in under if out[i].name not in (None, seen.name)]
+        under = [i for i, (card, outline) in enumerate(out) if outline and _shared(seen, card) >= SAME_PLACE]
+        rivals = [i for i in under if out[i][0].name not in (None, seen.name)]
         if rivals:
             for i in rivals:
-                out[i] = Card(None, out[i].corners, 0.0)
+                out[i] = (Card(None, out[i][0].corners, 0.0), True)
             continue
-        if any(out[i].name == seen.name for i in under):
+        if any(out[i][0].name == seen.name for i in under):
             continue  # both looks agree: the outline's corners are the finer
-        out = [card for i, card in enumerate(out) if i not in under] + [seen]
-    return out
+        out = [reading for i, reading in enumerate(out) if i not in under] + [(seen, False)]
+    return [card for card, _ in out]
 
 
 def _shared(a: Card, b: Card) -> float:

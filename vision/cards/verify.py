@@ -37,8 +37,13 @@ def ink(card: np.ndarray) -> np.ndarray:
 def differs(card: np.ndarray, taught: np.ndarray) -> bool:
     """True when the ink map ``card`` shows a patch larger than MAX_PATCH that the
     taught card's ink map ``taught`` does not (or the other way round)."""
+    return difference(card, taught) > MAX_PATCH
+
+
+def difference(card: np.ndarray, taught: np.ndarray) -> float:
+    """The largest patch where two ink maps differ, as a fraction of the card."""
     different = (np.abs(card - taught) > INK_DIFFERENCE).astype(np.uint8)
     different = cv2.morphologyEx(different, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, _, stats, _ = cv2.connectedComponentsWithStats(different, connectivity=8)
     largest = int(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0
-    return largest > MAX_PATCH * different.size
+    return largest / different.size
