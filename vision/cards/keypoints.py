@@ -46,6 +46,9 @@ MIN_INLIERS = 16
 """Matches agreeing with one homography needed to name a card: a random or
 look-alike card gathers a handful at most."""
 RANSAC_PX = 6.0
+RNG_SEED = 25
+"""OpenCV's random generator (one per thread) is seeded before the kd-trees are built and
+before each frame's fits, so a frame reads the same whatever the thread read before it."""
 """Reprojection error (pixels) of a match that agrees with a homography.  Shared
 matches (see :func:`_places`) are fitted with OpenCV's USAC (PROSAC sampling, local
 optimisation) rather than plain RANSAC: on the generated scenes it read the same cards
@@ -70,6 +73,7 @@ class DeckPoints:
         """A kd-tree search over the descriptors, built once (exact search against a
         deck of thousands of points costs seconds a frame; the trees a few ms)."""
         if not self._index:
+            cv2.setRNGSeed(RNG_SEED)  # the trees are random: the same deck, the same trees
             matcher = cv2.FlannBasedMatcher({"algorithm": 1, "trees": 4}, {"checks": 64})
             matcher.add([self.descriptors])
             matcher.train()
@@ -158,6 +162,7 @@ def look(
     if desc is None or len(keys) < MIN_MATCHES:
         return [], []
     neighbours = deck.index().knnMatch(desc, k=NEIGHBOURS)
+    cv2.setRNGSeed(RNG_SEED)  # the fits sample at random: one frame, one reading, whatever came before
     frame_all = np.float32([k.pt for k in keys])
     named = _named(_distinct(neighbours, deck.owner), frame_all, deck, card_size)
     places = _places(_shared(neighbours), frame_all, deck, card_size, named)
