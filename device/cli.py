@@ -78,8 +78,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from engine.games import registry  # checked here, not by argparse: it is a slow import
+    from engine import table  # checked here, not by argparse: it is a slow import
 
+    registry = table.registry  # the games the daemon's table will know
     if args.game not in registry():
         known = ", ".join(sorted(registry()))
         print(f"familiar demo: unknown game {args.game[:40]!r}; known: {known}", file=sys.stderr)

@@ -15,7 +15,7 @@ from engine.actions import Action
 from engine.games import registry
 from engine.games.unmask_rules import VERDICT_SAY
 from support.browser import CONSOLE_ERRORS, MARKS, PHONE, HostWatch, join, reveal
-from support.unmask import Play, at_department
+from support.unmask import LOCATIONS, Play, at_department
 
 pytestmark = MARKS
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve"]
@@ -75,7 +75,10 @@ def test_the_host_page_puts_the_game_first_and_teaching_and_seats_behind_keyboar
     expect(page.locator("#card-names")).to_have_value("Hedwig, Nimbus")  # what was typed is still there
     game.click()
 
-    # Undo says what it takes back: here, the answer to a first-Leader roll.
+    # Undo says what it takes back: here, the answer to a first-Leader roll (asked once
+    # every seat has its Role).
+    for seat in range(len(NAMES)):
+        service.submit(Action("role", {"choice": LOCATIONS[seat % len(LOCATIONS)]}, seat))
     prompt = page.locator("#prompts .prompt", has=page.locator(".faces")).first
     asked = prompt.locator(".prompt-text").inner_text()
     for face in (2, 3):

@@ -54,6 +54,7 @@ class TimedRounds(StepGame[Round]):
     title = "Timed rounds"
     min_seats = 1
     max_seats = 6
+    options = ("seconds",)
     steps = (
         Step(
             "ready",

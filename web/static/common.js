@@ -351,6 +351,31 @@ const Familiar = (() => {
     clear(holder).append(...build());
   }
 
+  // Redraw a list item by item: an item whose data did not change keeps its node, and what
+  // was half-entered in it, while other items come and go around it (one seat's prompt
+  // answered while another's dice are being tapped in).  Nodes are moved only where the
+  // order changed, so a field being typed in keeps its focus.
+  function redrawEach(holder, items, build) {
+    const before = holder.drawnItems || new Map();
+    const after = new Map();
+    const seen = new Map();
+    const nodes = items.map((item) => {
+      const data = JSON.stringify(item);
+      const count = (seen.get(data) || 0) + 1;
+      seen.set(data, count);
+      const key = `${count}:${data}`;
+      const node = before.get(key) || build(item);
+      after.set(key, node);
+      return node;
+    });
+    for (const [key, node] of before) if (!after.has(key)) node.remove();
+    nodes.forEach((node, index) => {
+      if (holder.children[index] !== node) holder.insertBefore(node, holder.children[index] || null);
+    });
+    while (holder.children.length > nodes.length) holder.lastElementChild.remove();
+    holder.drawnItems = after;
+  }
+
   // A game set up in another language: the page's own words come with the page, so it
   // loads again in the table's new language.
   function follow(language) {
@@ -362,6 +387,6 @@ const Familiar = (() => {
     window.addEventListener("pageshow", (event) => { if (event.persisted) handler(); });
   }
 
-  return { el, clear, redraw, api, say, leds, live, pretty, renderValue, renderObject, renderTable, renderPrompt, renderNow, tabs, timers, onRestore, follow, t, labels: {} };
+  return { el, clear, redraw, redrawEach, api, say, leds, live, pretty, renderValue, renderObject, renderTable, renderPrompt, renderNow, tabs, timers, onRestore, follow, t, labels: {} };
 
 })();

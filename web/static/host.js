@@ -68,7 +68,7 @@
     document.getElementById("title").textContent = !view.game ? t("No game yet") : view.over ? t("{title} (over)", { title: view.title }) : view.title;
     clear(document.getElementById("seats")).append(...view.seats.map((n, i) => seatRow(n, i, view.claimed[i])));
     drawJoined(view);
-    Familiar.redraw(document.getElementById("prompts"), [view.expects, view.seats], () => view.expects.map((e) => prompt(e, view.seats)));
+    Familiar.redrawEach(document.getElementById("prompts"), view.expects.map((e) => [e, view.seats]), ([e, seats]) => prompt(e, seats));
     document.getElementById("turn-panel").hidden = !view.expects.length;
     document.getElementById("turn-camera").hidden = !view.expects.some((e) => SEEN_BY_CAMERA.has(e.kind));
     Familiar.timers(document.getElementById("timers"), view.timers, timerControls);

@@ -96,7 +96,7 @@
     document.getElementById("seat").hidden = false;
     document.getElementById("name").textContent = mine.name;
     const open = mine.expects.filter((e) => !e.secret);
-    Familiar.redraw(document.getElementById("prompts"), open, () => open.map((e) => renderPrompt(e, act)));
+    Familiar.redrawEach(document.getElementById("prompts"), open, (e) => renderPrompt(e, act));
     if (wasShown) show();
   }
 
