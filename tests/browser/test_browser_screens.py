@@ -170,3 +170,26 @@ def test_unmask_shows_the_loyalty_as_one_card_shape_and_the_end_on_every_page(br
         loyalty = service.table.current.state.loyalty[seat]
         word = "Death Eater" if loyalty == "death_eater" else "Order of the Phoenix"
         expect(host.page.locator(".reveal-end figure", has_text=name).locator(".card-word")).to_have_text(word)
+
+
+def test_dice_half_tapped_in_survive_another_prompt_arriving(browser, served):
+    """A live update that changes the other prompts (Bob's Role taken: his prompt goes, the
+    others offer one Role fewer) leaves Ann's, and the die already tapped in it, as they
+    were: the host finishes her roll with one more tap."""
+    base, service = with_unmask(served)
+    host = HostWatch(browser, base)
+    page = host.page
+    host.start("unmask", NAMES)
+    service.submit(Action("role", {"choice": LOCATIONS[0]}, 0))
+    ann = page.locator("#prompts .prompt", has_text="Ann: roll")
+    expect(ann).to_be_visible()
+    assert "3" not in ann.inner_text()
+    ann.get_by_role("button", name="die showing 3").click()
+    expect(ann).to_contain_text("3")
+    service.submit(Action("role", {"choice": LOCATIONS[1]}, 1))
+    expect(page.locator("#prompts")).not_to_contain_text("Bob: which Role")
+    expect(ann).to_contain_text("3")
+    ann.get_by_role("button", name="die showing 4").click()
+    expect(page.locator("#message")).to_have_text("Done.")
+    assert service.store.entries()[-1].action.data["dice"] == [3, 4]
+    host.context.close()
