@@ -88,7 +88,9 @@ class Expect:
     the face names a page offers to tap beside the pips.  ``labels``, when given, are
     what the options are shown as (``options`` are what is sent back).  An ``optional``
     prompt offers what the table may do or leave (use an ability, change a vote): the game
-    never waits on it, so a simulated player leaves it alone.
+    never waits on it, so a simulated player leaves it alone.  A ``final`` prompt's answer
+    settles the game (an accusation): a mis-tap there cannot be taken back at the table,
+    so the page asks before it sends it.
 
     A ``cards`` prompt of a game that reads cards where they lie (each player's area of
     the table) gives ``laid``: every card it already places, as ``(card, seat, zone)``
@@ -108,6 +110,7 @@ class Expect:
     optional: bool = False
     labels: tuple[str, ...] = ()
     laid: tuple[tuple[str, int, str | None], ...] | None = None
+    final: bool = False
 
     @classmethod
     def choice(
@@ -119,9 +122,20 @@ class Expect:
         count: int = 1,
         secret: bool = False,
         optional: bool = False,
+        final: bool = False,
     ) -> Expect:
         """Pick ``count`` of ``options``: the commonest prompt of every game."""
-        return cls("choice", action, prompt, seat=seat, count=count, options=options, secret=secret, optional=optional)
+        return cls(
+            "choice",
+            action,
+            prompt,
+            seat=seat,
+            count=count,
+            options=options,
+            secret=secret,
+            optional=optional,
+            final=final,
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -136,4 +150,5 @@ class Expect:
             "secret": self.secret,
             "symbols": self.symbols,
             "optional": self.optional,
+            "final": self.final,
         }

@@ -215,7 +215,8 @@ def _ask_item(state: ClueState) -> list[Expect]:
 def _ask_place(state: ClueState) -> list[Expect]:
     name = state.names[state.current]
     prompt = _("{name}: in which location?", name=name)
-    return [Expect.choice("place", prompt, tuple(state.locations), seat=state.current)]
+    accusing = state.purpose == ACCUSE  # an accusation's last pick: the accuser wins or is out
+    return [Expect.choice("place", prompt, tuple(state.locations), seat=state.current, final=accusing)]
 
 
 def _ask_show(state: ClueState) -> list[Expect]:

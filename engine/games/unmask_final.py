@@ -284,6 +284,7 @@ def _ask_accuse(state: UnmaskState) -> list[Expect]:
             state.others(who),
             seat=who,
             count=n,
+            final=True,
         )
         for n in NAMES_TO_SUBMIT[state.players]
     ]

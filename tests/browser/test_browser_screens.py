@@ -193,3 +193,40 @@ def test_dice_half_tapped_in_survive_another_prompt_arriving(browser, served):
     expect(page.locator("#message")).to_have_text("Done.")
     assert service.store.entries()[-1].action.data["dice"] == [3, 4]
     host.context.close()
+
+
+def test_the_final_accusation_asks_first_and_a_no_sends_nothing(browser, served):
+    """The final Leader's names settle the game: the page asks before sending them, and
+    a mis-tap answered No leaves the table waiting as it was."""
+    base, service = with_unmask(served)
+    play = at_department(5)
+    s = play.s
+    if s.step == "revelio":
+        play.act("peek", by=s.board.revelio, choice=next(x for x in range(5) if x != s.board.revelio))
+    leader = next(x for x in range(5) if x != play.s.final.nominator)
+    play.final_vote(leader, yes=True)
+    assert play.s.step == "accuse"
+    replayed(service, play)
+    host = HostWatch(browser, base)
+    page = host.page
+    prompt = page.locator("#prompts .prompt", has_text="submit 1 name").first
+    expect(prompt).to_be_visible()
+    answers: list[bool] = [False, True]
+    asked: list[str] = []
+
+    def on_dialog(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if answers.pop(0) else dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    logged = len(service.store.entries())
+    accused = next(n for i, n in enumerate(NAMES) if i != service.table.current.state.final.final_leader)
+    name = prompt.get_by_role("button", name=accused, exact=True)
+    name.click()  # one name: a tap sends it, once the host says yes
+    expect(page.locator("#prompts")).to_contain_text("submit 1 name")
+    assert asked == ["This answer cannot be taken back at the table. Send it?"]
+    assert len(service.store.entries()) == logged  # No: nothing sent
+    name.click()
+    expect(page.locator("#title")).to_contain_text("(over)")
+    assert len(asked) == 2 and service.store.entries()[-1].action.kind == "accuse"
+    host.context.close()

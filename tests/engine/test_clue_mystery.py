@@ -109,6 +109,8 @@ def test_a_suggestion_is_only_made_in_a_location_other_than_the_burrow() -> None
     play.act("suspect", by=1, choice="Snatchers")
     play.act("item", by=1, choice="Jinxed Broomstick")
     assert play.s.step == "place"  # an accusation, which names the location too
+    # Its last pick settles the game for the accuser: a page asks before sending it.
+    assert [e.final for e in play.table.expects() if e.action == "place"] == [True]
 
 
 def test_a_right_accusation_wins_and_reveals_the_envelope() -> None:

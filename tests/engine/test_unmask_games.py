@@ -74,6 +74,7 @@ def elect(play: Play, wanted: int) -> None:
     assert play.s.step == "nominate" and play.s.final.nominator == play.s.left_of(play.s.leader)
     play.final_vote(wanted, yes=True)
     assert play.s.final.final_leader == wanted and play.s.step == "accuse"
+    assert all(e.final for e in play.table.expects())  # the names settle the game: asked first
 
 
 def accuse(play: Play, outcome: str) -> None:

@@ -192,7 +192,9 @@ const Familiar = (() => {
   function renderPrompt(expect, submit, extra) {
     const data = (more) => Object.assign({}, extra || {}, more);
     const box = el("div", { class: "prompt" + (expect.secret ? " secret-prompt" : "") }, el("p", { class: "prompt-text" }, expect.prompt));
-    const send = (payload) => submit(expect.action, data(payload));
+    // A final answer (an accusation) is asked first: a mis-tap there settles the game.
+    const sure = () => !expect.final || window.confirm(t("This answer cannot be taken back at the table. Send it?"));
+    const send = (payload) => { if (sure()) submit(expect.action, data(payload)); };
     if (expect.kind === "dice") box.append(diceInput(expect.count, (dice) => send({ dice }), expect.options, expect.option_labels));
     else if (expect.kind === "choice") box.append(choiceInput(expect.options, expect.option_labels || expect.options, expect.count || 1, send));
     else if (expect.kind === "vote") {
