@@ -260,12 +260,14 @@ const Familiar = (() => {
     return el("div", { class: "row choices" }, input, choose);
   }
 
+  // Typed cards, as the prompt above asks for them (a game asks for names, or for each
+  // card's dice value): the field itself promises no particular form.
   function cardsInput(count, done) {
-    const input = el("input", { type: "text", placeholder: t("card names, separated by commas"), autocomplete: "off" });
+    const input = el("input", { type: "text", placeholder: t("cards, separated by commas"), autocomplete: "off" });
     const send = el("button", { class: "big", onclick: () => {
       const cards = input.value.split(",").map((s) => s.trim()).filter(Boolean);
       if (cards.length && (!count || cards.length <= count)) done(cards);
-      else say(count ? t("Enter up to {count} card names", { count }) : t("Enter some card names"), true);
+      else say(count ? t("Too many cards: at most {count} here", { count }) : t("Enter some cards"), true);
     } }, t("Send cards"));
     return el("div", {}, input, send);
   }
