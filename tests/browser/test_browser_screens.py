@@ -230,3 +230,31 @@ def test_the_final_accusation_asks_first_and_a_no_sends_nothing(browser, served)
     expect(page.locator("#title")).to_contain_text("(over)")
     assert len(asked) == 2 and service.store.entries()[-1].action.kind == "accuse"
     host.context.close()
+
+
+def test_a_phone_with_a_secret_prompt_says_so_on_its_button(browser, served):
+    """A secret prompt (the Revelio peek at the Department) stays behind the tap, but the
+    holder's button says that something is asked of them, until it is answered."""
+    from support.unmask import revelio_taken
+
+    base, service = with_unmask(served)
+    play = revelio_taken(options={"revelio_peeks": [2, 2, 2, 2, 2, 2]})
+    for _ in range(4):
+        play.encounter(False)
+    replayed(service, play)
+    holder = service.table.current.state.board.revelio
+    phone = join(browser, base, NAMES[holder], service.join_code())
+    button = phone.locator("#reveal")
+    expect(button).to_have_text("Tap to see your secret")
+    done = len(play.entries)
+    play.encounter(False)  # the last failure: the Department, where the peek is asked
+    for entry in play.entries[done:]:
+        service.submit(entry.action)
+    assert service.table.current.state.step == "revelio"
+    expect(button).to_have_text("Something is asked of you: tap to answer in private")
+    button.click()
+    peek = phone.locator("#secret-prompts .prompt", has_text="or look at no one")
+    expect(peek).to_be_visible()
+    peek.get_by_role("button").first.click()
+    expect(button).to_have_text("Tap to see your secret")
+    phone.context.close()

@@ -97,6 +97,11 @@
     document.getElementById("name").textContent = mine.name;
     const open = mine.expects.filter((e) => !e.secret);
     Familiar.redrawEach(document.getElementById("prompts"), open, (e) => renderPrompt(e, act));
+    // A secret prompt stays behind the tap (its words may name the role), but the button
+    // says that something waits for this seat, so it is never missed.
+    const waiting = mine.expects.some((e) => e.secret && !e.optional);
+    reveal.textContent = waiting ? t("Something is asked of you: tap to answer in private") : t("Tap to see your secret");
+    reveal.classList.toggle("asked", waiting);
     if (wasShown) show();
   }
 
