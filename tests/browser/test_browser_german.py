@@ -55,5 +55,8 @@ def test_a_game_set_up_in_german_turns_every_page_german(browser, served):
     expect(host.page.locator("h1")).to_have_text("Spielleitung")  # reloaded in the game's language
     assert service.language == "de"
     ann = join(browser, base, "Ann", service.join_code())
-    expect(ann.locator("#reveal")).to_have_text("Tippen, um dein Geheimnis zu sehen")
+    # Ann's secret pick waits for her: her button says so, in German
+    expect(ann.locator("#reveal")).to_have_text("Du bist gefragt: tippe, um ungesehen zu antworten")
+    bob = join(browser, base, "Bob", service.join_code())
+    expect(bob.locator("#reveal")).to_have_text("Tippen, um dein Geheimnis zu sehen")
     expect(ann.locator("html")).to_have_attribute("lang", "de")
