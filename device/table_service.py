@@ -97,8 +97,9 @@ class TableService:
         self._views_of: tuple[Any, Any] | None = None
         self._views: dict[int | None, dict[str, Any]] = {}
         self._key = store.box_key()
-        self._misfits: set[tuple[str, str, str]] = set()
-        """Saved options found not to fit, already told to the host (told once each)."""
+        self._fits: dict[tuple[str, str, str], bool] = {}
+        """Whether each saved option (game, option, saved text) fits its game, checked once:
+        the rules are the box's code, so the answer holds, and a misfit is told once."""
         self._load()
 
     def _load(self) -> None:
@@ -180,23 +181,27 @@ class TableService:
         """A saved option, checked as a fresh one is: by setting up the game with it (at its
         fewest players, nothing kept).  One that no longer fits (saved by an older box, or
         damaged) is offered as None, and the host is told once."""
+        key = (name, option, text)
+        if key not in self._fits:
+            self._fits[key] = self._fits_now(name, option, text)
+        return json.loads(text) if self._fits[key] else None
+
+    def _fits_now(self, name: str, option: str, text: str) -> bool:
         game = self.table.games[name]
         seats = [str(n + 1) for n in range(game.min_seats)]
         try:
             value = json.loads(text)
             self.table.attempt(Action(NEW, {"game": name, "seats": seats, "options": {option: value}}), 0)
         except (ValueError, RecursionError) as exc:  # IllegalAction (a refusal, a game's fault) or bad JSON
-            if (name, option, text) not in self._misfits:
-                self._misfits.add((name, option, text))
-                said_why = _(
-                    "The saved option {option!r} for {game} was set aside: {reason}",
-                    option=option,
-                    game=game.title,
-                    reason=said(exc),
-                )
-                self.note(said_why)
-            return None
-        return value
+            said_why = _(
+                "The saved option {option!r} for {game} was set aside: {reason}",
+                option=option,
+                game=game.title,
+                reason=said(exc),
+            )
+            self.note(said_why)
+            return False
+        return True
 
     def _with_kept(self, action: Action) -> tuple[Action, Kept | None]:
         """A new game as the host asked for it, with each option kept per board that the
