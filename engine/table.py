@@ -36,6 +36,11 @@ NEW = "table.new"
 UNDO = "table.undo"
 TIMER = "table.timer"
 MAX_NAME = 24
+MARK_EVERY = 8
+"""Undo keeps the state after every MARK_EVERY-th kept entry of the current game, so it
+replays at most that many entries instead of the whole game: a long game's undo held
+the table's lock for a whole replay while every page waited (issue 24).  Eight states
+a game of hundreds of entries is a few hundred kilobytes."""
 
 Learned = dict[str, Any]
 
@@ -151,6 +156,10 @@ class Table:
         """The entries taken while who acts was a secret (see ``Game.hides_actors``)."""
         self.answered: dict[int, str] = {}
         """By entry seq: the public prompt that entry answered (what undo would take back)."""
+        self.marks: dict[int, TableState] = {}
+        """By entry seq: the table state right after that entry, every MARK_EVERY-th
+        entry of the current game (see MARK_EVERY).  States are never changed once made
+        (:meth:`attempt` works on a copy), so a mark is the state itself."""
         self.current_since = 0
         """Where the current game became current: its ``table.new``, or the undo that
         brought it back (seat claims are keyed by it, so an undone new game does not hand
@@ -255,6 +264,9 @@ class Table:
         self.kept.append(entry)
         if entry.action.kind == NEW:
             self.current_since = entry.seq
+            self.marks.clear()  # only the current game is rebuilt from its marks
+        if len(self.kept) % MARK_EVERY == 0:
+            self.marks[entry.seq] = outcome.state
         if outcome.informed:
             self.informed[entry.seq] = outcome.informed
         if outcome.hidden:
@@ -327,16 +339,23 @@ class Table:
             remembered = self.seen.setdefault(game_seq, {}).setdefault(seat, [])
             if shown and shown not in remembered:
                 remembered.append(shown)
+        self.marks.pop(undone.seq, None)
         since = self.current_since
         self._rebuild()
         self.current_since = (seq or 0) if undone.action.kind == NEW else since
 
     def _rebuild(self) -> None:
-        """The current game again from its ``table.new``: undo replays one game, not the log."""
+        """The current game again from its latest mark (see MARK_EVERY), else from its
+        ``table.new``: undo replays a few entries of one game, never the log.  The marks
+        are made the same way on the running table and on one replayed from the log, so
+        both rebuild alike."""
         start = next((i for i in range(len(self.kept) - 1, -1, -1) if self.kept[i].action.kind == NEW), None)
         self.current = TableState()
         if start is None:
             return
+        marked = next((i for i in range(len(self.kept) - 1, start - 1, -1) if self.kept[i].seq in self.marks), None)
+        if marked is not None:
+            self.current, start = self.marks[self.kept[marked].seq], marked + 1
         replayed = self.kept[start:]
         del self.kept[start:]
         for entry in replayed:

@@ -9,8 +9,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.actions import Action
-from engine.table import NEW, UNDO, Entry, Table, replay
+from engine.actions import Action, IllegalAction
+from engine.table import MARK_EVERY, NEW, UNDO, Entry, Table, replay
 from support.web import SecretWords, games
 
 
@@ -35,6 +35,29 @@ def test_replay_runs_only_the_current_game_when_no_undo_reaches_an_older_one():
     assert table.public_view()["view"]["rounds"] == 10 and len(table.kept) == len(log)
     table.undo(len(log) + 1)
     assert table.public_view()["view"]["rounds"] == 9
+
+
+def test_an_undo_late_in_a_long_game_replays_a_few_entries_not_the_game():
+    """Undo runs under the table's lock, which every page waits on: it starts from the
+    latest mark, and the table it gives is the one that never had the undone entry."""
+    live, log = Table({"secrets": Counting()}), []
+    moves = [Action(NEW, {"game": "secrets", "seats": ["Ann", "Bob"]})]
+    moves += [Action("peek", {"choice": "Bob"}, 0) if i % 5 == 0 else Action("next") for i in range(100)]
+    for action in moves:
+        try:
+            live.apply(action, 7, seq=len(log) + 1)
+        except IllegalAction:
+            continue
+        log.append(Entry(len(log) + 1, action, 7))
+    assert len(log) > 3 * MARK_EVERY
+    Counting.applied = 0
+    live.undo(len(log) + 1)
+    assert 0 < Counting.applied < MARK_EVERY
+    never = Table({"secrets": Counting()})
+    for entry in log[:-1]:
+        never.apply(entry.action, entry.seed, seq=entry.seq)
+    assert live.public_view() == never.public_view()
+    assert [live.private_view(s) for s in (0, 1)] == [never.private_view(s) for s in (0, 1)]
 
 
 STEPS = st.lists(
