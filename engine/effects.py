@@ -82,7 +82,12 @@ class Expect:
     ``options``; ``count`` of them), ``"vote"`` (yes/no from each listed seat) or
     ``"confirm"`` (the host presses next).  ``action`` is the action kind that answers
     it.  ``seat`` is whose input it is (``None``: the host).  A ``secret`` prompt is
-    shown only to that seat, never on the host page.  A dice roll with ``symbols`` may
+    shown only to that seat, never on the host page, and on the phone behind the tap
+    that shows the seat's secret, since its words or options may give a secret away (a
+    role named, a hand listed).  A ``glanceable`` secret prompt gives nothing away (the
+    Revelio holder is public, its options are the other players' names): only its answer
+    is private, so the phone shows it openly, where it is not missed; it is still its
+    seat's alone, and what the answer shows stays behind the tap.  A dice roll with ``symbols`` may
     hold symbol dice taught to the box (read by face name); without, only pipped dice
     answer it, and the box does not look for taught dice in the tray; its ``options`` are
     the face names a page offers to tap beside the pips.  ``labels``, when given, are
@@ -111,6 +116,11 @@ class Expect:
     labels: tuple[str, ...] = ()
     laid: tuple[tuple[str, int, str | None], ...] | None = None
     final: bool = False
+    glanceable: bool = False
+
+    def __post_init__(self) -> None:
+        if self.glanceable and (not self.secret or self.seat is None):
+            raise ValueError("only a seat's secret prompt can be glanceable (any other is shown openly anyway)")
 
     @classmethod
     def choice(
@@ -123,6 +133,7 @@ class Expect:
         secret: bool = False,
         optional: bool = False,
         final: bool = False,
+        glanceable: bool = False,
     ) -> Expect:
         """Pick ``count`` of ``options``: the commonest prompt of every game."""
         return cls(
@@ -135,6 +146,7 @@ class Expect:
             secret=secret,
             optional=optional,
             final=final,
+            glanceable=glanceable,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -151,4 +163,5 @@ class Expect:
             "symbols": self.symbols,
             "optional": self.optional,
             "final": self.final,
+            "glanceable": self.glanceable,
         }

@@ -123,9 +123,12 @@ def helper(state: ClueState, turn: Turn) -> list[Effect]:
 
 
 def _ask_helper(state: ClueState) -> list[Expect]:
+    """Each phone's switch, shown openly on it (glanceable): both ways always, so it says
+    nothing of whether the helper is on (the notepad behind the tap shows that); optional,
+    as the game never waits on it."""
     prompt = _("Notepad helper")
     return [
-        Expect.choice("notepad", prompt, (OFF if state.helper.get(s) else ON,), seat=s, secret=True)
+        Expect.choice("notepad", prompt, (ON, OFF), seat=s, secret=True, optional=True, glanceable=True)
         for s in range(state.players)
     ]
 

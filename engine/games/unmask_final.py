@@ -76,7 +76,10 @@ def peek(state: UnmaskState, turn: Turn) -> list[Effect]:
 
 
 def _ask_peek(state: UnmaskState) -> list[Expect]:
-    """The holder's secret choice (one or two players, or no one); the host may only skip it."""
+    """The holder's secret choice (one or two players, or no one); the host may only skip it.
+
+    Glanceable: who holds Revelio and how many it shows are on the board, the options are
+    the other players' names; only whom the holder picks, and what they see, is private."""
     holder, allowed = state.board.revelio, state.dept().peeks_allowed
     others = state.others(holder)
     out = [
@@ -87,10 +90,13 @@ def _ask_peek(state: UnmaskState) -> list[Expect]:
             seat=holder,
             count=n,
             secret=True,
+            glanceable=True,
         )
         for n in range(1, allowed + 1)
     ]
-    out.append(Expect.choice("peek", _("Revelio: or look at no one"), (NO_PEEK,), seat=holder, secret=True))
+    out.append(
+        Expect.choice("peek", _("Revelio: or look at no one"), (NO_PEEK,), seat=holder, secret=True, glanceable=True)
+    )
     out.append(
         Expect.choice(
             "peek",

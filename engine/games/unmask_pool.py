@@ -320,12 +320,14 @@ def roll(state: UnmaskState, turn: Turn) -> list[Effect]:
 
 
 def _ask_roll(state: UnmaskState) -> list[Expect]:
+    """The Leader's next roll; one die (a pool of one card's die) is no "dice", nor has a rest."""
     allowed = requirement(state)[2]
     pool = state.now.pool
-    prompt = _(
+    prompt = _n(
+        "{name}: roll {count} die (roll {number} of {allowed})",
         "{name}: roll {count} dice (roll {number} of {allowed}); keep any, roll the rest",
+        pool.dice,
         name=state.names[state.leader],
-        count=pool.dice,
         number=len(pool.rolls) + 1,
         allowed=allowed,
     )

@@ -232,29 +232,82 @@ def test_the_final_accusation_asks_first_and_a_no_sends_nothing(browser, served)
     host.context.close()
 
 
-def test_a_phone_with_a_secret_prompt_says_so_on_its_button(browser, served):
-    """A secret prompt (the Revelio peek at the Department) stays behind the tap, but the
-    holder's button says that something is asked of them, until it is answered."""
+def test_a_phone_with_a_prompt_behind_the_tap_says_so_on_its_button(browser, served):
+    """A secret prompt whose words give a secret away (here Ann's pick of a seat whose
+    word she will see) stays behind the tap, but her button says that something is asked
+    of her, until it is answered; Bob, asked nothing in private, sees the usual button."""
+    base, service = served
+    host = HostWatch(browser, base)
+    host.start("secrets", ["Ann", "Bob", "Cat"])
+    ann, bob = (join(browser, base, name, service.join_code()) for name in ("Ann", "Bob"))
+    button = ann.locator("#reveal")
+    expect(button).to_have_text("Something is asked of you: tap to answer in private")
+    expect(bob.locator("#reveal")).to_have_text("Tap to see your secret")
+    expect(ann.locator("#prompts")).not_to_contain_text("Pick a seat to peek at")
+    button.click()
+    pick = ann.locator("#secret-prompts .prompt", has_text="Pick a seat to peek at")
+    pick.get_by_role("button", name="Cat").click()
+    expect(button).to_have_text("Tap to see your secret")
+    assert reveal(ann).count(service.table.current.state.words[2]) == 1  # Cat's word, behind the tap
+    for page in (host.page, ann, bob):
+        page.context.close()
+
+
+def _at_the_revelio_peek(service: Any) -> int:
+    """Unmask at the Department with the Revelio peek asked (two Loyalty cards at most):
+    the holder's seat."""
     from support.unmask import revelio_taken
 
-    base, service = with_unmask(served)
     play = revelio_taken(options={"revelio_peeks": [2, 2, 2, 2, 2, 2]})
-    for _ in range(4):
+    for _ in range(5):
         play.encounter(False)
     replayed(service, play)
-    holder = service.table.current.state.board.revelio
-    phone = join(browser, base, NAMES[holder], service.join_code())
-    button = phone.locator("#reveal")
-    expect(button).to_have_text("Tap to see your secret")
-    done = len(play.entries)
-    play.encounter(False)  # the last failure: the Department, where the peek is asked
-    for entry in play.entries[done:]:
-        service.submit(entry.action)
     assert service.table.current.state.step == "revelio"
-    expect(button).to_have_text("Something is asked of you: tap to answer in private")
-    button.click()
-    peek = phone.locator("#secret-prompts .prompt", has_text="or look at no one")
+    return service.table.current.state.board.revelio
+
+
+def peeks_shown(phone: Any) -> str:
+    """What a phone's secret card says under "Revelio peeks", revealed by a tap."""
+    reveal(phone)
+    return (
+        phone.locator("#secret-view dt", has_text="Revelio peeks")
+        .locator("xpath=following-sibling::dd[1]")
+        .inner_text()
+    )
+
+
+def test_the_revelio_holder_answers_the_peek_openly_and_sees_its_result_behind_the_tap(browser, served):
+    """The peek gives nothing away (the holder is on the board, the options are names):
+    the holder answers it without the tap, the other phones and the host page never show
+    it, and the Loyalty seen is on the holder's secret card alone."""
+    base, service = with_unmask(served)
+    host = HostWatch(browser, base)
+    holder = _at_the_revelio_peek(service)
+    phones = {seat: join(browser, base, NAMES[seat], service.join_code()) for seat in range(len(NAMES))}
+    mine, asked = phones[holder], "Revelio: look at the Loyalty of 1 player"
+    peek = mine.locator("#prompts .prompt", has_text=asked)
     expect(peek).to_be_visible()
-    peek.get_by_role("button").first.click()
-    expect(button).to_have_text("Tap to see your secret")
-    phone.context.close()
+    expect(mine.locator("#secret")).to_be_hidden()  # seen and answered without the tap
+    expect(mine.locator("#reveal")).to_have_text("Tap to see your secret")  # nothing waits behind it
+    expect(host.page.locator("#prompts")).to_contain_text(f"Waiting for {NAMES[holder]} to cast Revelio")
+    for seat, phone in phones.items():
+        if seat != holder:
+            expect(phone.locator("#now")).to_contain_text("Waiting for")  # the page is drawn
+            reveal(phone)
+            assert "look at the Loyalty" not in phone.inner_text("body")
+    target = (holder + 1) % len(NAMES)
+    peek.get_by_role("button", name=NAMES[target], exact=True).click()
+    expect(mine.locator("#message")).to_have_text("Sent.")
+    expect(mine.locator("#prompts")).not_to_contain_text("Revelio")
+    loyalty = service.table.current.state.loyalty[target]
+    word = "Death Eater" if loyalty == "death_eater" else "Order of the Phoenix"
+    seen = peeks_shown(mine)
+    assert NAMES[target] in seen and word in seen
+    for seat, phone in phones.items():
+        if seat != holder:
+            assert peeks_shown(phone) == "none"
+    assert "look at the Loyalty" not in host.downloaded()
+    # this table's pages only (an earlier test's phones may still be open, their box gone)
+    assert [e for e in CONSOLE_ERRORS if e.startswith(base) and "status of 403" not in e] == []
+    for page in (host.page, *phones.values()):
+        page.context.close()

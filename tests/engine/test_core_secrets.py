@@ -202,6 +202,16 @@ class BrokenGame(StepGame[Broken]):
         return Broken(), []
 
 
+def test_only_a_seats_secret_prompt_can_be_glanceable() -> None:
+    """Glanceable says how a seat's phone shows one of its secret prompts (openly); on any
+    other prompt it would mean nothing, so it is refused where the prompt is made."""
+    shown = Expect.choice("peek", "Revelio", ("Ann",), seat=1, secret=True, glanceable=True)
+    assert shown.to_json()["glanceable"] and shown.to_json()["secret"]
+    for seat, secret in ((None, True), (1, False)):
+        with pytest.raises(ValueError, match="glanceable"):
+            Expect.choice("peek", "Revelio", ("Ann",), seat=seat, secret=secret, glanceable=True)
+
+
 def test_a_bug_in_a_game_is_a_refusal_that_changes_nothing() -> None:
     table = Table({"broken": BrokenGame()})
     table.apply(Action(NEW, {"game": "broken", "seats": ["Ann"]}), 1)

@@ -312,6 +312,7 @@ def test_revelio_peeks_only_the_holder_sees() -> None:
     assert s.step == "revelio" and s.final.peeks_allowed == 2
     secret = [e for e in short.table.expects() if e.action == "peek" and e.secret]
     assert secret and secret[0].seat == 2
+    assert all(e.glanceable for e in secret)  # the holder and the names are public: shown openly on the phone
     assert all(e["action"] != "peek" or not e["secret"] for e in short.table.public_view()["expects"])
     for bad, message in (([1, 3, 4], "at most 2"), ([2], "yourself")):
         with pytest.raises(IllegalAction, match=message):

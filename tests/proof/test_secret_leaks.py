@@ -33,7 +33,7 @@ def test_no_view_answer_or_line_depends_on_a_secret_its_audience_does_not_hold(n
         table, rng = random_game(name, seed)
         for action, action_seed in table_moves(table, rng, STEPS):
             found = audit_step(table, action, action_seed)
-            checks += len(table.current.seats) + 3
+            checks += 2 * len(table.current.seats) + 3
             findings |= {f"{name} seed {seed} step {len(table.kept)}: {f}" for f in found}
     print(f"\n{name}: {checks} leak checks")
     assert sorted(findings) == []
@@ -55,17 +55,20 @@ def test_undo_then_the_same_action_deals_the_same_secrets(name):
             assert plain(twin.current.state) == once, f"{name} seed {seed}: undo re-dealt at {action.kind}"
 
 
-def _leaky(say_word: bool) -> Table:
-    """Secret words whose "next" line or prompt names seat 1's word: what the audit is for."""
+def _leaky(where: str) -> Table:
+    """Secret words whose "next" line or prompt names seat 1's word: what the audit is for.
+    A glanceable prompt may not name even its own seat's word (it is shown openly)."""
     from engine.effects import Expect, Say
     from engine.steps import Move, Step
     from support.web import SecretWords
 
     def next_round(state, turn):
-        return [Say(f"Round: {state.words[1]}." if say_word else "Round.")]
+        return [Say(f"Round: {state.words[1]}." if where == "said" else "Round.")]
 
     def ask(state):
-        return [Expect("confirm", "next", "Next" if say_word else f"Next, not {state.words[1]}")]
+        if where == "glanceable":
+            return [Expect.choice("next", f"Next, {state.words[1]}", ("go",), seat=1, secret=True, glanceable=True)]
+        return [Expect("confirm", "next", "Next" if where == "said" else f"Next, not {state.words[1]}")]
 
     class Leaky(SecretWords):
         name = "leaky"
@@ -76,9 +79,11 @@ def _leaky(say_word: bool) -> Table:
     return table
 
 
-@pytest.mark.parametrize("say_word", [True, False], ids=["in a spoken line", "in a prompt"])
-def test_the_audit_finds_a_secret_named_aloud_or_in_a_prompt(say_word):
+@pytest.mark.parametrize("where", ["said", "prompt", "glanceable"])
+def test_the_audit_finds_a_secret_named_aloud_or_in_a_prompt(where):
     from engine.actions import Action
 
-    found = audit_step(_leaky(say_word), Action("next"), 0)
+    found = audit_step(_leaky(where), Action("next"), 0)
     assert found, "the audit missed a leak"
+    if where == "glanceable":  # seat 1 holds its word: only the open prompt is a leak
+        assert found == ["seat 1's glanceable prompt depends on a secret"]

@@ -10,7 +10,9 @@ that nothing the observer is given changes:
 * whether the observer's own next answer is accepted;
 * for the whole table: what the box says and shows (``Say`` lines and their pauses,
   ``Notice`` texts), unless the public view after the action differs too (the game
-  revealed something on purpose, such as an enacted policy).
+  revealed something on purpose, such as an enacted policy);
+* a seat's glanceable prompts (shown openly on its phone, where a neighbour may read
+  them) depend on no secret at all, not even the seat's own.
 
 A value merely *appearing* somewhere is no test (a role's name is in the rules' lines);
 a view that stays the same however the hidden secrets are dealt cannot carry them.
@@ -94,6 +96,11 @@ def view_of(table: Table, observer: int | None) -> Any:
     return plain(table.public_view() if observer is None else table.private_view(observer))
 
 
+def glanceable(table: Table, seat: int) -> list[Any]:
+    """The prompts ``seat``'s phone shows openly although they are secret (its answer is)."""
+    return [plain(e) for e in table.private_view(seat)["expects"] if e["glanceable"]]
+
+
 def spoken(effects: list[Effect]) -> list[Any]:
     """What the table hears and the host's screen shows, with each line's pause."""
     return [(type(e).__name__, e.text, getattr(e, "then_wait", 0.0)) for e in effects if isinstance(e, (Say, Notice))]
@@ -112,7 +119,8 @@ def _attempt(table: Table, action: Action, seed: int) -> list[Effect] | str | No
 
 def audit_step(table: Table, action: Action, seed: int) -> list[str]:
     """Every leak about to happen at this point of a game, as readable findings; counts
-    one check per observer view, one for the actor's acceptance and one for narration."""
+    one check per observer view, one for the actor's acceptance, one for narration and
+    one per seat for its glanceable prompts."""
     findings: list[str] = []
     state, seats = table.current.state, len(table.current.seats)
     for observer in [None, *range(seats)]:
@@ -129,6 +137,11 @@ def audit_step(table: Table, action: Action, seed: int) -> list[str]:
     elif isinstance(done, str) and done != done_hidden:
         findings.append(f"the refusal of {action.kind} by {action.seat} depends on secrets it does not hold")
     everyone = twin_table(table, hide_from(state, seats, None))
+    findings += [
+        f"seat {seat}'s glanceable prompt depends on a secret"
+        for seat in range(seats)
+        if glanceable(table, seat) != glanceable(everyone, seat)
+    ]
     try:
         outcome, twin_outcome = table.attempt(action, seed), everyone.attempt(action, seed)
     except IllegalAction:  # refused in one world (a hand the player holds), or a GameFault

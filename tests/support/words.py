@@ -2,7 +2,8 @@
 
 Generic over the games (a test names one): the game is played through
 ``engine.table.Table`` as the box plays it, answering only what its own prompts offer
-(now and then from the wrong seat, so refusals are heard too), and everything a person
+(now and then from the wrong seat, so refusals are heard too; a running timer runs out
+when nothing else is asked, so a night passes), and everything a person
 would see or hear is gathered: the lines said, the host's notices, the timers' warnings,
 the prompts and their options, the refusals, the public view and every seat's own, the
 undo warning, the title, the view labels and the secrets' labels.
@@ -25,7 +26,7 @@ from typing import Any
 from babel.messages.catalog import Catalog
 
 from engine.actions import Action, IllegalAction
-from engine.effects import Effect, Expect, Notice, Say, StartTimer
+from engine.effects import TIMER_DONE, Effect, Expect, Notice, Say, StartTimer
 from engine.games import registry
 from engine.messages import Msg, said
 from engine.table import NEW, Table
@@ -77,7 +78,13 @@ def play(
     _hear(heard, _apply(table, start, r))
     expects, refused = _look(heard, table, players), 0
     for _ in range(most):
-        if table.public_view()["over"] or not expects or refused > 50:
+        if table.public_view()["over"] or refused > 50:
+            break
+        # nothing (more) to answer, as at night: a running timer runs out
+        if (not expects or refused > 10) and _run_out(table, heard, r):
+            expects, refused = _look(heard, table, players), 0
+            continue
+        if not expects:
             break
         action = _wrong_seat(answer(r.choice(expects), r), players, r)
         try:
@@ -98,9 +105,19 @@ def _apply(table: Table, action: Action, r: random.Random) -> list[Effect]:
     return table.apply(action, r.randrange(1 << 32))
 
 
+def _run_out(table: Table, heard: Heard, r: random.Random) -> bool:
+    """The first running timer runs out, as the box says it does; False if none runs."""
+    running = sorted((t.deadline, name) for name, t in table.current.timers.items() if t.deadline is not None)
+    if not running:
+        return False
+    deadline, name = running[0]
+    _hear(heard, table.apply(Action(TIMER_DONE, {"name": name}), r.randrange(1 << 32), at=deadline))
+    return True
+
+
 def _wrong_seat(action: Action, players: int, r: random.Random) -> Action:
     """Now and then an answer from another phone, so the game's refusals are heard."""
-    if r.random() < 0.1:
+    if players and r.random() < 0.1:  # (a table of no seats has no other phone)
         return Action(action.kind, action.data, r.randrange(players))
     return action
 
@@ -117,7 +134,7 @@ def _look(heard: Heard, table: Table, players: int) -> list[Expect]:
     """What the pages show now; returns the prompts open now."""
     expects = table.expects()
     heard.lines += [e.prompt for e in expects]
-    heard.shown += [list(e.options) for e in expects]
+    heard.shown += [list(e.options) + list(e.labels) for e in expects]
     heard.shown.append(table.public_view())
     heard.shown += [table.private_view(seat) for seat in range(players)]
     warning = table.undo_warning()

@@ -24,9 +24,13 @@
     hideTimer = setTimeout(hide, SHOW_MS);
   }
 
+  // A secret prompt stays behind the tap (its words may name the role), unless it is
+  // glanceable: its words give nothing away (a Revelio peek), so it is shown openly.
+  const behindTap = (e) => e.secret && !e.glanceable;
+
   function show() {
     if (!mine) return;
-    const secretPrompts = mine.expects.filter((e) => e.secret);
+    const secretPrompts = mine.expects.filter(behindTap);
     document.getElementById("secret-view").append(renderObject(mine.view));
     // What this phone showed before the host undid it stays shown: it cannot be unseen.
     if (mine.seen && mine.seen.length) {
@@ -95,11 +99,10 @@
     document.getElementById("rejoin").hidden = true;
     document.getElementById("seat").hidden = false;
     document.getElementById("name").textContent = mine.name;
-    const open = mine.expects.filter((e) => !e.secret);
+    const open = mine.expects.filter((e) => !behindTap(e));
     Familiar.redrawEach(document.getElementById("prompts"), open, (e) => renderPrompt(e, act));
-    // A secret prompt stays behind the tap (its words may name the role), but the button
-    // says that something waits for this seat, so it is never missed.
-    const waiting = mine.expects.some((e) => e.secret && !e.optional);
+    // The button says that a prompt behind it waits for this seat, so it is never missed.
+    const waiting = mine.expects.some((e) => behindTap(e) && !e.optional);
     reveal.textContent = waiting ? t("Something is asked of you: tap to answer in private") : t("Tap to see your secret");
     reveal.classList.toggle("asked", waiting);
     if (wasShown) show();
