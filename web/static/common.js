@@ -215,7 +215,7 @@ const Familiar = (() => {
     const shownAs = (v) => (typeof v === "number" ? String(v) : labels[symbols.indexOf(v)]);
     const label = () => (rolled.length
       ? rolled.map(shownAs).join(" + ") + (pips().length > 1 ? ` = ${pips().reduce((a, b) => a + b, 0)}` : "")
-      : (count ? t("0 of {count} dice", { count }) : t("Tap each die's face")));
+      : (count === 1 ? t("Tap the die's face") : count ? t("0 of {count} dice", { count }) : t("Tap each die's face")));
     const update = () => {
       if (count && rolled.length === count) { done(rolled.slice()); rolled.length = 0; }
       shown.textContent = label();

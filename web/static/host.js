@@ -245,7 +245,7 @@
 
   async function teach(commit) {
     const request = teachRequest(commit);
-    const reply = await post("/api/host/teach", request, commit ? t("Saved {count} cards.", { count: request.names.length }) : t("Check each card, then save."));
+    const reply = await post("/api/host/teach", request, commit ? (request.names.length === 1 ? t("Saved 1 card.") : t("Saved {count} cards.", { count: request.names.length })) : t("Check each card, then save."));
     const previews = clear(document.getElementById("teach-previews"));
     document.getElementById("teach-save").disabled = !reply.ok || commit;
     if (!reply.ok) return;
