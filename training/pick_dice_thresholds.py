@@ -25,7 +25,9 @@ reads as a die but is none shows whether "sure" means sure off the tray.
 
 Dice are read as ``read_dice`` reads them (``vision.dice.read.candidates``, then
 ``decide``): once ``peak`` is picked the candidates are found again at it, as the
-reader finds them, and every ``sure`` tried decides on the same class probabilities.
+reader finds them, each die that is not plain seen in colourfulness too
+(``vision.dice.faces.classify_faces`` with ``sure`` 1.0), and every ``sure`` tried
+decides on the same class probabilities.
 What each of these choices changed is in ``docs/experiments/2026-11-dice-reader.md``.
 """
 
@@ -149,7 +151,7 @@ def main() -> int:
     holdout = set(json.loads(HOLDOUT.read_text()))
     labels = load_labels(tray, "train", holdout)
     cached = [
-        (name, moved, frame.shape, candidates(frame, peak=0.05, give_up=1.0))
+        (name, moved, frame.shape, candidates(frame, peak=0.05, give_up=1.0, sure=1.0))
         for name, frame, moved in _seen(tray, labels)
     ]
 
@@ -170,7 +172,7 @@ def main() -> int:
             best = (cost, peak, not_die)
     _, peak, not_die = best
     cached = [
-        (name, moved, frame.shape, candidates(frame, peak=peak, give_up=1.0))  # as the reader finds them at this peak
+        (name, moved, frame.shape, candidates(frame, peak=peak, give_up=1.0, sure=1.0))  # as the reader, at this peak
         for name, frame, moved in _seen(tray, labels)
     ]
     costs = []

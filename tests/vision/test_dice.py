@@ -229,7 +229,7 @@ def test_a_die_with_coloured_pips_is_read_in_colourfulness_only_if_the_looks_agr
 
     def seen(face: int, found: list[Candidate]) -> np.ndarray:
         p = np.stack([_first_look(face)] * len(found))
-        return vision.dice.faces._in_colourfulness(frame, found, p.copy(), 1.0)
+        return vision.dice.faces._in_colourfulness(frame, found, p.copy(), 1.0, 1.0)
 
     agree, disagree = seen(lab.face, [c])[0], seen(lab.face % 6 + 1, [c])[0]
     assert likeliest_face(agree) == lab.face and face_share(agree) >= t.sure and agree[0] == 0.0

@@ -90,20 +90,25 @@ def _plain(p: np.ndarray) -> np.ndarray:
     return (face_share(p) >= PLAIN) & (p[:, 0] < NOT_PLAIN)
 
 
-def classify_faces(frame: np.ndarray, found: list[Candidate], give_up: float = 1.0) -> np.ndarray:
+def classify_faces(frame: np.ndarray, found: list[Candidate], give_up: float = 1.0, sure: float = 0.0) -> np.ndarray:
     """Class probabilities (not a die, 1..6) for each candidate, shape (n, 7): the
-    mean over the VIEW_STAGES it needed, its face share raised by its colourfulness
-    where that agrees (``_in_colourfulness``).  A candidate whose mean P(not a die)
-    could no longer fall to ``give_up`` even if all its remaining views said 0 gets
-    no more views: with the reader's ``not_die`` threshold as ``give_up`` that spares
-    the views of candidates it drops anyway, without changing a reading (1.0, the
-    default, gives every candidate that is not plain all its views, as the threshold
-    picker needs).  ``found`` is strongest first, as ``vision.dice.find.find_dice``
-    gives it."""
+    mean over the VIEW_STAGES it needed, and for one whose face share stays under
+    ``sure`` the face share of its views in colourfulness where they agree
+    (``_in_colourfulness``; the default 0 sees none so).
+
+    A candidate whose mean P(not a die) could no longer fall to ``give_up`` even if
+    all its remaining views said 0 gets no more views: with the reader's ``not_die``
+    threshold as ``give_up`` that spares the views of candidates it drops anyway,
+    without changing a reading (1.0, the default, gives every candidate that is not
+    plain all its views, as the threshold picker needs).  With the reader's ``sure``
+    threshold as ``sure``, only the dice it would leave unsure are seen in
+    colourfulness; 1.0 sees every die so, which gives every ``sure`` the threshold
+    picker tries the values the reader would give.  ``found`` is strongest first,
+    as ``vision.dice.find.find_dice`` gives it."""
     if not found:
         return np.zeros((0, 7), np.float32)
     p = _views(frame, found, give_up)
-    return _in_colourfulness(frame, found, p, give_up)
+    return _in_colourfulness(frame, found, p, give_up, sure)
 
 
 def _views(
@@ -127,14 +132,16 @@ def _views(
     return total / views[:, None]
 
 
-def _in_colourfulness(frame: np.ndarray, found: list[Candidate], p: np.ndarray, give_up: float) -> np.ndarray:
-    """``p`` with the face share of each candidate still not plain after its views
-    (and not given up) taken from its views in colourfulness, where those name the
-    face ``p`` finds likeliest, more surely; P(not a die) stays the colour views' (the
-    look judges the face only).  A candidate near a stronger one (``near``) is not
+def _in_colourfulness(
+    frame: np.ndarray, found: list[Candidate], p: np.ndarray, give_up: float, sure: float
+) -> np.ndarray:
+    """``p`` with the face share of each candidate read less surely than ``sure`` (and
+    not given up) taken from its views in colourfulness, where those name the face
+    ``p`` finds likeliest, more surely; P(not a die) stays the colour views' (the look
+    judges the face only).  A candidate near a stronger one (``near``) is not
     seen so: it may be a part of that die, and a colourful die's body seen so can pass
     for a face."""
-    unsettled = ~_plain(p) & (p[:, 0] <= give_up)
+    unsettled = (face_share(p) < sure) & (p[:, 0] <= give_up)
     wanted = [i for i, c in enumerate(found) if unsettled[i] and not any(o.heat > c.heat and near(c, o) for o in found)]
     if not wanted:
         return p

@@ -87,17 +87,17 @@ class DiceReading:
 
 
 def candidates(
-    frame: np.ndarray, peak: float | None = None, give_up: float = 1.0
+    frame: np.ndarray, peak: float | None = None, give_up: float = 1.0, sure: float = 0.0
 ) -> list[tuple[Candidate, np.ndarray]]:
     """Every die candidate with its class probabilities (stages 1-3), echoes dropped:
     the one way the reader, the taught-die teacher and the threshold picker see dice.
     An echo is a weaker candidate near a stronger one (``vision.dice.find.near``)
     that reads the same face: that die seen off-centre, not a second die (a touching
     die reads its own face and stays); without this rule a die the detector marked
-    between it and its neighbour was read as the neighbour's face.  ``give_up``: see
-    ``vision.dice.faces.classify_faces``."""
+    between it and its neighbour was read as the neighbour's face.  ``give_up`` and
+    ``sure``: see ``vision.dice.faces.classify_faces``."""
     found = find_dice(frame, peak)
-    probs = classify_faces(frame, found, give_up)
+    probs = classify_faces(frame, found, give_up, sure)
     kept: list[tuple[Candidate, np.ndarray]] = []
     for c, p in zip(found, probs, strict=True):
         if not any(near(c, o) and likeliest_face(p) == likeliest_face(q) for o, q in kept):
@@ -160,7 +160,7 @@ def read_dice(frame: np.ndarray, taught: TaughtDice | None = None) -> DiceReadin
     frame = check_frame(frame, "frame")
     t = thresholds()
     dice: list[Die] = []
-    for c, p in candidates(frame, t.peak, t.not_die):
+    for c, p in candidates(frame, t.peak, t.not_die, t.sure):
         symbol = taught.read(frame, c.x, c.y, c.size) if taught is not None else None
         die = decide(c, p, t, frame.shape, symbol)
         if die is not None:
