@@ -4,9 +4,14 @@
    (``vision.dice.find``);
 2. cut: a patch is cut around each, scaled to the die (``vision.dice.patch``);
 3. classify: the face classifier gives each patch its class probabilities (not a die,
-   1..6) from a few views (``vision.dice.faces``), and the dice taught with
-   ``vision.dice.taught`` are one more classifier, by correlation with their faces;
+   1..6) from a few views, turned and, for a die still unsure, as its colourfulness
+   (``vision.dice.faces``); the dice taught with ``vision.dice.taught`` are one more
+   classifier, by correlation with their faces;
 4. decide: each candidate is a sure die, an unsure one, or not a die (``decide``).
+
+Each rule of these stages is kept because switching it off measurably read more
+dice wrong, missed or where none lies; the figures, and the looks that were dropped,
+are in ``docs/experiments/2026-12-dice-pipeline.md``.
 
 Both networks were trained on real tray photos (see ``training/train_dice.py``) and
 run with OpenCV's dnn module, so the box needs no deep-learning runtime.
