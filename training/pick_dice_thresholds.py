@@ -23,12 +23,12 @@ and so is each photo's dice on two drawn tables of kinds the nets never trained 
 (``OTHER_TABLES``: a terrazzo floor of coloured chips, a printed page), where what
 reads as a die but is none shows whether "sure" means sure off the tray.
 
-Dice are read as ``read_dice`` reads them, with the second look at unsure dice
-(``vision.dice.read.second_look``), whose result depends on ``sure`` itself: once
-``peak`` is picked the candidates are found again at it, as the reader finds them,
-each that may be unsure is located afresh and seen in colourfulness once, and every
-``sure`` tried decides on all its looks.  What each of these choices changed is in
-``docs/experiments/2026-11-dice-reader.md``.
+Dice are read as ``read_dice`` reads them (``vision.dice.read.candidates``, then
+``decide``): once ``peak`` is picked the candidates are found again at it, as the
+reader finds them, each die that is not plain seen in colourfulness too
+(``vision.dice.faces.classify_faces`` with ``sure`` 1.0), and every ``sure`` tried
+decides on the same class probabilities.
+What each of these choices changed is in ``docs/experiments/2026-11-dice-reader.md``.
 """
 
 from __future__ import annotations
@@ -48,14 +48,7 @@ from bench.dice_scenes import Table, on_table
 from bench.dice_variations import VARIANTS
 from training import HOLDOUT
 from vision.dice.nets import MODELS, Thresholds
-from vision.dice.read import (
-    candidates,
-    decide,
-    looks_by_colourfulness,
-    relocate,
-    second_look,
-    wants_second_look,
-)
+from vision.dice.read import candidates, decide
 
 WRONG_COST = 10
 TIE = 1.05
@@ -158,18 +151,14 @@ def main() -> int:
     holdout = set(json.loads(HOLDOUT.read_text()))
     labels = load_labels(tray, "train", holdout)
     cached = [
-        (name, moved, frame.shape, candidates(frame, peak=0.05, give_up=1.0))
+        (name, moved, frame.shape, candidates(frame, peak=0.05, give_up=1.0, sure=1.0))
         for name, frame, moved in _seen(tray, labels)
     ]
-    nothing = (None, None)  # no second looks while sure is 0
-    fresh: list[list] = [[nothing] * len(seen) for *_, seen in cached]
 
     def run(t: Thresholds) -> Score:
         s = Score()
-        for (name, moved, shape, seen), again in zip(cached, fresh, strict=False):
-            dice = [
-                second_look(decide(c, p, t, shape), p, *a, t, shape) for (c, p), a in zip(seen, again, strict=False)
-            ]
+        for name, moved, shape, seen in cached:
+            dice = [decide(c, p, t, shape) for c, p in seen]
             s.add(name, moved, [(d.value, d.x, d.y) for d in dice if d is not None])
         return s
 
@@ -182,20 +171,10 @@ def main() -> int:
         if best is None or cost < best[0]:
             best = (cost, peak, not_die)
     _, peak, not_die = best
-    unsure = Thresholds(peak, not_die, 1.0)  # every die unsure: all that may be looked at again
-    for k, (name, frame, moved) in enumerate(_seen(tray, labels)):
-        seen = candidates(frame, peak=peak, give_up=1.0)  # as the reader finds them at this peak
-        wanted = [
-            i for i, (c, p) in enumerate(seen) if wants_second_look(c, decide(c, p, unsure, frame.shape), frame.shape)
-        ]
-        cached[k], fresh[k] = (name, moved, frame.shape, seen), [nothing] * len(seen)
-        looks = zip(
-            relocate(frame, [seen[i][0] for i in wanted], peak),
-            looks_by_colourfulness(frame, seen, wanted),
-            strict=False,
-        )
-        for i, look in zip(wanted, looks, strict=False):
-            fresh[k][i] = look
+    cached = [
+        (name, moved, frame.shape, candidates(frame, peak=peak, give_up=1.0, sure=1.0))  # as the reader, at this peak
+        for name, frame, moved in _seen(tray, labels)
+    ]
     costs = []
     for candidate in np.arange(0.5, 0.995, 0.01):
         s = run(Thresholds(peak, not_die, float(candidate)))

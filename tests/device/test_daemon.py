@@ -122,7 +122,7 @@ def test_a_die_shown_to_be_taught_is_not_read_as_a_roll(daemon):
 
 def test_taught_dice_are_looked_for_only_where_the_roll_may_hold_them(daemon, monkeypatch):
     """The dice reader takes any dice; Unmask's rolls are pipped only, so they are read
-    without the taught dice (faster, and unsure pipped dice get their second look)."""
+    without the taught dice (faster)."""
     box = daemon(source="usb:/dev/familiar-no-such-camera")
     read_with = []
     real = daemon_module.read_dice

@@ -26,11 +26,11 @@ from hypothesis import strategies as st
 
 import vision.dice.faces
 import vision.dice.find
-import vision.dice.read
 from bench.dice import BOX_FRAME, Label, Score
 from bench.dice_variations import VARIANTS, framed
 from device.config import CameraConfig
 from support.photos import local_photos
+from vision.dice.faces import face_share, likeliest_face
 from vision.dice.find import Candidate
 from vision.dice.nets import thresholds
 from vision.dice.patch import cut_patch
@@ -209,60 +209,34 @@ def test_grey_and_non_square_frames_are_read() -> None:
 
 
 def _first_look(face: int) -> np.ndarray:
-    """Class probabilities of a first look that is unsure of a die, ``face`` likeliest."""
+    """Class probabilities of colour views that are unsure of a die, ``face`` likeliest."""
     p = np.full(7, 0.12)
     p[0], p[face] = 0.0, 0.4
     return p / p.sum()
 
 
-def test_an_unsure_die_is_read_again_from_a_fresh_centre_only_if_the_looks_agree() -> None:
-    """A die whose first box was off-centre and too large is found again closer up and
-    read; the value counts only if it is the face the first look found likeliest."""
-    frame, labels = PHOTOS["IMG_20191208_111328.jpg"]
-    lab = max(labels, key=lambda lab: lab.size)
-    off = Candidate(lab.x + 0.2 * lab.size, lab.y - 0.1 * lab.size, 1.3 * lab.size, 0.5)
-
-    def look_again(c: Candidate, face: int) -> Die | None:
-        t = thresholds()
-        unsure = decide(c, _first_look(face), t, frame.shape)
-        assert unsure is not None and unsure.value is None
-        fresh = vision.dice.read.relocate(frame, [c], t.peak)[0]
-        return vision.dice.read.second_look(unsure, _first_look(face), fresh, None, t, frame.shape)
-
-    agree, disagree = look_again(off, lab.face), look_again(off, lab.face % 6 + 1)
-    assert agree is not None and agree.value == lab.face
-    assert math.hypot(agree.x - lab.x, agree.y - lab.y) < math.hypot(off.x - lab.x, off.y - lab.y) / 2
-    assert disagree is not None and disagree.value is None and disagree.x == off.x  # stays as it was
-    nothing = Candidate(30.0, 30.0, lab.size, 0.5)  # the tray's corner: no die there
-    assert vision.dice.read.relocate(frame, [nothing], thresholds().peak) == [None]
-
-
-def test_an_unsure_die_with_coloured_pips_is_read_in_colourfulness_only_if_the_looks_agree() -> None:
+def test_a_die_with_coloured_pips_is_read_in_colourfulness_only_if_the_looks_agree() -> None:
     """Red pips on a black die are barely lighter than the body; seen as colourfulness
-    they are bright pips on a dark face, which the classifier reads for sure.  The
-    value counts only if the first look found that face likeliest."""
+    they are bright pips on a dark face, which the classifier reads for sure.  That
+    look raises the face share only where the colour views found the same face
+    likeliest, and P(not a die) stays the colour views'."""
     frame, labels = PHOTOS["IMG_20191208_112933.jpg"]
     lab = next(lab for lab in labels if lab.face == 4 and lab.y > 400)  # the black die with red pips
     c = Candidate(lab.x, lab.y, lab.size, 0.5)
     face = cut_patch(frame, lab.x, lab.y, lab.size)[8:24, 8:24].astype(int)
     assert np.mean(face[..., 2] - face[..., 1]) > 20 and np.mean(face) < 80  # dark and red
     t = thresholds()
-    by_colourfulness = vision.dice.faces.classify_faces(frame, [c], look=vision.dice.faces.colourfulness)[0]
-    assert vision.dice.faces.face_share(by_colourfulness) >= t.sure
-    assert vision.dice.faces.likeliest_face(by_colourfulness) == lab.face
 
-    def look_again(face: int) -> Die | None:
-        unsure = decide(c, _first_look(face), t, frame.shape)
-        return vision.dice.read.second_look(unsure, _first_look(face), None, by_colourfulness, t, frame.shape)
+    def seen(face: int, found: list[Candidate]) -> np.ndarray:
+        p = np.stack([_first_look(face)] * len(found))
+        return vision.dice.faces._in_colourfulness(frame, found, p.copy(), 1.0, 1.0)
 
-    agree, disagree = look_again(lab.face), look_again(lab.face % 6 + 1)
-    assert agree is not None and agree.value == lab.face and agree.x == c.x
-    assert disagree is not None and disagree.value is None
+    agree, disagree = seen(lab.face, [c])[0], seen(lab.face % 6 + 1, [c])[0]
+    assert likeliest_face(agree) == lab.face and face_share(agree) >= t.sure and agree[0] == 0.0
+    assert np.array_equal(disagree, _first_look(lab.face % 6 + 1))
     # A weaker peak on the die's edge may be a part of it: it is not seen so.
     part = Candidate(lab.x + 0.3 * lab.size, lab.y, 0.5 * lab.size, 0.2)
-    found = [(c, _first_look(lab.face)), (part, _first_look(1))]
-    own, shadowed = vision.dice.read.looks_by_colourfulness(frame, found, [0, 1])
-    assert np.allclose(own, by_colourfulness, atol=1e-5) and shadowed is None
+    assert np.array_equal(seen(lab.face, [c, part])[1], _first_look(lab.face))
 
 
 def test_the_detector_input_is_what_opencv_would_make() -> None:

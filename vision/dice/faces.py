@@ -1,7 +1,9 @@
 """Reading a die's top face: a small classifier on a 32x32 patch cut around each
 candidate from the full frame, scaled to the die (``vision.dice.patch``), so 12 px and
 80 px dice look alike; 7 classes: not a die, 1..6.  A die it is not plainly sure of is
-seen again at other rotations (VIEW_STAGES)."""
+seen again at other rotations (VIEW_STAGES), and one still not plain after them once
+more as its colourfulness (``colourfulness``): the views of one die, all here, so
+that the reader classifies each candidate once."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from vision.dice.find import Candidate
+from vision.dice.find import Candidate, near
 from vision.dice.nets import nets
 from vision.dice.patch import cut_patch
 
@@ -42,13 +44,9 @@ def colourfulness(patch: np.ndarray) -> np.ndarray:
     on a dark face, which the classifier reads like any light-pipped dark die, where
     in colour they are barely lighter than the body around them.
 
-    A die still unsure after its views is also read so (``vision.dice.read.second_look``),
-    and the reading counts under the relocated look's rule: sure, and the face the
-    first look found likeliest.  A black-and-white die seen so is next to blank, and the
-    classifier may read anything in it: the agreement with the first look is what keeps
-    that out.  A candidate near a stronger one is not read so
-    (``vision.dice.read.looks_by_colourfulness``): an off-centre peak on a die, unsure
-    in colour, can read as a face in colourfulness where no die lies."""
+    A black-and-white die seen so is next to blank, and the classifier may read
+    anything in it; so the look counts only where it names the face the colour views
+    found likeliest, and more surely (``_in_colourfulness``)."""
     chroma = cv2.subtract(patch.max(axis=2), patch.min(axis=2))
     return cv2.merge([chroma, chroma, chroma])
 
@@ -92,21 +90,35 @@ def _plain(p: np.ndarray) -> np.ndarray:
     return (face_share(p) >= PLAIN) & (p[:, 0] < NOT_PLAIN)
 
 
-def classify_faces(
-    frame: np.ndarray,
-    found: list[Candidate],
-    give_up: float = 1.0,
-    look: Callable[[np.ndarray], np.ndarray] | None = None,
-) -> np.ndarray:
+def classify_faces(frame: np.ndarray, found: list[Candidate], give_up: float = 1.0, sure: float = 0.0) -> np.ndarray:
     """Class probabilities (not a die, 1..6) for each candidate, shape (n, 7): the
-    mean over the VIEW_STAGES it needed.  A candidate whose mean P(not a die) could no
-    longer fall to ``give_up`` even if all its remaining views said 0 gets no more
-    views: with the reader's ``not_die`` threshold as ``give_up`` that spares the views
-    of candidates it drops anyway, without changing a reading (1.0, the default, gives
-    every candidate that is not plain all its views, as the threshold picker needs).
-    ``look`` changes each patch before it is classified (see ``colourfulness``)."""
+    mean over the VIEW_STAGES it needed, and for one whose face share stays under
+    ``sure`` the face share of its views in colourfulness where they agree
+    (``_in_colourfulness``; the default 0 sees none so).
+
+    A candidate whose mean P(not a die) could no longer fall to ``give_up`` even if
+    all its remaining views said 0 gets no more views: with the reader's ``not_die``
+    threshold as ``give_up`` that spares the views of candidates it drops anyway,
+    without changing a reading (1.0, the default, gives every candidate that is not
+    plain all its views, as the threshold picker needs).  With the reader's ``sure``
+    threshold as ``sure``, only the dice it would leave unsure are seen in
+    colourfulness; 1.0 sees every die so, which gives every ``sure`` the threshold
+    picker tries the values the reader would give.  ``found`` is strongest first,
+    as ``vision.dice.find.find_dice`` gives it."""
     if not found:
         return np.zeros((0, 7), np.float32)
+    p = _views(frame, found, give_up)
+    return _in_colourfulness(frame, found, p, give_up, sure)
+
+
+def _views(
+    frame: np.ndarray,
+    found: list[Candidate],
+    give_up: float,
+    look: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> np.ndarray:
+    """The mean class probabilities over the VIEW_STAGES each candidate needed (see
+    ``classify_faces``), each patch seen through ``look`` if given."""
     total = _face_probs(frame, found, VIEW_STAGES[0], look)
     views = np.full(len(found), len(VIEW_STAGES[0]))
     going = np.ones(len(found), bool)
@@ -118,3 +130,23 @@ def classify_faces(
         total[again] += _face_probs(frame, [found[i] for i in again], stage, look)
         views[again] += len(stage)
     return total / views[:, None]
+
+
+def _in_colourfulness(
+    frame: np.ndarray, found: list[Candidate], p: np.ndarray, give_up: float, sure: float
+) -> np.ndarray:
+    """``p`` with the face share of each candidate read less surely than ``sure`` (and
+    not given up) taken from its views in colourfulness, where those name the face
+    ``p`` finds likeliest, more surely; P(not a die) stays the colour views' (the look
+    judges the face only).  A candidate near a stronger one (``near``) is not
+    seen so: it may be a part of that die, and a colourful die's body seen so can pass
+    for a face."""
+    unsettled = (face_share(p) < sure) & (p[:, 0] <= give_up)
+    wanted = [i for i, c in enumerate(found) if unsettled[i] and not any(o.heat > c.heat and near(c, o) for o in found)]
+    if not wanted:
+        return p
+    q = _views(frame, [found[i] for i in wanted], 1.0, colourfulness)
+    for i, qi in zip(wanted, q, strict=True):
+        if likeliest_face(qi) == likeliest_face(p[i]) and face_share(qi) > face_share(p[i]):
+            p[i, 1:] = qi[1:] / max(1e-6, 1.0 - qi[0]) * (1.0 - p[i, 0])
+    return p

@@ -70,20 +70,9 @@ median confident die or more is looked at again: the detector runs on its
 surroundings at CLOSER_ZOOM times the scale, and new peaks of a die's size (0.7-1.5
 times the median) are candidates like any other; without that size rule the pips of
 the zoomed dice come back as dice.  Most photos need no such window."""
-RELOOK_SIDE, RELOOK_NEAR = 42.0, 0.3
-"""A die still unsure after all its views is located afresh before it is given up: the
-detector runs on its surroundings scaled so that the die is RELOOK_SIDE pixels
-across (in the detector's training range, 5-45 px, at its fine end: beyond it wrong
-values appear), and the face classifier reads the patch at the strongest new peak of
-a die's size (see ``_die_sized``) within RELOOK_NEAR of its side.  The first peak's
-centre is only as fine as the detector's 4 px cells at ~320 px, and a patch a few
-pixels off-centre or a size too large loses a faint pip at some rotations.  The new
-value is taken only if it is sure and is the face the first look found likeliest
-(two looks agree); otherwise the die stays unsure.  Without the size rule a die whose
-first box was half its size came back as one of its pips; without the agreement
-more dice were read wrong.  Not done when taught dice are read: a symbol die the
-matcher did not recognise is unsure to the face classifier too, and a second look
-made some sure of a pip value.  Only the few dice left unsure pay for it."""
+NEAR = 0.5
+"""Two candidates nearer than this times the larger side lie on one die's box: a
+weaker one there may be that die seen off-centre or a part of it (see ``near``)."""
 
 
 @dataclass(frozen=True)
@@ -168,6 +157,14 @@ def _rescaled_look(
     return better, _peaks(frame[y0:y1, x0:x1], better, peak, x0, y0)
 
 
+def near(c: Candidate, other: Candidate) -> bool:
+    """Whether two candidates lie nearer than NEAR times the larger side: the reader
+    drops the weaker one as an echo where it reads the same face
+    (``vision.dice.read.candidates``), and does not see it in colourfulness
+    (``vision.dice.faces``)."""
+    return math.hypot(c.x - other.x, c.y - other.y) < NEAR * max(c.size, other.size)
+
+
 def _apart(c: Candidate, found: list[Candidate]) -> bool:
     """Whether c is not a second peak of a die already found (see APART)."""
     return all(math.hypot(c.x - o.x, c.y - o.y) > APART * (c.size + o.size) / 2 for o in found)
@@ -250,17 +247,3 @@ def _refine(heat: np.ndarray, ix: int, iy: int) -> tuple[float, float]:
     gx = float(win.sum(axis=0) @ np.arange(x0, x0 + win.shape[1])) / total
     gy = float(win.sum(axis=1) @ np.arange(y0, y0 + win.shape[0])) / total
     return gx, gy
-
-
-def located_afresh(frame: np.ndarray, c: Candidate, peak: float) -> Candidate | None:
-    """The die at candidate c as the detector finds it closer up (see RELOOK_SIDE), with
-    c's heat; None if it finds no die of c's size there."""
-    near = [
-        n
-        for n in _peaks_around(frame, c, RELOOK_SIDE / c.size, peak)
-        if math.hypot(n.x - c.x, n.y - c.y) < RELOOK_NEAR * c.size and _die_sized(n, c.size)
-    ]
-    if not near:
-        return None
-    n = max(near, key=lambda n: n.heat)
-    return Candidate(n.x, n.y, n.size, c.heat)

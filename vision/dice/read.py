@@ -1,31 +1,35 @@
-"""Reading dice in one frame: find every die, read its top face, say when unsure.
+"""Reading dice in one frame, in four stages, each once: find, cut, classify, decide.
 
-Two small networks trained on real tray photos (see ``training/train_dice.py``)
-run with OpenCV's dnn module, so the box needs no deep-learning runtime: the detector
-finds die centres and sizes (``vision.dice.find``), and the face classifier reads a
-patch cut around each (``vision.dice.faces``).  This module decides what the box
-reports: a peak that reads its stronger neighbour's face is dropped (ECHO), a die cut
-by the frame's edge is unsure (EDGE), and a die still unsure gets a second look, located
-afresh by the detector closer up (``vision.dice.find.RELOOK_SIDE``) and seen as its
-colourfulness, where red pips on a black die stand out
-(``vision.dice.faces.colourfulness``).
+1. find: the detector finds die centres and sizes at the scale the dice show in
+   (``vision.dice.find``);
+2. cut: a patch is cut around each, scaled to the die (``vision.dice.patch``);
+3. classify: the face classifier gives each patch its class probabilities (not a die,
+   1..6) from a few views, turned and, for a die still unsure, as its colourfulness
+   (``vision.dice.faces``); the dice taught with ``vision.dice.taught`` are one more
+   classifier, by correlation with their faces;
+4. decide: each candidate is a sure die, an unsure one, or not a die (``decide``).
+
+Each rule of these stages is kept because switching it off measurably read more
+dice wrong, missed or where none lies; the figures, and the looks that were dropped,
+are in ``docs/experiments/2026-12-dice-pipeline.md``.
+
+Both networks were trained on real tray photos (see ``training/train_dice.py``) and
+run with OpenCV's dnn module, so the box needs no deep-learning runtime.
 
 A die whose face the classifier is not sure of gets ``value=None`` rather than a
 guess: the host page asks a player to confirm it, which costs one tap, whereas a
-wrong value silently changes the game.  Dice taught with ``vision.dice.taught`` are
-matched first, so symbol dice and pipped dice are read together in one roll.
+wrong value silently changes the game.
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from vision.dice.faces import classify_faces, colourfulness, face_share, likeliest_face
-from vision.dice.find import Candidate, find_dice, located_afresh
+from vision.dice.faces import classify_faces, face_share, likeliest_face
+from vision.dice.find import Candidate, find_dice, near
 from vision.dice.nets import Thresholds, thresholds
 from vision.images import check_frame
 
@@ -38,12 +42,6 @@ between the two against symbol faces (measured with a drawn symbol die), true fa
 from FITS up.  So a taught face wins over an unsure pip reading from FITS, over a
 sure one only from SURE_FIT; in between the die is reported unsure."""
 
-ECHO = 0.5
-"""A weaker peak nearer than this times the larger side to a stronger one, whose
-patch reads the same face, is that die seen off-centre (an echo), not a second die:
-it is dropped.  A touching die reads its own face and stays.  Without the echo rule a
-die the detector marked off-centre, between it and its neighbour, was read as the
-neighbour's face (a wrong value)."""
 EDGE = 0.2
 """A die whose centre lies within this share of its side from the frame's edge has a
 third or more of its face out of view: it is reported unsure, never with a value
@@ -94,28 +92,22 @@ class DiceReading:
 
 
 def candidates(
-    frame: np.ndarray, peak: float | None = None, give_up: float = 1.0
+    frame: np.ndarray, peak: float | None = None, give_up: float = 1.0, sure: float = 0.0
 ) -> list[tuple[Candidate, np.ndarray]]:
-    """Every die candidate with its class probabilities, echoes dropped (see ECHO):
+    """Every die candidate with its class probabilities (stages 1-3), echoes dropped:
     the one way the reader, the taught-die teacher and the threshold picker see dice.
-    ``give_up``: see ``vision.dice.faces.classify_faces``."""
+    An echo is a weaker candidate near a stronger one (``vision.dice.find.near``)
+    that reads the same face: that die seen off-centre, not a second die (a touching
+    die reads its own face and stays); without this rule a die the detector marked
+    between it and its neighbour was read as the neighbour's face.  ``give_up`` and
+    ``sure``: see ``vision.dice.faces.classify_faces``."""
     found = find_dice(frame, peak)
-    probs = classify_faces(frame, found, give_up)
+    probs = classify_faces(frame, found, give_up, sure)
     kept: list[tuple[Candidate, np.ndarray]] = []
-    for c, p in zip(found, probs, strict=False):
-        if not any(_echo(c, p, o, q) for o, q in kept):
+    for c, p in zip(found, probs, strict=True):
+        if not any(near(c, o) and likeliest_face(p) == likeliest_face(q) for o, q in kept):
             kept.append((c, p))
     return kept
-
-
-def _echo(c: Candidate, p: np.ndarray, stronger: Candidate, q: np.ndarray) -> bool:
-    """Whether candidate c is the stronger candidate's die again (see ECHO)."""
-    return _near(c, stronger) and likeliest_face(p) == likeliest_face(q)
-
-
-def _near(c: Candidate, other: Candidate) -> bool:
-    """Whether two candidates lie nearer than ECHO times the larger side."""
-    return math.hypot(c.x - other.x, c.y - other.y) < ECHO * max(c.size, other.size)
 
 
 def box_corners(c: Candidate) -> tuple[tuple[float, float], ...]:
@@ -124,75 +116,27 @@ def box_corners(c: Candidate) -> tuple[tuple[float, float], ...]:
     return ((c.x - r, c.y - r), (c.x + r, c.y - r), (c.x + r, c.y + r), (c.x - r, c.y + r))
 
 
-def decide(c: Candidate, p: np.ndarray, t: Thresholds, view: tuple[int, ...] | None = None) -> Die | None:
-    """The pipped die a candidate is, given its class probabilities; None if no die.
-
-    The confidence is the face's share among the six faces, so that "is it a die"
-    and "which face" are judged apart: a faint die can still be read for sure.
-    ``view`` is the frame's shape: a die partly out of view is unsure (see EDGE).
-    """
-    if c.heat < t.peak or p[0] > t.not_die:
-        return None
-    face = likeliest_face(p)
-    conf = float(face_share(p))
-    sure = conf >= t.sure and not (view is not None and _cut_by_edge(c, view))
-    return Die(face if sure else None, c.x, c.y, box_corners(c), conf)
-
-
-def relocate(frame: np.ndarray, found: list[Candidate], peak: float) -> list[tuple[Candidate, np.ndarray] | None]:
-    """Each candidate located afresh by the detector closer up (see
-    ``vision.dice.find.RELOOK_SIDE``), with its class probabilities there; None where
-    no die of its size is found.  All are classified together: a forward pass has a
-    fixed cost even for one patch."""
-    again = [located_afresh(frame, c, peak) for c in found]
-    probs = iter(classify_faces(frame, [a for a in again if a is not None]))
-    return [None if a is None else (a, next(probs)) for a in again]
-
-
-def wants_second_look(c: Candidate, die: Die | None, view: tuple[int, ...]) -> bool:
-    """Whether the die read at candidate c is unsure and whole in view: the dice
-    ``second_look`` is for (one cut by the frame's edge stays unsure, see EDGE)."""
-    return die is not None and die.value is None and not _cut_by_edge(c, view)
-
-
-def second_look(
-    die: Die | None,
+def decide(
+    c: Candidate,
     p: np.ndarray,
-    again: tuple[Candidate, np.ndarray] | None,
-    by_colourfulness: np.ndarray | None,
     t: Thresholds,
-    view: tuple[int, ...],
+    view: tuple[int, ...] | None = None,
+    symbol: tuple[str | None, float, float] | None = None,
 ) -> Die | None:
-    """An unsure die (first read as ``die`` from class probabilities ``p``) read again:
-    at its fresh location ``again`` (see ``relocate``), else through ``colourfulness``
-    (``by_colourfulness``: its class probabilities seen so).  The first of those
-    readings that is sure and names the face the first look found likeliest (two
-    looks agree) is taken, else the die stays as it was.  The look by colourfulness
-    judges the face only: the die was found a die in colour.  Sure dice are returned as
-    they are."""
-    if die is None or die.value is not None:
-        return die
-    likeliest = likeliest_face(p)
-    if again is not None:
-        new = decide(*again, t, view)
-        if new is not None and new.value == likeliest:
-            return new
-    q = by_colourfulness
-    if q is not None and face_share(q) >= t.sure and likeliest_face(q) == likeliest:
-        return replace(die, value=likeliest, confidence=float(face_share(q)))
-    return die
+    """The die a candidate is, given its class probabilities ``p`` and, where the
+    taught dice claim it, their reading ``symbol`` (``TaughtDice.read``): sure,
+    unsure (value None) or None, not a die.
 
-
-def looks_by_colourfulness(
-    frame: np.ndarray, found: list[tuple[Candidate, np.ndarray]], wanted: list[int]
-) -> list[np.ndarray | None]:
-    """Class probabilities of the wanted candidates (indices into ``found``) seen
-    through ``colourfulness``, for ``second_look``; None for one near a stronger
-    candidate (see ``_near``): it may be a part of that die, and a colourful die's
-    body seen so can pass for a face."""
-    free = [i for i in wanted if not any(o.heat > found[i][0].heat and _near(found[i][0], o) for o, _ in found)]
-    probs = iter(classify_faces(frame, [found[i][0] for i in free], look=colourfulness))
-    return [next(probs) if i in free else None for i in wanted]
+    The confidence of a pipped die is the face's share among the six faces, so that
+    "is it a die" and "which face" are judged apart: a faint die can still be read for
+    sure.  ``view`` is the frame's shape: a die partly out of view is unsure (see EDGE).
+    """
+    pipped = None
+    if c.heat >= t.peak and p[0] <= t.not_die:
+        conf = float(face_share(p))
+        sure = conf >= t.sure and not (view is not None and _cut_by_edge(c, view))
+        pipped = Die(likeliest_face(p) if sure else None, c.x, c.y, box_corners(c), conf)
+    return pipped if symbol is None else _taught_or_pipped(c, pipped, symbol)
 
 
 def _cut_by_edge(c: Candidate, view: tuple[int, ...]) -> bool:
@@ -220,18 +164,10 @@ def read_dice(frame: np.ndarray, taught: TaughtDice | None = None) -> DiceReadin
     """
     frame = check_frame(frame, "frame")
     t = thresholds()
-    found = candidates(frame, t.peak, t.not_die)
-    pipped = [decide(c, p, t, frame.shape) for c, p in found]
-    if taught is None or not taught.dice:
-        again = [i for i, (c, _) in enumerate(found) if wants_second_look(c, pipped[i], frame.shape)]
-        fresh = relocate(frame, [found[i][0] for i in again], t.peak)
-        for i, f, q in zip(again, fresh, looks_by_colourfulness(frame, found, again), strict=False):
-            pipped[i] = second_look(pipped[i], found[i][1], f, q, t, frame.shape)
     dice: list[Die] = []
-    for (c, _), die in zip(found, pipped, strict=False):
-        symbol = taught.read(frame, c.x, c.y, c.size) if taught is not None and c.heat >= t.peak else None
-        if symbol is not None:
-            die = _taught_or_pipped(c, die, symbol)
+    for c, p in candidates(frame, t.peak, t.not_die, t.sure):
+        symbol = taught.read(frame, c.x, c.y, c.size) if taught is not None else None
+        die = decide(c, p, t, frame.shape, symbol)
         if die is not None:
             dice.append(die)
     dice.sort(key=lambda d: (round(d.y / 40), d.x))
