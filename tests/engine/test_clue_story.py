@@ -8,7 +8,7 @@ import copy
 
 from engine.actions import Action
 from engine.games.clue_rules import BURROW
-from engine.games.clue_turn import ELSEWHERE
+from engine.games.clue_turn import ELSEWHERE, STAR_SPACE
 from support.clue import Play, rig_hands
 
 ENVELOPE = ["Snatchers", "Jinxed Broomstick", "Malfoy Manor"]
@@ -80,3 +80,20 @@ def test_undo_takes_a_turn_back_out_of_the_story() -> None:
     other = next(p for p in play.s.locations if p != "Gringotts")
     play.move(other)  # the roll stays: undo took back the move alone
     assert story(play) == [f"Turn 1, Ann: moves to {other}"]
+
+
+def test_a_star_and_a_fireplace_are_told_as_the_moves_they_were() -> None:
+    play = table()
+    play.walk_to("Gringotts")
+    play.end_turn()
+    for _seat in (1, 2, 3):
+        play.roll(2, "star")
+        play.move(STAR_SPACE)
+    play.roll(2, "star")
+    play.move("by fireplace to Malfoy Manor")
+    assert story(play)[1:] == [
+        "Turn 2, Bob: lands on a star",
+        "Turn 3, Cat: lands on a star",
+        "Turn 4, Dan: lands on a star",
+        "Turn 5, Ann: travels by Floo powder to Malfoy Manor",
+    ]

@@ -109,3 +109,27 @@ def test_undo_takes_back_the_fact_and_the_turn_it_told() -> None:
     assert story(play) == before
     play.table.apply(Action("play", {"choice": "Red Item"}, 0), 1)
     assert story(play) == ["Turn 1, Ann: lays Red Item as Red"]
+
+
+def test_a_swap_a_set_taken_a_petrificus_and_a_correction_are_each_told() -> None:
+    play = Play(3)
+    play.items(0, "Red Item")
+    play.items(1, "Green Item", "Brown Item", "Brown Item")
+    play.hand(0, "Swap Items", "Take a Set", "Petrificus Totalus")
+    play.cast("Swap Items", "Bob", "Green Item (Green)", "Red Item (Red)")
+    play.let()
+    play.cast("Take a Set", "Bob", "Brown")
+    play.let()
+    play.cast("Petrificus Totalus", "Cat")
+    play.let()
+    play.act("correct", card="Green Item", owner=0, to=2, area="items")
+    (line,) = story(play)
+    assert line.split("; ") == [
+        "Turn 1, Ann: casts Swap Items, on Bob",
+        "Ann swaps Red Item for Bob's Green Item",
+        "casts Take a Set, on Bob",
+        "Ann takes Bob's complete Brown set",
+        "casts Petrificus Totalus, on Cat",
+        f"{play.s.characters[2]} is petrified",
+        "the host moves Green Item to Cat's items",
+    ]
