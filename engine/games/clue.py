@@ -45,7 +45,7 @@ from engine.games import clue_setup as setup
 from engine.games import clue_turn as turns
 from engine.games.clue_notepad import HELPER_MOVE, notepad
 from engine.games.clue_rules import FLOO, PLACEHOLDERS, WHEELS
-from engine.games.clue_state import FIRST, IDENTITY, OVER, SHOW, ClueState
+from engine.games.clue_state import ANSWER, FIRST, IDENTITY, OVER, SHOW, ClueState
 from engine.games.clue_wheels import WHEELS_EXAMPLE
 from engine.messages import Msg, words
 from engine.steps import Step, StepGame
@@ -87,8 +87,7 @@ class Clue(StepGame[ClueState]):
         "wheel_notches": _("Wheels"),
         "wheels": _("Wheels"),  # the kept option, in the set-up form
         "burrow": _("Face up in The Burrow"),
-        "record": _("Suggestions"),
-        "accused": _("Accusations"),
+        "story": _("The story of the game"),
         "placeholders": _("Card names to replace"),
         "envelope": _("The envelope"),
         "cards": _("Your Mystery cards"),
@@ -136,9 +135,8 @@ class Clue(StepGame[ClueState]):
                 }
                 for w in public.wheels
             ],
-            "record": [_suggestion(public, r) for r in public.suggestions],
-            "accused": [_accusation(public, a) for a in public.accusations],
             "placeholders": sorted(PLACEHOLDERS & set(public.cards())),
+            "story": _story(public),  # the lines, not the facts the state keeps
             **_ending(public),
         }
 
@@ -171,27 +169,53 @@ class Clue(StepGame[ClueState]):
         }
 
 
-def _suggestion(public: ClueState, record: dict[str, Any]) -> Msg:
-    said = dict(
-        name=public.names[record["by"]],
-        suspect=record["suspect"],
-        item=record["item"],
-        location=str(record["location"]),
-    )
+def _story(public: ClueState) -> list[Msg]:
+    """Every turn in order: where its player went, and the suggestion (who showed a card,
+    never which) or the accusation (right or wrong) made there."""
+    return [_turn(public, number, told) for number, told in enumerate(public.story, start=1)]
+
+
+def _turn(public: ClueState, number: int, told: dict[str, Any]) -> Msg:
+    said = dict(turn=number, name=public.names[told["by"]], move=_moved(told))
+    if told.get("accusation") is not None:
+        return _("Turn {turn}, {name}: {move}; {then}", then=_accused(public, told["accusation"]), **said)
+    if told.get("suggestion") is not None:
+        return _("Turn {turn}, {name}: {move}; {then}", then=_suggested(public, told["suggestion"]), **said)
+    return _("Turn {turn}, {name}: {move}", **said)
+
+
+def _moved(told: dict[str, Any]) -> Msg:
+    if told["star"]:
+        return _("lands on a star")
+    if told["to"] is None:
+        return _("moves along the board")
+    if told["floo"]:
+        return _("travels by Floo powder to {place}", place=told["to"])
+    return _("moves to {place}", place=told["to"])
+
+
+def _suggested(public: ClueState, index: int) -> Msg:
+    record = public.suggestions[index]
+    said = dict(suspect=record["suspect"], item=record["item"], location=str(record["location"]))
     if record["shown_by"] is not None:
-        return _(
-            "{name}: {suspect}, {item}, {location}; shown by {holder}",
-            holder=public.names[record["shown_by"]],
-            **said,
-        )
-    if public.step == SHOW and record is public.suggestions[-1]:
-        return _("{name}: {suspect}, {item}, {location}; waiting for a card", **said)
-    return _("{name}: {suspect}, {item}, {location}; nobody could show a card", **said)
+        holder = public.names[record["shown_by"]]
+        return _("suggests {suspect} with the {item} in {location}: {holder} shows a card", holder=holder, **said)
+    if public.step in (SHOW, ANSWER) and index == len(public.suggestions) - 1:
+        return _("suggests {suspect} with the {item} in {location}: waiting for a card", **said)
+    return _("suggests {suspect} with the {item} in {location}: nobody can show a card", **said)
+
+
+def _accused(public: ClueState, index: int) -> Msg:
+    record = public.accusations[index]
+    said = dict(suspect=record["suspect"], item=record["item"], location=record["location"])
+    if record["right"]:
+        return _("accuses {suspect} with the {item} in {location}: right", **said)
+    return _("accuses {suspect} with the {item} in {location}: wrong", **said)
 
 
 def _ending(public: ClueState) -> dict[str, Any]:
     """At the end: each player's character (who solved it gold, who was out grey), the
-    envelope's three cards, the suspects accused, and the suggestions and accusations in order."""
+    envelope's three cards, the suspects accused, and every turn in order."""
     if public.step != OVER:
         return {}
 
@@ -204,28 +228,18 @@ def _ending(public: ClueState) -> dict[str, Any]:
         return card(character, "purple", _("still searching"), icon="star")
 
     cards = [(public.names[s], seat_card(s)) for s in range(public.players)]
-    if public.envelope:
-        cards.append((_("The envelope"), card(public.envelope[0], "red", icon="scales", history=public.envelope[1:])))
+    if public.envelope:  # the box's own envelope (with physical cards the table opens its own)
+        suspect, item, location = public.envelope
+        held = _("with the {item} in {location}", item=item, location=location)
+        cards.append((_("The envelope"), card(suspect, "red", held, icon="scales")))
     return {
         "reveal": reveal(
             cards,
             outcome=_status(public),
             accused=list(dict.fromkeys(str(a["suspect"]) for a in public.accusations)),
-            story=[
-                *(_suggestion(public, r) for r in public.suggestions),
-                *(_accusation(public, a) for a in public.accusations),
-            ],
+            story=_story(public),
         )
     }
-
-
-def _accusation(public: ClueState, record: dict[str, Any]) -> Msg:
-    said = dict(
-        name=public.names[record["by"]], suspect=record["suspect"], item=record["item"], location=record["location"]
-    )
-    if record["right"]:
-        return _("{name}: {suspect}, {item}, {location}: right", **said)
-    return _("{name}: {suspect}, {item}, {location}: wrong", **said)
 
 
 def _status(state: ClueState) -> str:

@@ -66,6 +66,7 @@ def suggest(state: ClueState) -> list[Effect]:
         "shown_by": None,
     }
     state.suggestions.append(record)
+    state.tell("suggestion", len(state.suggestions) - 1)
     if state.physical:
         state.step = ANSWER
     said: list[Effect] = [
@@ -159,6 +160,7 @@ def judge(state: ClueState, right: bool) -> list[Effect]:
     state.accusations.append(
         {"by": who, "suspect": named_suspect, "item": named_item, "location": named_place, "right": right}
     )
+    state.tell("accusation", len(state.accusations) - 1)
     if right:
         return finish(state, who)
     state.eliminated.append(who)

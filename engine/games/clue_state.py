@@ -82,6 +82,9 @@ class ClueState:
     showing: int | None = None  # the player who must show a card now
     suggestions: list[dict[str, Any]] = field(default_factory=list)
     accusations: list[dict[str, Any]] = field(default_factory=list)
+    # One entry per turn, in order: who moved where, and the index of the suggestion or
+    # accusation made there (public: the board and what was said aloud).
+    story: list[dict[str, Any]] = field(default_factory=list)
     eliminated: list[int] = field(default_factory=list)
     winner: int | None = None
     burrow: list[str] = field(default_factory=list)
@@ -106,6 +109,11 @@ class ClueState:
 
     def kind_of(self, card: str) -> str:
         return "suspect" if card in self.suspects else "item" if card in self.items else "location"
+
+    def tell(self, key: str, index: int) -> None:
+        """This turn's suggestion or accusation (by its index), for the story."""
+        if self.story:
+            self.story[-1][key] = index
 
     def left_of(self, seat: int) -> list[int]:
         """Every other player, starting with the one to ``seat``'s left."""

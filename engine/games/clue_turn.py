@@ -110,6 +110,9 @@ def move(state: ClueState, turn: Turn) -> list[Effect]:
     place, by_floo = destinations(state)[turn.args["choice"]]
     seat, name = state.current, state.names[state.current]
     said = fireplace(state, str(place)) if by_floo else []
+    state.story.append(
+        {"by": seat, "to": None if place == STAR_SPACE else place, "star": place == STAR_SPACE, "floo": by_floo}
+    )
     if place == STAR_SPACE:
         state.where[seat] = None
         state.help[seat] += 1

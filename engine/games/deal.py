@@ -47,11 +47,12 @@ from engine.games import deal_bank as bank
 from engine.games import deal_sets as sets
 from engine.games import deal_setup as setup
 from engine.games import deal_spells as spells
+from engine.games import deal_story as story
 from engine.games import deal_turns as turns
 from engine.games.deal_deck import ITEM, POINT, SPELL, WILD, Deck, packaged
 from engine.games.deal_state import OVER, PAY, PLAY, RESPOND, DealState
 from engine.games.deal_steps import CORRECT, PROTEGO, STEPS
-from engine.messages import words
+from engine.messages import listing, words
 from engine.steps import StepGame
 
 _, _n = words("deal")
@@ -96,6 +97,7 @@ class Deal(StepGame[DealState]):
         "card": _("Card"),
         "kind": _("Kind"),
         "value": _("Value"),
+        "story": _("The story of the game"),
     }
     steps = STEPS
     anytime = (PROTEGO, CORRECT)
@@ -111,13 +113,15 @@ class Deal(StepGame[DealState]):
 
     def describe(self, public: DealState) -> dict[str, Any]:
         """The host page: every player's Bank total and sets (complete ones counted),
-        whose turn it is and how many plays are left."""
+        whose turn it is, how many plays are left, the story so far, and at the end the
+        reveal."""
         return {
             "status": _status(public),
             "turn_name": public.names[public.turn],
             "plays_left": max(0, turns.plays_allowed(public) - public.plays) if public.step == PLAY else None,
             "players": [_player(public, seat) for seat in range(public.players)],
             "winner_name": public.names[public.winner] if public.winner is not None else None,
+            "story": story.lines(public),  # the lines, not the facts the state keeps
             **_ending(public),
         }
 
@@ -140,18 +144,31 @@ class Deal(StepGame[DealState]):
 
 
 def _ending(state: DealState) -> dict[str, Any]:
-    """At the end: each player as a card with their complete sets and Bank, the winner gold."""
+    """At the end: each player as a card with their complete sets and Bank (the winner
+    gold), the outcome and the story of every turn."""
     if state.step != OVER:
         return {}
+    cards = ((state.names[s], _seat_card(state, s)) for s in range(state.players))
+    return {"reveal": reveal(cards, outcome=_status(state), story=story.lines(state))}
 
-    def seat_card(seat: int) -> dict[str, Any]:
-        complete = len(sets.complete_colours(state, seat))
-        word = _n("{count} complete set", "{count} complete sets", complete)
-        bank_line = _n("Bank: {count} point", "Bank: {count} points", bank.bank_total(state, seat))
-        won = seat == state.winner
-        return card(word, "gold" if won else "grey", bank_line, icon="crown" if won else "house")
 
-    return {"reveal": reveal(((state.names[s], seat_card(s)) for s in range(state.players)), outcome=_status(state))}
+def _seat_card(state: DealState, seat: int) -> dict[str, Any]:
+    """A player at the end: how many complete sets, of which colours, and the Bank."""
+    complete = sets.complete_colours(state, seat)
+    word = _n("{count} complete set", "{count} complete sets", len(complete))
+    total = bank.bank_total(state, seat)
+    detail = (
+        _n(
+            "{sets}; Bank: {count} point",
+            "{sets}; Bank: {count} points",
+            total,
+            sets=listing([state.deck.colour_name(c) for c in complete]),
+        )
+        if complete
+        else _n("Bank: {count} point", "Bank: {count} points", total)
+    )
+    won = seat == state.winner
+    return card(word, "gold" if won else "grey", detail, icon="crown" if won else "house")
 
 
 def _player(state: DealState, seat: int) -> dict[str, Any]:

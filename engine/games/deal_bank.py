@@ -148,9 +148,15 @@ def discard_from_bank(state: DealState, seat: int, paid: Sequence[Offer]) -> Non
 
 def described(offers: Sequence[Offer]) -> str:
     """A payment as one option text: its cards, largest first ("nothing" when empty)."""
-    if not offers:
+    return named([o.card for o in offers])
+
+
+def named(cards: Sequence[str]) -> str:
+    """Cards said as one list, each name once with how many ("nothing" when empty): how
+    a payment is offered and how the story tells it."""
+    if not cards:
         return _("nothing")
-    names = Counter(o.card for o in offers)
+    names = Counter(cards)
     parts = [name if n == 1 else _("{count} × {card}", count=n, card=name) for name, n in sorted(names.items())]
     return listing(parts)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from engine.actions import IllegalAction
 from engine.effects import Effect, Say
 from engine.game import Turn
+from engine.games import deal_story as story
 from engine.games.deal_deck import ITEM, WILD
 from engine.games.deal_state import OVER, DealState, Placed
 from engine.games.deal_turns import check_win, colour_options
@@ -42,6 +43,7 @@ def correct(state: DealState, turn: Turn) -> list[Effect]:
         state.banks[to].append(name)
     else:
         state.items[to].append(Placed(name, str(colour)))
+    story.tell(state, "correct", card=name, seat=to, area=area)
     said = _("The host moves {card} to {name}'s {area}.", card=name, name=state.names[to], area=AREA_NAMES[area])
     return [Say(said)] + (check_win(state) if state.step != OVER else [])
 

@@ -24,6 +24,7 @@ from engine.effects import Effect, Say
 from engine.game import Turn
 from engine.games import deal_bank as bank
 from engine.games import deal_sets as sets
+from engine.games import deal_story as story
 from engine.games.deal_state import ACCIO, GIVE, PAY, PLAY, RESPOND, TAKE, TARGET, DealState, Debt, Pending
 from engine.games.deal_turns import TO_BANK, bank_it, check_win, draw, from_hand
 from engine.messages import words
@@ -114,6 +115,7 @@ def cast(state: DealState, turn: Turn) -> list[Effect]:
         raise IllegalAction(_("{card} can do nothing now: bank it", card=name))
     card = state.spec(name)
     state.card, state.pending = None, Pending(name, caster)
+    story.tell(state, story.CAST, card=name)
     said: list[Effect] = [Say(_("{name} casts {card}.", name=state.names[caster], card=name))]
     if card.effect == "draw":
         # Monopoly Deal: Pass Go draws two more, and is one of the three plays.
@@ -126,6 +128,7 @@ def cast(state: DealState, turn: Turn) -> list[Effect]:
         state.pending.amount = card.amount
         if card.every:
             state.pending.targets = state.others(caster)
+            story.spell(state, every=True)
             return said + respond(state)
     state.step = TARGET
     return said
@@ -135,6 +138,7 @@ def choose_colour(state: DealState, turn: Turn) -> list[Effect]:
     pending = _pending(state)
     colour = accio_colours(state, pending.card)[turn.args["choice"]]
     pending.colour, pending.amount = colour, sets.accio_points(state, pending.caster, colour)
+    story.spell(state, colour=colour, amount=pending.amount)
     colour_name = state.deck.colour_name(colour)
     said = Say(
         _n("Accio for {colour}: one point.", "Accio for {colour}: {count} points.", pending.amount, colour=colour_name)
@@ -144,6 +148,7 @@ def choose_colour(state: DealState, turn: Turn) -> list[Effect]:
         state.step = TARGET
         return [said]
     pending.targets = state.others(pending.caster)
+    story.spell(state, every=True)
     return [said, *respond(state)]
 
 
@@ -152,6 +157,7 @@ def choose_target(state: DealState, turn: Turn) -> list[Effect]:
     if seat not in targets(state, pending.card):
         raise IllegalAction(_("{card} can't be cast on {name}", card=pending.card, name=state.names[seat]))
     pending.targets = [seat]
+    story.spell(state, on=seat)
     said = Say(_("{card} is cast on {name}.", card=pending.card, name=state.names[seat]))
     if state.spec(pending.card).effect in ("summon", "swap", "take_set"):
         state.step = TAKE
@@ -215,6 +221,7 @@ def protego(state: DealState, turn: Turn) -> list[Effect]:
     pending, seat = _pending(state), answering(state)
     state.discard.append(protego_card(state, seat))
     pending.protegos += 1
+    story.tell(state, "protego", seat=seat)
     other = pending.caster if seat != pending.caster else pending.targets[0]
     said = _(
         "{name} casts Protego. {other}, cast Protego on top of it, or let it stand?",
@@ -230,6 +237,7 @@ def let_it(state: DealState, turn: Turn) -> list[Effect]:
     pending = _pending(state)
     target = pending.targets.pop(0)
     if pending.protegos % 2:
+        story.tell(state, "blocked", seat=target)
         said = [Say(_("Protego: {name} is not touched by {card}.", name=state.names[target], card=pending.card))]
         return said + respond(state)
     return hit(state, target)
@@ -249,6 +257,7 @@ def hit(state: DealState, target: int) -> list[Effect]:
         state.petrified[target] = pending.card
         pending.card = ""
         character = state.characters[target]
+        story.tell(state, "petrified", character=str(character))
         said.append(
             Say(
                 _(
@@ -261,6 +270,7 @@ def hit(state: DealState, target: int) -> list[Effect]:
     elif effect == "take_set":
         taken = sets.take_set(state, target, str(pending.colour))
         state.items[caster].extend(taken)
+        story.tell(state, "take_set", seat=caster, other=target, colour=str(pending.colour))
         said.append(
             Say(
                 _(
@@ -280,10 +290,11 @@ def _move_items(state: DealState, pending: Pending, target: int) -> list[Effect]
     if pending.take is None:
         raise ValueError("a summon or swap reached its target without the item it takes")
     taken = state.items[target].pop(pending.take)
-    if pending.give is not None:
-        given = state.items[caster].pop(pending.give)
+    given = state.items[caster].pop(pending.give) if pending.give is not None else None
+    if given is not None:
         state.items[target].append(given)
     state.items[caster].append(taken)
+    story.tell(state, "take", seat=caster, other=target, card=taken.card, given=given.card if given else None)
     return [
         Say(
             _("{name} takes {card} from {other}.", name=state.names[caster], card=taken.card, other=state.names[target])
@@ -294,6 +305,7 @@ def _move_items(state: DealState, pending: Pending, target: int) -> list[Effect]
 def demand(state: DealState, payer: int, receiver: int, amount: int) -> list[Effect]:
     """``payer`` owes ``amount``: with nothing to pay with, "nothing happens"."""
     if not bank.payable(state, payer) or amount <= 0:
+        story.tell(state, "nothing", seat=payer)
         return [Say(_("{name} has nothing to pay with.", name=state.names[payer])), *respond(state)]
     state.debts, state.step = [Debt(payer, receiver, amount)], PAY
     said = _n(
@@ -318,6 +330,7 @@ def pay(state: DealState, turn: Turn) -> list[Effect]:
     bank.transfer(state, debt.payer, debt.receiver, chosen)
     state.debts = []
     total = sum(o.value for o in chosen)
+    story.tell(state, "pay", seat=debt.payer, other=debt.receiver, cards=[o.card for o in chosen], points=total)
     said = Say(
         _n(
             "{name} pays {other} one point: {cards}.",

@@ -104,6 +104,7 @@ class DealState:
     debts: list[Debt] = field(default_factory=list)  # the first is being paid
     shuffles: int = 0
     winner: int | None = None
+    story: list[dict[str, Any]] = field(default_factory=list)  # each turn's public facts, in order (deal_story)
 
     @property
     def deck(self) -> Deck:

@@ -17,8 +17,9 @@ from engine.actions import IllegalAction
 from engine.effects import Effect, Say
 from engine.game import Turn
 from engine.games import deal_bank as bank
+from engine.games import deal_story as story
 from engine.games.deal_deck import ITEM, POINT, WILD
-from engine.games.deal_sets import won
+from engine.games.deal_sets import complete_colours, won
 from engine.games.deal_state import COLOUR, DISCARD, HOW, OVER, PLAY, UNSEEN, DealState, Placed
 from engine.messages import words
 
@@ -64,6 +65,7 @@ def draw(state: DealState, turn: Turn, seat: int, count: int) -> list[Effect]:
 
 def begin_turn(state: DealState, turn: Turn, seat: int) -> list[Effect]:
     state.step, state.turn, state.plays = PLAY, seat, 0
+    story.begin(state, seat)
     count = (EMPTY_DRAW if not state.hands[seat] else DRAW) + state.ability(seat, "extra_draw")
     held = len(state.hands[seat])
     effects = draw(state, turn, seat, count)
@@ -79,6 +81,7 @@ def check_win(state: DealState) -> list[Effect]:
             if state.pending is not None and state.pending.card:
                 state.discard.append(state.pending.card)  # the Spell is done, and so is the game
             state.step, state.winner, state.pending, state.debts = OVER, seat, None, []
+            story.tell(state, "won", seat=seat, colours=complete_colours(state, seat))
             return [Say(_("{name} has three complete sets of different colours and wins!", name=state.names[seat]))]
     return []
 
@@ -138,9 +141,11 @@ def play(state: DealState, turn: Turn) -> list[Effect]:
     card, who = state.spec(name), state.names[state.turn]
     if card.kind == POINT:
         state.banks[state.turn].append(name)
+        story.tell(state, "bank", card=name)
         return [Say(_("{name} banks {card}.", name=who, card=name))]
     if card.kind == ITEM:
         state.items[state.turn].append(Placed(name, str(card.colour)))
+        story.tell(state, "item", card=name, colour=str(card.colour))
         return [Say(_("{name} adds {card} to their items.", name=who, card=name))] + check_win(state)
     state.card = name
     if card.kind == WILD:
@@ -155,6 +160,7 @@ def bank_it(state: DealState) -> list[Effect]:
     name = str(state.card)
     state.banks[state.turn].append(name)
     state.card, state.step = None, PLAY
+    story.tell(state, "bank", card=name)
     return [
         Say(
             _n(
@@ -182,6 +188,7 @@ def place_wild(state: DealState, colour: str) -> list[Effect]:
     name = str(state.card)
     state.items[state.turn].append(Placed(name, colour))
     state.card, state.step = None, PLAY
+    story.tell(state, "item", card=name, colour=colour)
     said = _("{card} counts as {colour}.", card=name, colour=state.deck.colour_name(colour))
     return [Say(said)] + check_win(state)
 
@@ -212,6 +219,7 @@ def recolour(state: DealState, turn: Turn) -> list[Effect]:
     index, colour = recolour_options(state)[turn.args["choice"]]
     placed = state.items[state.turn][index]
     placed.colour = colour
+    story.tell(state, "recolour", card=placed.card, colour=colour)
     said = _("{card} now counts as {colour}.", card=placed.card, colour=state.deck.colour_name(colour))
     return [Say(said)] + check_win(state)
 
@@ -237,6 +245,7 @@ def release(state: DealState, turn: Turn) -> list[Effect]:
     bank.discard_from_bank(state, state.turn, chosen)
     state.discard.append(state.petrified.pop(state.turn))
     character = state.characters[state.turn]
+    story.tell(state, "release", cards=[o.card for o in chosen], character=str(character))
     return [
         Say(
             _(
@@ -274,10 +283,12 @@ def discard(state: DealState, turn: Turn) -> list[Effect]:
             left.remove(name)
         state.hands[state.turn] = left
         state.discard.extend(names)
+        story.discarded(state, len(names))
     else:
         # the physical deck: the player discards at the table, unseen; the box counts
         del hand[hand_limit(state) :]
         state.discard.extend([UNSEEN] * excess)
+        story.discarded(state, excess)
     if len(state.hands[state.turn]) > hand_limit(state):
         return []
     return begin_turn(state, turn, state.left_of(state.turn))

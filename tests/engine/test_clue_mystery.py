@@ -195,7 +195,10 @@ def test_the_public_record_shows_who_showed_never_what() -> None:
     play.suggest("Peter Pettigrew", "Cursed Necklace")
     play.act("show", by=1, choice="Cursed Necklace")
     view = play.table.public_view()["view"]
-    assert view["record"] == ["Ann: Peter Pettigrew, Cursed Necklace, Gringotts; shown by Bob"]
+    assert view["story"] == [
+        "Turn 1, Ann: moves to Gringotts; suggests Peter Pettigrew with the Cursed Necklace in Gringotts:"
+        " Bob shows a card"
+    ]
     assert "Cursed Necklace" not in str(view["suggestions"][0].get("card", ""))
     for seat in (2, 3):
         assert play.seen_by(seat)["shown_to_you"] == []

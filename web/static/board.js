@@ -2,7 +2,7 @@
 // second so blinking and breathing show; the simulated buttons when there are any.
 "use strict";
 (() => {
-  const { el, clear, redraw, api, say, leds, t } = Familiar;
+  const { el, clear, redraw, api, say, leds, live, t } = Familiar;
 
 
   async function refresh() {
@@ -26,6 +26,16 @@
     clear(document.getElementById("problems")).append(...board.problems.map((p) => el("li", {}, p)));
   }
 
+  // The end of a game, as every page shows it: everyone's cards, the outcome and the
+  // story, from the public table whenever its version changes (the lights poll apart).
+  async function drawEnd() {
+    const reply = await api("/api/table");
+    if (!reply.ok) return;
+    const ending = (reply.data.view && reply.data.view.reveal) || null;
+    document.getElementById("end-panel").hidden = !ending;
+    redraw(document.getElementById("end"), [ending], () => (ending ? [Familiar.renderObject({ reveal: ending })] : []));
+  }
+
   for (const button of document.querySelectorAll("[data-button]")) {
     button.addEventListener("click", async () => {
       const reply = await api("/api/board/press", { button: button.dataset.button });
@@ -33,4 +43,5 @@
     });
   }
   refresh();
+  live(drawEnd);
 })();

@@ -166,8 +166,11 @@ const Familiar = (() => {
 
   function renderObject(obj) {
     const { card, reveal, ...rest } = obj || {};
-    for (const key of (card && card.covers) || []) delete rest[key];  // the card says these already
-    const drawn = [card ? renderCard(card) : null, reveal ? renderReveal(reveal) : null].filter(Boolean);
+    // Only a card made by engine/display.py is drawn; a row naming a card (a hand's) stays a row.
+    const shown = card && typeof card === "object" ? card : null;
+    if (card !== undefined && !shown) rest.card = card;
+    for (const key of (shown && shown.covers) || []) delete rest[key];  // the card says these already
+    const drawn = [shown ? renderCard(shown) : null, reveal ? renderReveal(reveal) : null].filter(Boolean);
     if (drawn.length) return el("div", {}, ...drawn, Object.keys(rest).length ? renderObject(rest) : null);
     const entries = Object.entries(obj || {});
     if (entries.length === 0) return el("p", { class: "muted" }, t("Nothing to show."));
