@@ -3,20 +3,20 @@
 Two settings, measured under a full table (bench/load.py; figures in
 docs/experiments/2026-12-daemon-memory.md):
 
-- OpenBLAS starts a thread pool per copy of the library as numpy and OpenCV load (each
-  ships its own: one thread per core beyond the first, so six on a Pi 4), and the box
-  never uses them: the dice reader's nets run on OpenCV's own threads (its speed is
-  the same with one BLAS thread) and the cards reader already pins BLAS to one thread
-  (``vision.cards.read``).  ``OPENBLAS_NUM_THREADS`` is read only as the library
-  loads, so it is set when this module is imported, which ``device.cli`` does before
-  anything imports numpy; a value set by the caller is kept.
+- OpenBLAS starts a thread pool as it loads, one thread per core beyond the first, and
+  numpy's and OpenCV's wheels each bring their own copy; the box never uses them: the
+  dice reader's nets run on OpenCV's own threads (its speed is the same with one BLAS
+  thread) and the cards reader already pins BLAS to one thread (``vision.cards.read``).
+  ``OPENBLAS_NUM_THREADS`` is read only as the library loads, so it is set when this
+  module is imported, which ``device.cli`` does before anything imports numpy; a value
+  set by the caller is kept.
 - glibc gives threads that allocate at the same moment arenas of their own (up to eight
   per core), each keeping what was freed into it.  The daemon runs some 40 threads (32
-  waitress workers), which opened arenas one after another under load; Python threads
-  take turns under the GIL, so sharing ``ARENAS`` costs them nothing measurable.  Set
-  with ``mallopt`` rather than ``MALLOC_ARENA_MAX`` in the environment, so that it holds
-  however the box is started; it must run before the daemon starts its threads, since
-  a thread keeps the arena it first took.
+  waitress workers), which took 15 arenas between them under load; Python threads take
+  turns under the GIL, so they seldom wait for a shared one (``ARENAS``).  Set with
+  ``mallopt`` rather than ``MALLOC_ARENA_MAX`` in the environment, so that it holds
+  however the box is started; it must run before the daemon starts its threads, since a
+  thread keeps the arena it first took.
 """
 
 from __future__ import annotations
