@@ -15,6 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from device import memory  # first: it sets OpenBLAS's threads before numpy loads
 from device.config import Config, ConfigError, load_config
 from vision import cli as vision_cli  # noqa
 
@@ -47,6 +48,7 @@ def _serve(config: Config, first_game: tuple[str, list[str], dict] | None = None
     from engine.actions import Action
 
     os.umask(0o077)  # the log (with its seeds, hence every secret) and WAL files are the box's alone
+    memory.limit_malloc_arenas()  # before the daemon's threads start
     try:
         daemon = Daemon(config)
     except (HardwareError, StorageError) as exc:

@@ -3,8 +3,10 @@ written from them, and the errors a person sees when a camera is missing."""
 
 from __future__ import annotations
 
+import itertools
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 
 import cv2
@@ -97,6 +99,25 @@ def test_replay_is_paced_at_its_frame_rate() -> None:
     for _ in range(5):
         camera.read()
     assert time.monotonic() - start >= 5 / 20.0 - 0.01
+
+
+def test_held_frames_get_new_noise_each_frame_from_about_one_frame_of_memory() -> None:
+    """The demo's camera runs for hours: its sensor noise must hold a few frames of memory
+    (six separate fields held 12 frames and peaked at 36 while drawn), and still give
+    every pixel other noise from one frame to the next, as a sensor does."""
+    still = photo(PHOTOS[0])
+    camera = ReplayCamera(PHOTOS[:1], fps=None, simulate_rolls=True, hold_s=1.0, seed=3)
+    tracemalloc.start()
+    try:
+        camera.read()  # draws the noise for this frame size
+        held, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert held < 4 * still.nbytes and peak < 10 * still.nbytes
+    frames = [camera.read().astype(np.int16) - still for _ in range(7)]
+    for before, after in itertools.pairwise(frames):
+        assert np.count_nonzero(before != after) > 0.3 * still.size
+    assert 1.0 < float(np.abs(frames[0]).mean()) < 2.5  # sigma 2, clipped at 0 and 255
 
 
 def test_replay_of_a_video_file(video: Path) -> None:

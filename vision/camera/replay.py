@@ -217,29 +217,45 @@ class SensorNoise:
     """Adds Gaussian noise of ``sigma`` levels, so held frames differ like a real sensor's.
 
     Drawing fresh Gaussian noise for a 640x640 frame costs ~20 ms (more than the frame
-    budget on a Pi), so a few fields are drawn once per frame size and cycled, applied
-    with saturating uint8 add/subtract.
+    budget on a Pi), so noise is drawn once per frame size and cycled, applied with
+    saturating uint8 add/subtract.  The ``fields`` cycled are windows of one taller field,
+    each ``FIELD_STEP`` rows below the last: every pixel gets other noise in each frame,
+    and the noise holds about two frames (its up and down parts) instead of two per field
+    (six separate fields of a 640x640 frame held 15 MB, and drawing them in float64
+    peaked at 44 MB; now 2.8 MB, peaking at 8 MB in float32).
     """
+
+    FIELD_STEP = 16
+    """Rows between two windows: at least the settle detector's shrink factor (frames up
+    to 4096 px wide), so no pixel of its small copy averages the same noise twice running."""
 
     def __init__(self, sigma: float, rng: np.random.Generator, fields: int = 6) -> None:
         self.sigma = sigma
         self._rng = rng
         self._count = fields
-        self._fields: list[tuple[np.ndarray, np.ndarray]] = []
+        self._shape: tuple[int, ...] | None = None
+        self._up = self._down = np.zeros((0,), np.uint8)
         self._next = 0
 
     def __call__(self, frame: np.ndarray) -> np.ndarray:
         if self.sigma <= 0:
             return frame.copy()
-        if not self._fields or self._fields[0][0].shape != frame.shape:
-            self._fields = [self._draw(frame.shape) for _ in range(self._count)]
-        up, down = self._fields[self._next % len(self._fields)]
+        if self._shape != frame.shape:
+            self._draw(frame.shape)
+        top = (self._next % self._count) * self.FIELD_STEP
         self._next += 1
-        return cv2.subtract(cv2.add(frame, up), down)
+        rows = slice(top, top + frame.shape[0])
+        return cv2.subtract(cv2.add(frame, self._up[rows]), self._down[rows])
 
-    def _draw(self, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-        field = self._rng.normal(0.0, self.sigma, shape)
-        return np.clip(field, 0, 255).astype(np.uint8), np.clip(-field, 0, 255).astype(np.uint8)
+    def _draw(self, shape: tuple[int, ...]) -> None:
+        tall = (shape[0] + (self._count - 1) * self.FIELD_STEP, *shape[1:])
+        field = self._rng.standard_normal(tall, dtype=np.float32)
+        field *= self.sigma
+        self._up, self._down = np.empty(tall, np.uint8), np.empty(tall, np.uint8)
+        np.clip(field, 0, 255, out=self._up, casting="unsafe")  # truncated, as astype does
+        np.negative(field, out=field)
+        np.clip(field, 0, 255, out=self._down, casting="unsafe")
+        self._shape = shape
 
 
 def tumble_frames(
