@@ -31,10 +31,26 @@ class HardwareError(RuntimeError):
     """The GPIO pins cannot be used; the message says why and how to fix it."""
 
 
+class SimulatedPin(MockPWMPin):  # type: ignore[misc]
+    """gpiozero's mock PWM pin, remembering only its latest ``KEPT`` changes.
+
+    ``MockPin`` records every change (its ``states``, for a test's ``assert_states``);
+    the demo's breathing status light changes many times a second for hours, so the
+    record grew without end (0.3 MB a minute under ``make load``)."""
+
+    KEPT = 10_000
+
+    def _change_state(self, value: float) -> bool:
+        changed: bool = super()._change_state(value)
+        if len(self.states) > 2 * self.KEPT:
+            del self.states[: -self.KEPT]
+        return changed
+
+
 def make_pin_factory(simulate: bool) -> Factory | None:
     """``MockFactory`` with PWM-capable pins when simulating; ``None`` lets gpiozero pick the
     real factory (GPIOZERO_PIN_FACTORY, lgpio under systemd) on first use."""
-    return MockFactory(pin_class=MockPWMPin) if simulate else None
+    return MockFactory(pin_class=SimulatedPin) if simulate else None
 
 
 def claim_pins(pins: Sequence[int], build: Callable[[], T]) -> T:

@@ -9,7 +9,7 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from device.config import Config
-from device.outputs import HardwareError, Outputs, StatusLight, TrackLights, led_count
+from device.outputs import HardwareError, Outputs, SimulatedPin, StatusLight, TrackLights, led_count
 from support.waiting import wait_until
 
 PINS = (4, 27, 22, 23, 24, 25, 5, 6)
@@ -130,3 +130,13 @@ def test_a_pin_already_in_use_raises_hardware_error_and_frees_the_track(mock_fac
     blocker.close()
     track = TrackLights(PINS, pin_factory=mock_factory)  # pins were released
     track.close()
+
+
+def test_a_simulated_pin_remembers_only_its_latest_changes(mock_factory) -> None:
+    """The demo runs for hours: its pins' record of changes must not grow without end."""
+    pin = mock_factory.pin(21)
+    pin.function = "output"
+    for i in range(2 * SimulatedPin.KEPT + 5):
+        pin.state = i % 2
+    assert SimulatedPin.KEPT <= len(pin.states) <= 2 * SimulatedPin.KEPT
+    assert pin.states[-1].state == (2 * SimulatedPin.KEPT + 4) % 2
