@@ -8,6 +8,8 @@ packages they are:
     python -m training.train_dice --out D           # train (needs CPU torch and onnx)
     python -m training.distill_dice --net faces --out D
     python -m training.pick_dice_thresholds         # the project's venv, no torch
+    python -m training.compare_dice_models --split holdout --models A B   # side by side
+    python -m training.blend_dice_nets BASE TUNED --share 0.5 --out OUT   # needs onnx
 
 Trained nets are written to ``--out`` (by default over the shipped ones in
 ``vision/dice/models``); ``pick_dice_thresholds`` then writes the thresholds beside

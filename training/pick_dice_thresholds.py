@@ -33,6 +33,7 @@ What each of these choices changed is in ``docs/experiments/2026-11-dice-reader.
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import json
 import math
@@ -56,6 +57,15 @@ TIE = 1.05
 (unsure over wrong): the cost is flat over a range of ``sure`` on the hold-out, and
 its cheapest end let a weakly seen die (a tilted die leaning on another) through as
 a wrong value in a test photo."""
+
+
+def use(models: Path) -> None:
+    """Make the box's reader run the nets and thresholds in the folder ``models``."""
+    import vision.dice.nets as shipped
+
+    shipped.MODELS = models
+    shipped.nets.cache_clear()
+    shipped.thresholds.cache_clear()
 
 
 def _cost(s: Score) -> int:
@@ -147,6 +157,10 @@ def views(frame: np.ndarray, labels: list[Label]) -> list[tuple[np.ndarray, list
 
 
 def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--models", type=Path, default=MODELS, help="the folder of the nets to pick for, and to write to")
+    models = ap.parse_args().models
+    use(models)
     tray = data_dir() / "dice-tray"
     holdout = set(json.loads(HOLDOUT.read_text()))
     labels = load_labels(tray, "train", holdout)
@@ -183,7 +197,7 @@ def main() -> int:
     chosen = Thresholds(peak, not_die, max(sure for cost, sure in costs if cost <= TIE * lowest))
     summary = run(chosen).summary()
     print(f"thresholds {chosen}; hold-out: {summary}")
-    path = MODELS / "dice_models.json"
+    path = models / "dice_models.json"
     meta = json.loads(path.read_text()) if path.exists() else {}
     meta["thresholds"] = {"peak": chosen.peak, "not_die": chosen.not_die, "sure": chosen.sure}
     meta["holdout"] = summary

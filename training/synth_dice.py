@@ -161,10 +161,17 @@ def _die(canvas: np.ndarray, face: int, cx: float, cy: float, side: float, angle
     _draw_pips(canvas, face, cx, cy, side, angle, pip, rng)
 
 
-def draw_face(face: int, rng: random.Random, real_background: np.ndarray | None = None) -> np.ndarray:
+def draw_face(
+    face: int, rng: random.Random, real_background: np.ndarray | None = None, other_tables: float = 0.0
+) -> np.ndarray:
     """A PATCH x PATCH BGR patch of a drawn die showing ``face`` (1-6), framed as
-    ``cut_patch`` frames a die the detector found (box side = PATCH / MARGIN)."""
-    canvas = _background(rng, real_background)
+    ``cut_patch`` frames a die the detector found (box side = PATCH / MARGIN); on the
+    tables ``draw_clutter`` uses (a dark felt, wood grain) with probability
+    ``other_tables``: a dark die on a dark felt is a die by its body's edge, where a
+    speck of fluff has none."""
+    canvas = (
+        _clutter_background(rng, real_background) if rng.random() < other_tables else _background(rng, real_background)
+    )
     angle = rng.uniform(0, math.pi / 2)
     box = BOX * rng.uniform(0.85, 1.15)
     side = box / (abs(math.cos(angle)) + abs(math.sin(angle)))
@@ -182,5 +189,122 @@ def draw_face(face: int, rng: random.Random, real_background: np.ndarray | None 
             rng,
         )
     _die(canvas, face, cx, cy, side, angle, rng)
+    canvas = cv2.GaussianBlur(canvas, (0, 0), rng.uniform(0.3, 1.5))
+    return cv2.resize(np.clip(canvas, 0, 255).astype(np.uint8), (PATCH, PATCH), interpolation=cv2.INTER_AREA)
+
+
+def _clutter_background(rng: random.Random, real: np.ndarray | None) -> np.ndarray:
+    """A table for a not-a-die patch: a real crop, a dark felt with fibres, or a plain,
+    textured or wood-grained colour (``_background``)."""
+    if rng.random() < 0.35:  # a dark felt or cloth, where light specks stand out as pips
+        base = np.array([rng.uniform(10, 70) for _ in range(3)])
+        img = np.ones((CANVAS, CANVAS, 3)) * base * (0.85 + 0.3 * _smooth_noise(rng, 4))[..., None]
+        fibres = np.random.default_rng(rng.randrange(1 << 30)).normal(0, rng.uniform(3, 10), (CANVAS, CANVAS))
+        return img + cv2.GaussianBlur(fibres, (0, 0), rng.uniform(0.6, 1.5))[..., None]
+    if rng.random() < 0.25:  # wood grain
+        yy = np.mgrid[0:CANVAS, 0:CANVAS][0].astype(np.float64)
+        a, period = rng.uniform(0, math.pi), rng.uniform(6, 30)
+        xx = np.mgrid[0:CANVAS, 0:CANVAS][1].astype(np.float64)
+        bend = 20 * _smooth_noise(rng, 3)
+        rings = 0.5 + 0.5 * np.sin((math.cos(a) * yy + math.sin(a) * xx + bend) * 2 * math.pi / period)
+        return _colour(rng) * (0.55 + 0.45 * rings)[..., None]
+    return _background(rng, real)
+
+
+def _blob(canvas: np.ndarray, cx: float, cy: float, r: float, colour: np.ndarray, rng: random.Random) -> None:
+    """An irregular blob (a crumb, a chip of stone) of radius about r."""
+    n = rng.randint(5, 9)
+    pts = [
+        (cx + r * rng.uniform(0.5, 1.0) * math.cos(a), cy + r * rng.uniform(0.5, 1.0) * math.sin(a))
+        for a in np.linspace(0, 2 * math.pi, n + 1)[:-1] + rng.uniform(0, 1)
+    ]
+    cv2.fillPoly(canvas, [np.int32(np.round(np.array(pts) * 4))], colour.tolist(), cv2.LINE_AA, shift=2)
+
+
+def _disc(canvas: np.ndarray, cx: float, cy: float, r: float, colour: np.ndarray, thickness: int = -1) -> None:
+    cv2.circle(canvas, (int(cx * 4), int(cy * 4)), max(1, int(r * 4)), colour.tolist(), thickness, cv2.LINE_AA, shift=2)
+
+
+def _light(rng: random.Random, table: np.ndarray) -> np.ndarray:
+    """A colour that stands out from the table: light on a dark one, dark on a light one."""
+    if rng.random() < 0.3:
+        return _colour(rng)
+    level = rng.uniform(150, 255) if float(table.mean()) < 120 else rng.uniform(0, 90)
+    return np.array([level * rng.uniform(0.85, 1.0) for _ in range(3)])
+
+
+def _clutter(canvas: np.ndarray, cx: float, cy: float, side: float, rng: random.Random) -> None:
+    """One thing that is not a die, about where a die would lie: specks of fluff or dust
+    (one to six, pip-sized or smaller, some in a die's pip layout), a crumb, a coin, a
+    button with two or four holes, a printed dot or ring, or a pip-like mark seen through
+    a gap (a ring of shadow around a light dot)."""
+    x, y = int(np.clip(cx, 4, CANVAS - 4)), int(np.clip(cy, 4, CANVAS - 4))
+    table = canvas[y - 4 : y + 4, x - 4 : x + 4].mean(axis=(0, 1))
+    colour = _light(rng, table)
+    kind = rng.random()
+    if kind < 0.35:  # specks: the felt's light dots that read as a 1 or a 4
+        dark = float(table.mean()) < 120
+        count = rng.choice((1, 1, 1, 2, 3, 4, 5, 6)) if dark else rng.choice((1, 1, 2, 3))
+        if dark and rng.random() < 0.4:  # in a face's layout, but with no die body around it
+            spacing, a = side * rng.uniform(0.2, 0.35), rng.uniform(0, math.pi)
+            spots = [
+                (cx + spacing * (u * math.cos(a) - v * math.sin(a)), cy + spacing * (u * math.sin(a) + v * math.cos(a)))
+                for u, v in LAYOUT[count]
+            ]
+        else:  # scattered wider than a face: on a light table a die face would show its edge
+            spread = 0.5 if dark else 0.7
+            spots = [
+                (cx + rng.uniform(-spread, spread) * side, cy + rng.uniform(-spread, spread) * side)
+                for _ in range(count)
+            ]
+        for x, y in spots:
+            _disc(canvas, x, y, side * rng.uniform(0.03, 0.13), colour * rng.uniform(0.8, 1.0))
+    elif kind < 0.55:  # a crumb or a chip, up to half a die
+        _blob(canvas, cx, cy, side * rng.uniform(0.1, 0.5), colour * rng.uniform(0.6, 1.0), rng)
+    elif kind < 0.85:  # a coin or a button about a die across
+        r = side * rng.uniform(0.3, 0.6)
+        metal = (
+            _colour(rng)
+            if rng.random() < 0.5
+            else np.array([rng.uniform(60, 120), rng.uniform(120, 170), rng.uniform(150, 210)])
+        )
+        _disc(canvas, cx, cy, r, metal)
+        _disc(canvas, cx, cy, r * rng.uniform(0.75, 0.9), metal * rng.uniform(0.6, 0.9), max(1, int(r / 10)))
+        if rng.random() < 0.6:
+            holes = rng.choice((2, 4))
+            a0 = rng.uniform(0, math.pi)
+            for k in range(holes):
+                a = a0 + k * 2 * math.pi / holes
+                _disc(canvas, cx + 0.3 * r * math.cos(a), cy + 0.3 * r * math.sin(a), r / 7, table)
+    else:  # printed on the table: a dot or a ring the size of a pip or a die
+        if rng.random() < 0.5:
+            _disc(canvas, cx, cy, side * rng.uniform(0.06, 0.2), colour)
+        else:
+            _disc(canvas, cx, cy, side * rng.uniform(0.3, 0.5), colour, max(1, int(side * rng.uniform(0.04, 0.1))))
+
+
+def draw_clutter(rng: random.Random, real_background: np.ndarray | None = None) -> np.ndarray:
+    """A PATCH x PATCH BGR patch framed as ``cut_patch`` frames a detector candidate, of
+    something that is not a die (see ``_clutter``), sometimes beside a die or more
+    clutter: the detector fires on such things off the tray, and a face net that only
+    ever saw a light dot as a pip on a die reads a speck of fluff as a 1."""
+    canvas = _clutter_background(rng, real_background)
+    side = BOX * rng.uniform(0.7, 1.3)
+    cx, cy = CANVAS / 2 + rng.uniform(-0.15, 0.15) * side, CANVAS / 2 + rng.uniform(-0.15, 0.15) * side
+    for _ in range(rng.choice((0, 0, 1, 2))):  # more clutter around
+        a, d = rng.uniform(0, 2 * math.pi), side * rng.uniform(0.6, 1.2)
+        _clutter(canvas, cx + d * math.cos(a), cy + d * math.sin(a), side * rng.uniform(0.6, 1.2), rng)
+    if rng.random() < 0.15:  # a die beside it, not under the patch's middle
+        a, d = rng.uniform(0, 2 * math.pi), side * rng.uniform(1.05, 1.3)
+        _die(
+            canvas,
+            rng.randint(1, 6),
+            cx + d * math.cos(a),
+            cy + d * math.sin(a),
+            side,
+            rng.uniform(0, math.pi / 2),
+            rng,
+        )
+    _clutter(canvas, cx, cy, side, rng)
     canvas = cv2.GaussianBlur(canvas, (0, 0), rng.uniform(0.3, 1.5))
     return cv2.resize(np.clip(canvas, 0, 255).astype(np.uint8), (PATCH, PATCH), interpolation=cv2.INTER_AREA)

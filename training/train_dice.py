@@ -67,8 +67,13 @@ class FaceMix:
     shift: float = 0.12  # a die's patch is cut up to this share of its side off-centre
     sizes: tuple[float, float] = (0.85, 1.2)  # and at its side times a factor in this range
     hard_share: float = 0.1  # share of patches cut at the detector's false alarms
+    clutter: list = field(default_factory=list)  # drawn things that are no die (synth_dice.draw_clutter)
+    clutter_share: float = 0.0  # share of those
+    photos: list = field(default_factory=list)  # the photos as taken (not moved onto drawn tables)
+    tray: float = 0.0  # share of real patches cut from ``photos`` rather than from any training view
 
 
+KD_T = 2.0  # temperature of the soft targets a fine-tune keeps (``train_faces``'s keep)
 DET_IN = 160  # training window of the detector (it is fully convolutional)
 STRIDE = 4
 
@@ -364,9 +369,12 @@ def damage_patch(patch: np.ndarray, rng: random.Random, mild: float = 0.0) -> np
     return degrade(patch, rng, 0.25)
 
 
-def drawn_pool(images: dict, names: list[str], count: int, rng: random.Random) -> list[tuple[np.ndarray, int]]:
-    """``count`` drawn die faces (``synth_dice``) on crops of the training photos' tray,
-    drawn once: drawing costs ~5 ms a patch, too much to do per step."""
+def drawn_pool(
+    images: dict, names: list[str], count: int, rng: random.Random, other_tables: float = 0.0
+) -> list[tuple[np.ndarray, int]]:
+    """``count`` drawn die faces (``synth_dice``) on crops of the training photos' tray
+    (or, a share ``other_tables``, on drawn felt and wood), drawn once: drawing costs
+    ~5 ms a patch, too much to do per step."""
     from training.synth_dice import draw_face
 
     pool = []
@@ -375,14 +383,38 @@ def drawn_pool(images: dict, names: list[str], count: int, rng: random.Random) -
         side = rng.randint(40, 120)
         x, y = rng.randint(0, img.shape[1] - side), rng.randint(0, img.shape[0] - side)
         face = i % 6 + 1
-        pool.append((draw_face(face, rng, img[y : y + side, x : x + side]), face))
+        pool.append((draw_face(face, rng, img[y : y + side, x : x + side], other_tables), face))
     print(f"drew {count} die faces", flush=True)
+    return pool
+
+
+def _crop_without_dice(img: np.ndarray, dice: list, rng: random.Random) -> np.ndarray | None:
+    """A square crop of the photo's table that no labelled die reaches, or None."""
+    for _ in range(10):
+        side = rng.randint(40, 120)
+        x, y = rng.randint(0, img.shape[1] - side), rng.randint(0, img.shape[0] - side)
+        if all(not (x - ds < dx < x + side + ds and y - ds < dy < y + side + ds) for _, dx, dy, ds in dice):
+            return img[y : y + side, x : x + side]
+    return None
+
+
+def clutter_pool(images: dict, names: list[str], count: int, rng: random.Random) -> list[np.ndarray]:
+    """``count`` drawn not-a-die patches (``synth_dice.draw_clutter``: specks, crumbs,
+    coins, buttons, printed marks), some on crops of the training photos' tables clear
+    of dice, drawn once."""
+    from training.synth_dice import draw_clutter
+
+    pool = []
+    for _ in range(count):
+        pool.append(draw_clutter(rng, _crop_without_dice(*images[rng.choice(names)], rng)))
+    print(f"drew {count} things that are no die", flush=True)
     return pool
 
 
 def training_patch(images: dict, names: list[str], rng: random.Random, mix: FaceMix) -> tuple[np.ndarray, int]:
     """One face-net training example: drawn, a weakly read die as the detector cuts
-    it, or a real die / not-a-die patch (``face_sample``), in the shares of ``mix``."""
+    it, drawn clutter (not a die), or a real die / not-a-die patch (``face_sample``),
+    the latter from the photos as taken for a ``tray`` share, in the shares of ``mix``."""
     r = rng.random()
     if mix.pool and r < mix.drawn:
         patch, face = rng.choice(mix.pool)
@@ -397,7 +429,9 @@ def training_patch(images: dict, names: list[str], rng: random.Random, mix: Face
         cx, cy = cx + rng.uniform(-0.05, 0.05) * size, cy + rng.uniform(-0.05, 0.05) * size
         patch = cut_patch(images[n][0], cx, cy, size * rng.uniform(0.93, 1.07), rng.uniform(0, 360))
         return damage_patch(patch, rng, mix.mild), face
-    n = rng.choice(names)
+    if mix.clutter and r < mix.drawn + mix.weak_share + mix.clutter_share:
+        return damage_patch(rng.choice(mix.clutter), rng, mix.mild), 0
+    n = rng.choice(mix.photos if mix.photos and rng.random() < mix.tray else names)
     return face_sample(
         images[n][0],
         images[n][1],
@@ -563,27 +597,53 @@ def train_detector(
 
 
 def train_faces(
-    images: dict, names: list[str], steps: int, rng: random.Random, init: Path | None = None, mix: FaceMix | None = None
+    images: dict,
+    names: list[str],
+    steps: int,
+    rng: random.Random,
+    init: Path | None = None,
+    mix: FaceMix | None = None,
+    lr: float | None = None,
+    keep: float = 0.0,
 ) -> Faces:
-    """Train from scratch, or fine-tune the state dict ``init`` at a lower rate, with
-    patches mixed as ``mix`` says (the detector's false alarms, drawn faces...)."""
+    """Train from scratch, or fine-tune ``init`` at a lower rate (``lr`` if given),
+    with patches mixed as ``mix`` says (the detector's false alarms, drawn faces...).
+
+    ``keep`` > 0 (a fine-tune of an exported net only) adds, on every patch of a die,
+    the distillation loss towards ``init``'s own soft outputs, weighted so: the net
+    then learns new not-a-die patches while its reading of real dice, P(not a die)
+    included, stays what it was.  Without it a fine-tune that taught the felt's specks
+    as no die also made real tray 1s less surely dice, and the test split lost dice."""
     mix = mix or FaceMix()
     net = Faces()
+    teacher = None
     if init is not None and init.suffix == ".onnx":
         net = load_fused_onnx(net, init).eval()  # BatchNorm stays at the folded identity
+        teacher = cv2.dnn.readNetFromONNX(str(init)) if keep else None
     elif init is not None:
         net.load_state_dict(torch.load(init))
-    learn = one_cycle(net, 3e-3 if init is None else 1e-3, steps)
+    learn = one_cycle(net, lr or (3e-3 if init is None else 1e-3), steps)
     t0 = time.time()
     for step in range(steps):
         batch = [training_patch(images, names, rng, mix) for _ in range(64)]
         ys = torch.tensor([y for _, y in batch])
-        out = net(to_tensor([x for x, _ in batch]))
+        xs = [x for x, _ in batch]
+        out = net(to_tensor(xs))
         loss = F.cross_entropy(out, ys, label_smoothing=0.05)
+        kd = torch.zeros(())
+        dice = ys > 0
+        if teacher is not None and bool(dice.any()):
+            teacher.setInput(cv2.dnn.blobFromImages([x for x, d in zip(xs, dice.tolist(), strict=True) if d]))
+            soft = F.softmax(torch.from_numpy(teacher.forward().copy()) / KD_T, dim=1)
+            kd = F.kl_div(F.log_softmax(out[dice] / KD_T, dim=1), soft, reduction="batchmean") * KD_T * KD_T
+            loss = loss + keep * kd
         learn(loss)
         if step % 100 == 0:
             acc = (out.argmax(1) == ys).float().mean().item()
-            print(f"faces {step} loss {loss.item():.3f} acc {acc:.3f} {time.time() - t0:.0f}s", flush=True)
+            print(
+                f"faces {step} loss {loss.item():.3f} kd {kd.item():.3f} acc {acc:.3f} {time.time() - t0:.0f}s",
+                flush=True,
+            )
     return net.eval()
 
 
@@ -623,6 +683,9 @@ def main() -> int:
     )
     ap.add_argument("--drawn-pool", type=int, default=12000, help="how many drawn faces to draw once")
     ap.add_argument(
+        "--drawn-tables", type=float, default=0.0, help="share of drawn faces drawn on drawn felt and wood (synth_dice)"
+    )
+    ap.add_argument(
         "--weak",
         type=float,
         default=0.0,
@@ -631,6 +694,20 @@ def main() -> int:
     ap.add_argument("--tables", type=int, default=0, help="also train on each photo's dice on this many drawn tables")
     ap.add_argument(
         "--hard-share", type=float, default=FaceMix.hard_share, help="share of face patches at detector false alarms"
+    )
+    ap.add_argument(
+        "--clutter", type=float, default=0.0, help="share of face patches that are drawn clutter (not a die)"
+    )
+    ap.add_argument("--clutter-pool", type=int, default=4000, help="how many drawn clutter patches to draw once")
+    ap.add_argument(
+        "--tray", type=float, default=0.0, help="share of real face patches cut from the photos as taken (not tables)"
+    )
+    ap.add_argument("--lr", type=float, help="peak rate of the face net's hard-negative fine-tune (default 1e-3)")
+    ap.add_argument(
+        "--keep",
+        type=float,
+        default=0.0,
+        help="weight of the distillation towards the exported face net being fine-tuned, on die patches",
     )
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument(
@@ -648,6 +725,7 @@ def main() -> int:
     fit = fit_names(labels)
     print(f"{len(fit)} training photos, {len(labels) - len(fit)} held out for thresholds", flush=True)
     images = {n: (cv2.imread(str(args.data / "images" / n)), labels[n]) for n in fit}
+    photos = list(fit)
     fit = fit + on_drawn_tables(images, fit, args.tables, rng)
     args.out.mkdir(parents=True, exist_ok=True)
     if args.only in ("det", "both") and args.det_init is not None:
@@ -673,14 +751,26 @@ def main() -> int:
             drawn=args.drawn,
             weak_share=args.weak,
             hard_share=args.hard_share,
+            clutter_share=args.clutter,
+            photos=photos,
+            tray=args.tray,
         )
+        if args.clutter:
+            mix.clutter = clutter_pool(images, fit, args.clutter_pool, rng)
         if args.weak:
             mix.weak = mine_dice(images, fit, args.out)
         if args.drawn:
-            mix.pool = drawn_pool(images, fit, args.drawn_pool, rng)
+            mix.pool = drawn_pool(images, fit, args.drawn_pool, rng, args.drawn_tables)
         init = args.out / "dice_faces.pt"
         faces = train_faces(
-            images, fit, args.faces_hard, rng, init if init.exists() else args.out / "dice_faces.onnx", mix
+            images,
+            fit,
+            args.faces_hard,
+            rng,
+            init if init.exists() else args.out / "dice_faces.onnx",
+            mix,
+            args.lr,
+            args.keep,
         )
         torch.save(faces.state_dict(), args.out / "dice_faces.pt")
         export(faces, (1, 3, PATCH, PATCH), args.out / "dice_faces.onnx")
