@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from vision.dice.nets import nets, thresholds
+from vision.dice.patch import shrunk
 
 DETECTOR_SIDE = 320
 """The frame's longer side is shrunk to this for the detector's first look: a 640 px
@@ -176,8 +177,10 @@ def _peaks(image: np.ndarray, zoom: float, peak: float, x0: int = 0, y0: int = 0
     h, w = image.shape[:2]
     # The detector halves its input four times and adds each level to the one above.
     dh, dw = max(16, round(h * zoom / 16) * 16), max(16, round(w * zoom / 16) * 16)
-    small = cv2.resize(image, (dw, dh), interpolation=cv2.INTER_AREA if zoom < 1 else cv2.INTER_LINEAR)
-    sx, sy = w / dw, h / dh
+    if zoom < 1:
+        small, sx, sy = shrunk(image, dw, dh)
+    else:
+        small, sx, sy = cv2.resize(image, (dw, dh), interpolation=cv2.INTER_LINEAR), w / dw, h / dh
     det, _ = nets()
     det.setInput(_blob(small))
     out = det.forward()[0]

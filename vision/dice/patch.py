@@ -39,8 +39,9 @@ def cut_patch(
 ) -> np.ndarray:
     """The die at (cx, cy) of box side ``size`` as an out x out BGR patch.
 
-    Large dice are first shrunk with area averaging (a pyramid step) so that a single
-    bilinear warp does not alias pips away; small dice are enlarged bilinearly.
+    Large dice are first shrunk with area averaging (``halved``, a pyramid step) so
+    that a single bilinear warp does not alias pips away; small dice are enlarged
+    bilinearly.
     """
     span = max(size, 1.0) * MARGIN
     shrink = 1
@@ -52,10 +53,39 @@ def cut_patch(
         x0, y0 = max(int(cx) - r, 0), max(int(cy) - r, 0)
         x1, y1 = min(int(cx) + r, frame.shape[1]), min(int(cy) + r, frame.shape[0])
         window = frame[y0:y1, x0:x1]
-        if window.size:
-            small = cv2.resize(window, None, fx=1.0 / shrink, fy=1.0 / shrink, interpolation=cv2.INTER_AREA)
+        if min(window.shape[:2]) >= shrink:
+            small = halved(window, shrink.bit_length() - 1)
             return cut_patch_direct(small, (cx - x0) / shrink, (cy - y0) / shrink, size / shrink, angle_deg, out)
     return cut_patch_direct(frame, cx, cy, size, angle_deg, out)
+
+
+def halved(image: np.ndarray, times: int) -> np.ndarray:
+    """The image halved ``times`` times by area averaging (2x2 means), an odd last row
+    or column dropped first, so each pixel of the result is exactly 2**times frame
+    pixels across.  cv2's INTER_AREA has a fast path for exactly half the size only:
+    shrinking a 4000x3000 photo to the detector's 320 px in one resize cost more than
+    the rest of its reading (``docs/experiments/2026-12-dice-pipeline.md``)."""
+    for _ in range(times):
+        h, w = image.shape[0] // 2, image.shape[1] // 2
+        image = cv2.resize(image[: 2 * h, : 2 * w], (w, h), interpolation=cv2.INTER_AREA)
+    return image
+
+
+def shrunk(image: np.ndarray, width: int, height: int) -> tuple[np.ndarray, float, float]:
+    """The image shrunk to width x height by area averaging, and the image pixels per
+    pixel of the result along x and y: halved (``halved``) while it stays at least
+    twice that size, then resized the rest of the way.  The last resize is then
+    between 2x and 4x, so the result stays close to one area resize (a smaller last
+    step, e.g. 640 to 128 px as 320 then 128, moved more readings for no speed)."""
+    h, w = image.shape[:2]
+    times = 0
+    while (w >> (times + 1)) >= 2 * width and (h >> (times + 1)) >= 2 * height:
+        times += 1
+    used_w, used_h = (w >> times) << times, (h >> times) << times
+    small = halved(image, times)
+    if small.shape[:2] != (height, width):
+        small = cv2.resize(small, (width, height), interpolation=cv2.INTER_AREA)
+    return small, used_w / width, used_h / height
 
 
 def cut_patch_direct(frame: np.ndarray, cx: float, cy: float, size: float, angle_deg: float, out: int) -> np.ndarray:
