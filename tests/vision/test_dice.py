@@ -33,7 +33,7 @@ from support.photos import local_photos
 from vision.dice.faces import face_share, likeliest_face
 from vision.dice.find import Candidate
 from vision.dice.nets import thresholds
-from vision.dice.patch import cut_patch
+from vision.dice.patch import cut_patch, halved, shrunk
 from vision.dice.read import DiceReading, Die, candidates, decide, read_dice
 from vision.images import ImageError
 
@@ -245,3 +245,20 @@ def test_the_detector_input_is_what_opencv_would_make() -> None:
     frame, _ = PHOTOS["IMG_20191208_111328.jpg"]
     for image in (frame, frame[13:301, 7:200]):
         assert np.array_equal(vision.dice.find._blob(image), cv2.dnn.blobFromImage(image))
+
+
+def test_large_images_shrink_by_halving_as_one_area_resize_would() -> None:
+    """``halved`` works in bands of rows for memory; it must give exactly what halving
+    the whole image does.  ``shrunk`` (halvings, then one last resize) must stay close
+    to a single area resize and report the scale it really shrank by."""
+    frame, _ = PHOTOS["IMG_20191208_111328.jpg"]
+    large = cv2.resize(frame, (2403, 2001), interpolation=cv2.INTER_LINEAR)
+    whole = large[:2000, :2400]
+    for _ in range(3):
+        whole = cv2.resize(whole, (whole.shape[1] // 2, whole.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    assert np.array_equal(halved(large, 3), whole)
+    small, sx, sy = shrunk(large, 320, 272)
+    direct = cv2.resize(large, (320, 272), interpolation=cv2.INTER_AREA)
+    assert small.shape == direct.shape
+    assert np.abs(small.astype(int) - direct).mean() < 2.0
+    assert (sx, sy) == (2402 / 320, 2000 / 272)  # halved once: the odd last column dropped

@@ -18,6 +18,10 @@ import numpy as np
 PATCH = 32
 """Side of a face patch in pixels: a 6-pip face still has 3-4 px pips at this size."""
 
+BAND = 256
+"""Rows of the image halved at a time by ``halved``: a few hundred kB of copies at a
+time, and few enough calls that they cost nothing."""
+
 MARGIN = 1.25
 """The patch spans the die box times this, so a slightly off-centre box still holds
 the whole face and the classifier sees the die edge as context."""
@@ -64,11 +68,22 @@ def halved(image: np.ndarray, times: int) -> np.ndarray:
     or column dropped first, so each pixel of the result is exactly 2**times frame
     pixels across.  cv2's INTER_AREA has a fast path for exactly half the size only:
     shrinking a 4000x3000 photo to the detector's 320 px in one resize cost more than
-    the rest of its reading (``docs/experiments/2026-12-dice-pipeline.md``)."""
-    for _ in range(times):
-        h, w = image.shape[0] // 2, image.shape[1] // 2
-        image = cv2.resize(image[: 2 * h, : 2 * w], (w, h), interpolation=cv2.INTER_AREA)
-    return image
+    the rest of its reading (``docs/experiments/2026-12-dice-pipeline.md``).  The image
+    is halved in bands of BAND rows, each block of 2**times rows on its own, so that
+    the first half-size copy of a large photo (9 MB for 4000x3000) is never held
+    whole; the result is the same."""
+    block = 1 << times
+    h, w = image.shape[0] >> times, image.shape[1] >> times
+    if times == 0 or not (h and w):
+        return image[: h * block, : w * block]
+    out = np.empty((h, w, *image.shape[2:]), image.dtype)
+    rows = max(1, BAND // block)
+    for y in range(0, h, rows):
+        band = image[y * block : min(y + rows, h) * block, : w * block]
+        for _ in range(times):
+            band = cv2.resize(band, (band.shape[1] // 2, band.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        out[y : y + band.shape[0]] = band
+    return out
 
 
 def shrunk(image: np.ndarray, width: int, height: int) -> tuple[np.ndarray, float, float]:
