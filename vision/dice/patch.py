@@ -90,8 +90,9 @@ def shrunk(image: np.ndarray, width: int, height: int) -> tuple[np.ndarray, floa
     """The image shrunk to width x height by area averaging, and the image pixels per
     pixel of the result along x and y: halved (``halved``) while it stays at least
     twice that size, then resized the rest of the way.  The last resize is then
-    between 2x and 4x, so the result stays close to one area resize (a smaller last
-    step, e.g. 640 to 128 px as 320 then 128, moved more readings for no speed)."""
+    between 2x and 4x, so the result stays close to one area resize: halving on to a
+    last step under 2x read one more die wrong and five more where none lies on 8
+    phone photos of 4000x3000 px (``docs/experiments/2026-12-dice-pipeline.md``)."""
     h, w = image.shape[:2]
     times = 0
     while (w >> (times + 1)) >= 2 * width and (h >> (times + 1)) >= 2 * height:
