@@ -19,8 +19,8 @@ from bench.card_scenes import Scene, SceneCard, scene, teaching_photo
 from bench.cluttered_cards import Tally, _iou, score_scene, teach
 from vision.cards import Card, Catalog, find_cards, read_cards
 from vision.cards.detect import CARD_SIZE
-from vision.cards.keypoints import look
-from vision.cards.read import _ink_named, merge
+from vision.cards.keypoints import Sighting, look
+from vision.cards.read import SURE_INLIERS, _ink_named, _sighted, merge
 from vision.cards.verify import differs, ink
 
 
@@ -149,3 +149,29 @@ def test_two_cards_sighted_half_over_each_other_are_both_kept() -> None:
     over = tuple((x + 40.0, y + 30.0) for x, y in under)
     merged = merge([], [Card("A", under, 0.8), Card("B", over, 0.8)])
     assert sorted(c.name or "-" for c in merged) == ["A", "B"]
+
+
+def test_a_weak_sighting_is_named_only_when_the_ink_agrees(faces, illustrated: Catalog) -> None:
+    """The untaught eight of spades was sighted as the seven with ~20 agreeing matches:
+    a weak sighting is named only when the card straightened from where it lies shows the
+    taught card's ink, so the eight is unknown and the seven itself is named."""
+    seven = illustrated.names.index("7S")
+    for face, expected in ((faces[1]["8S"], None), (faces[0]["7S"], "7S")):
+        photo = teaching_photo(face, 4)
+        (quad,) = find_cards(photo)
+        weak = Sighting(seven, quad, SURE_INLIERS - 10)
+        assert _sighted(photo, weak, illustrated, [quad]).name == expected
+
+
+def test_a_weak_sighting_running_out_of_the_photo_is_judged_on_what_shows(faces, illustrated: Catalog) -> None:
+    """A card a fifth out of the photo: its ink is compared only where the photo shows it
+    (the warp repeats the photo's edge beyond it, which is no mark of the card)."""
+    photo = teaching_photo(faces[0]["9H"], 5)
+    (quad,) = find_cards(photo)
+    cut = int(quad[:, 0].min() + 0.2 * (quad[:, 0].max() - quad[:, 0].min()))
+    shown = np.ascontiguousarray(photo[:, cut:])
+    moved = quad - np.float32([cut, 0])
+    weak = Sighting(illustrated.names.index("9H"), moved, SURE_INLIERS - 10)
+    assert _sighted(shown, weak, illustrated, [moved]).name == "9H"
+    other = Sighting(illustrated.names.index("9S"), moved, SURE_INLIERS - 10)
+    assert _sighted(shown, other, illustrated, [moved]).name is None
