@@ -48,16 +48,19 @@ def test_cluttered_scenes_are_read_and_never_misnamed(faces, illustrated: Catalo
 
 
 def test_a_half_covered_illustrated_card_is_found_from_what_shows(faces, illustrated: Catalog) -> None:
-    """A phone over half an art card breaks its outline; its keypoints still name it and
+    """A phone over half an art card breaks its outline; its keypoints still find it and
     give all four corners, the hidden ones included (RANSAC and the kd-trees are
-    randomised, so the corners wander by a few pixels from run to run)."""
+    randomised, so the corners wander by a few pixels from run to run).  Its ~20
+    agreeing matches are a weak sighting, and the ink under the phone differs from the
+    taught card's, so it is reported where it lies as unknown (covered), never named
+    as another card."""
     photo = teaching_photo(faces[0]["art05"], 3)
     h, w = photo.shape[:2]
     truth = [c for c in read_cards(photo, illustrated) if c.name == "art05"]
     assert len(truth) == 1
     cv2.rectangle(photo, (0, h // 2), (w, h), (25, 25, 30), -1)  # the phone, over the lower half
-    read = [c for c in read_cards(photo, illustrated) if c.name is not None]
-    assert [c.name for c in read] == ["art05"]
+    read = read_cards(photo, illustrated)
+    assert [c.name for c in read] == [None]
     error = np.abs(np.float32(read[0].corners) - np.float32(truth[0].corners)).max()
     assert error < 0.05 * 480  # the card is 480 px long: the hidden corners within 5% of it
 

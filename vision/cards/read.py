@@ -271,26 +271,38 @@ card found) for its ink to vouch for it: the ink is compared only there (see
 
 def _sighted(frame: np.ndarray, sighting: Sighting, catalog: Catalog, quads: list[np.ndarray]) -> Card:
     """The card a keypoint sighting names, or an unknown card where it lies when the
-    sighting is weak and the ink does not agree (see SURE_INLIERS).  The ink is compared
-    only where the card may show: inside the photo and outside the other ``quads``
-    found (cards that may lie over it; which lies on top is not known)."""
+    sighting is weak and the ink does not agree (see SURE_INLIERS and :func:`_shows`)."""
     corners = tuple((float(x), float(y)) for x, y in sighting.corners)
     if sighting.inliers >= SURE_INLIERS:
         return Card(catalog.names[sighting.row], corners, sighting.confidence)
-    me = Card(None, corners, 0.0)
-    others = [q for q in quads if _shared(me, Card(None, tuple(map(tuple, q.tolist())), 0.0)) < SAME_PLACE]
-    seen, fraction = in_view(frame.shape, card_transform(sighting.corners, WARP_SIZE), WARP_SIZE, others)
-    if fraction >= MIN_IN_VIEW:
+    seen = _shows(frame, sighting.corners, quads)
+    if seen is not None:
         card = warp_card(frame, sighting.corners, WARP_SIZE)
         if difference(ink(card), catalog.ink(catalog.names[sighting.row]), seen) <= MAX_PATCH:
             return Card(catalog.names[sighting.row], corners, sighting.confidence)
     return Card(None, corners, 0.0)
 
 
+def _shows(frame: np.ndarray, corners: np.ndarray, quads: list[np.ndarray]) -> np.ndarray | None:
+    """Where the card at ``corners`` may show, as a mask of its ink map: inside the photo
+    and outside the other ``quads`` found (cards that may lie over it; which lies on top
+    is not known), or None when that is less than MIN_IN_VIEW of the card."""
+    me = _quad_card(corners)
+    others = [q for q in quads if _shared(me, _quad_card(q)) < SAME_PLACE]
+    seen, fraction = in_view(frame.shape, card_transform(corners, WARP_SIZE), WARP_SIZE, others)
+    return seen if fraction >= MIN_IN_VIEW else None
+
+
+def _quad_card(quad: np.ndarray) -> Card:
+    return Card(None, tuple((float(x), float(y)) for x, y in quad), 0.0)
+
+
 def _ink_named(frame: np.ndarray, place: Place, catalog: Catalog) -> Card | None:
     """The one deck card, of those whose shared keypoints fit ``place``, whose ink
     matches the card straightened from there (either way up), or None: a card covered
-    in part, or never taught, matches none, and a card that matches two is not named."""
+    in part, or never taught, matches none, and a card that matches two is not named.
+    (Comparing only where the card shows, as :func:`_sighted` does, named no more cards
+    on the tuning scenes and would hide a pip more under a neighbour's outline.)"""
     card = warp_card(frame, place.corners, WARP_SIZE)
     inks = (ink(card), ink(rotated_180(card)))
     fits = []
@@ -326,16 +338,20 @@ def merge(outlined: list[Card], sighted: list[Card]) -> list[Card]:
     named otherwise, the two looks disagree and that card is reported unknown, because a
     wrong name costs more than none; a sighting on no outline is a card whose outline was
     not found (covered, or lost in the table's pattern) and is added.  A sighting left
-    unknown (see SURE_INLIERS) is added only where no other reading lies."""
+    unknown (see SURE_INLIERS) takes the place of unknown outlines (a covered card's
+    visible part) but never of a named reading."""
     out = [(card, True) for card in outlined]  # (reading, from the outline look?)
     placed: list[Card] = []
     for seen in sighted:
         if any(_shared(seen, other) >= ONE_CARD for other in placed):
             continue  # a weaker fit where another card was sighted: one card, two names
         under = [i for i, (card, outline) in enumerate(out) if outline and _shared(seen, card) >= SAME_PLACE]
-        if seen.name is None:  # a sighting left unknown names nothing, and says nothing of an outline
-            if not under and not any(_shared(seen, other) >= SAME_PLACE for other in placed):
-                out.append((seen, False))
+        if seen.name is None:  # names nothing, but its corners span the whole card
+            if any(out[i][0].name is not None for i in under) or any(
+                _shared(seen, other) >= SAME_PLACE for other in placed
+            ):
+                continue
+            out = [reading for i, reading in enumerate(out) if i not in under] + [(seen, False)]
             continue
         placed.append(seen)
         rivals = [i for i in under if out[i][0].name not in (None, seen.name)]
