@@ -6,15 +6,19 @@ hearts from a five: one pip is a small part of a coarse grid.  Here the card's i
 (ink relative to the local paper, so lamps and shadows divide out) is laid over its
 taught card's, and the card is refused when some patch of it, the size of a small
 printed mark, differs clearly: a pip more or less, another picture, another card lying
-over part of it.  A card that passes has the same marks in the same places.
+over part of it, or the same marks in another ink colour (a nine of spades where the
+nine of hearts was taught).  A card that passes has the same marks in the same places,
+in the same colours.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import cv2
 import numpy as np
 
-from vision.cards.describe import prepare, tint_map
+from vision.cards.describe import prepare, tint_map, trimmed
 
 INK_BLUR = 1.5
 """Blur (sigma, description pixels) of both ink maps before comparing them: the corners
@@ -28,22 +32,70 @@ card itself shows (compression, a sleeve's sheen, a corner a little off); a play
 card's pip covers over 1%."""
 
 
-def ink(card: np.ndarray) -> np.ndarray:
-    """A straightened card's ink map, blurred, for :func:`differs`."""
-    tint, _ = tint_map(prepare(card)[0])
-    return cv2.GaussianBlur(tint, (0, 0), INK_BLUR)
+INK_COLOUR = 30.0
+"""Distance in Lab's (a, b) plane (the card white-balanced on its paper) by which a pixel
+inked on both cards must differ to count as different: black and red ink lie ~55
+apart, the same ink under two lamps within ~15."""
 
 
-def differs(card: np.ndarray, taught: np.ndarray) -> bool:
+class Ink(NamedTuple):
+    """A straightened card's ink map (0-1, blurred) and the colour (Lab a, b) at each
+    pixel, blurred alike, for :func:`difference`."""
+
+    level: np.ndarray
+    colour: np.ndarray
+
+
+def ink(card: np.ndarray) -> Ink:
+    """A straightened card's ink, for :func:`differs`."""
+    img, lab = prepare(card)
+    tint, _ = tint_map(img)
+    ab = cv2.GaussianBlur(np.ascontiguousarray(lab[..., 1:]), (0, 0), INK_BLUR)
+    return Ink(cv2.GaussianBlur(tint, (0, 0), INK_BLUR), ab)
+
+
+def differs(card: Ink, taught: Ink) -> bool:
     """True when the ink map ``card`` shows a patch larger than MAX_PATCH that the
     taught card's ink map ``taught`` does not (or the other way round)."""
     return difference(card, taught) > MAX_PATCH
 
 
-def difference(card: np.ndarray, taught: np.ndarray) -> float:
-    """The largest patch where two ink maps differ, as a fraction of the card."""
-    different = (np.abs(card - taught) > INK_DIFFERENCE).astype(np.uint8)
+def difference(card: Ink, taught: Ink, seen: np.ndarray | None = None) -> float:
+    """The largest patch where two cards' ink differs (in level, or in colour where
+    both are inked), as a fraction of the card; only where ``seen`` (see
+    :func:`in_view`) is non-zero, if given."""
+    level = np.abs(card.level - taught.level) > INK_DIFFERENCE
+    inked = np.minimum(card.level, taught.level) > INK_DIFFERENCE
+    colour = np.hypot(*np.moveaxis(card.colour - taught.colour, -1, 0)) > INK_COLOUR
+    different = (level | (inked & colour)).astype(np.uint8)
+    if seen is not None:
+        different &= seen
     different = cv2.morphologyEx(different, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, _, stats, _ = cv2.connectedComponentsWithStats(different, connectivity=8)
     largest = int(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0
     return largest / different.size
+
+
+VIEW_EDGE = 7
+"""Pixels (description scale) of the ink map next to the photo's edge (or another
+card's) that are not compared: the warp repeats the edge's pixels beyond it, and the local paper level
+(a 41 px closing) and the blur smear those streaks a few pixels inward."""
+
+
+def in_view(
+    shape: tuple[int, ...], to_card: np.ndarray, size: tuple[int, int], hidden: list[np.ndarray] | tuple = ()
+) -> tuple[np.ndarray, float]:
+    """Where a card straightened to ``size`` by the homography ``to_card`` (frame to
+    card) lies inside a frame of ``shape`` and outside the ``hidden`` quads (frame
+    pixels: other cards that may lie over it): a mask the shape of its ink map (1 =
+    compared) and the fraction of the card it covers.  A card running out of the photo,
+    or under another, is compared only on what may show of it."""
+    frame = np.full(shape[:2], 255, np.uint8)
+    card = cv2.warpPerspective(frame, to_card, size, flags=cv2.INTER_NEAREST, borderValue=0)
+    for quad in hidden:
+        corners = cv2.perspectiveTransform(np.float32(quad).reshape(1, -1, 2), to_card)[0]
+        cv2.fillConvexPoly(card, np.round(corners).astype(np.int32), 0)
+    inner = trimmed(card) > 250
+    fraction = float(np.count_nonzero(inner)) / inner.size
+    kernel = np.ones((2 * VIEW_EDGE + 1, 2 * VIEW_EDGE + 1), np.uint8)
+    return cv2.erode(inner.astype(np.uint8), kernel, borderValue=1), fraction
