@@ -32,10 +32,21 @@ card itself shows (compression, a sleeve's sheen, a corner a little off); a play
 card's pip covers over 1%."""
 
 
-INK_COLOUR = 30.0
-"""Distance in Lab's (a, b) plane (the card white-balanced on its paper) by which a pixel
-inked on both cards must differ to count as different: black and red ink lie ~55
-apart, the same ink under two lamps within ~15."""
+COLOURED = 15.0
+"""Chroma (distance from grey in Lab's (a, b) plane, the card white-balanced on its
+paper) from which an inked pixel has a hue: the generated cards' black pips are under
+1, their red and coloured inks 40-90 (median), the SET cards' 44-88."""
+HUE_ANGLE = 45.0
+"""Degrees of hue angle by which two coloured pixels must differ to be in other inks:
+red, green and purple lie 70-120 degrees apart; each SET test card against its own
+taught card differs by at most 28 degrees (99th percentile of its inked pixels, median
+5).  An angle, because hue wraps round (a red just under 0 degrees and one just over
+are one ink), and chroma is not compared: the same solid red photographed more or less
+saturated (72 against 88) is one red, which an (a, b) distance called two."""
+GREY_GAP = 30.0
+"""Chroma by which a coloured pixel must exceed a grey one's (under COLOURED) to be in
+another ink: black and red ink lie ~55 apart; a SET test card against its own taught
+card, at most 29 (99th percentile; an ink's faint, blurred edge against the paper)."""
 
 
 class Ink(NamedTuple):
@@ -66,14 +77,26 @@ def difference(card: Ink, taught: Ink, seen: np.ndarray | None = None) -> float:
     :func:`in_view`) is non-zero, if given."""
     level = np.abs(card.level - taught.level) > INK_DIFFERENCE
     inked = np.minimum(card.level, taught.level) > INK_DIFFERENCE
-    colour = np.hypot(*np.moveaxis(card.colour - taught.colour, -1, 0)) > INK_COLOUR
-    different = (level | (inked & colour)).astype(np.uint8)
+    different = (level | (inked & _other_ink(card.colour, taught.colour))).astype(np.uint8)
     if seen is not None:
         different &= seen
     different = cv2.morphologyEx(different, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, _, stats, _ = cv2.connectedComponentsWithStats(different, connectivity=8)
     largest = int(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0
     return largest / different.size
+
+
+def _other_ink(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Where two (a, b) colour maps show other inks: both coloured with hues further
+    apart than HUE_ANGLE, or one grey and the other more coloured by GREY_GAP."""
+    ca, cb = np.hypot(a[..., 0], a[..., 1]), np.hypot(b[..., 0], b[..., 1])
+    # the angle between the two hues from their dot and cross products: no wrap to mind
+    dot = a[..., 0] * b[..., 0] + a[..., 1] * b[..., 1]
+    cross = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+    angle = np.degrees(np.abs(np.arctan2(cross, dot)))
+    both = (ca >= COLOURED) & (cb >= COLOURED)
+    grey = np.minimum(ca, cb) < COLOURED
+    return (both & (angle > HUE_ANGLE)) | (grey & (np.abs(ca - cb) > GREY_GAP))
 
 
 VIEW_EDGE = 7
