@@ -21,7 +21,7 @@ from vision.cards import Card, Catalog, find_cards, read_cards
 from vision.cards.detect import CARD_SIZE
 from vision.cards.keypoints import Sighting, look
 from vision.cards.read import SURE_INLIERS, _ink_named, _sighted, merge
-from vision.cards.verify import differs, ink
+from vision.cards.verify import MAX_PATCH, Ink, covered_difference, differs, ink
 
 
 @pytest.fixture(scope="module")
@@ -80,6 +80,43 @@ def test_the_ink_check_sees_one_pip_and_forgives_a_photo() -> None:
     photo = np.clip(photo.astype(np.float32) * 0.8 + 20, 0, 255).astype(np.uint8)  # dimmer, softer
     assert not differs(ink(photo), ink(five))
     assert differs(ink(four), ink(five))
+
+
+def test_one_ink_is_one_colour_across_the_hue_wrap() -> None:
+    """A solid red photographed less saturated, its hue just under 0 degrees where the
+    taught red's is just over, is one ink; black against red and red against green are
+    not (a patch a tenth of the card, inked on both)."""
+    level = np.zeros((144, 96), np.float32)
+    level[40:80, 20:60] = 1.0
+
+    def patch(a: float, b: float) -> Ink:
+        colour = np.zeros((144, 96, 2), np.float32)
+        colour[40:80, 20:60] = (a, b)
+        return Ink(level, colour)
+
+    taught = patch(88.0, 9.0)
+    assert not differs(patch(55.0, -5.0), taught)  # 33 apart in (a, b), 11 degrees in hue
+    assert differs(patch(1.0, 1.0), taught)  # black
+    assert differs(patch(-60.0, 50.0), taught)  # green
+
+
+def test_a_card_partly_under_something_unfound_is_judged_on_what_shows() -> None:
+    """A die on the seven of spades (not found as a card, so not masked) is taken as
+    covering it, and the rest agrees; the eight of spades, the seven with one pip more,
+    still differs where it shows.  (A large flat object reads as paper: the ink map is
+    relative to the local paper level, so what it hides reads as marks missing.)"""
+    seven = playing_card("7S")
+    h, w = seven.shape[:2]
+    covered = seven.copy()
+    x, y, side = int(0.5 * w), int(0.55 * h), int(0.3 * w)
+    cv2.rectangle(covered, (x, y), (x + side, y + side), (60, 60, 200), -1)
+    for dx, dy in ((0.25, 0.25), (0.5, 0.5), (0.75, 0.75)):
+        cv2.circle(covered, (x + int(dx * side), y + int(dy * side)), side // 10, (240, 240, 240), -1)
+    seen = np.ones((144, 96), np.uint8)
+    patch, shown = covered_difference(ink(covered), ink(seven), seen)
+    assert patch <= MAX_PATCH and 0.5 < shown < 0.95
+    patch, _ = covered_difference(ink(playing_card("8S")), ink(seven), seen)
+    assert patch > MAX_PATCH
 
 
 def test_readings_that_disagree_leave_the_card_unknown() -> None:

@@ -44,7 +44,7 @@ from vision.cards.describe import (
 )
 from vision.cards.detect import CARD_SIZE, card_transform, find_cards_scaled, warp_card, working_frame
 from vision.cards.keypoints import Place, Sighting, look
-from vision.cards.verify import MAX_PATCH, difference, differs, in_view, ink
+from vision.cards.verify import MAX_PATCH, covered_difference, difference, differs, in_view, ink
 from vision.images import check_frame
 
 MAX_PART_DISTANCE = 1.6
@@ -278,7 +278,8 @@ def _sighted(frame: np.ndarray, sighting: Sighting, catalog: Catalog, quads: lis
     seen = _shows(frame, sighting.corners, quads)
     if seen is not None:
         card = warp_card(frame, sighting.corners, WARP_SIZE)
-        if difference(ink(card), catalog.ink(catalog.names[sighting.row]), seen) <= MAX_PATCH:
+        patch, shown = covered_difference(ink(card), catalog.ink(catalog.names[sighting.row]), seen)
+        if patch <= MAX_PATCH and shown >= MIN_IN_VIEW:
             return Card(catalog.names[sighting.row], corners, sighting.confidence)
     return Card(None, corners, 0.0)
 
