@@ -20,7 +20,7 @@ from bench.cluttered_cards import Tally, _iou, score_scene, teach
 from vision.cards import Card, Catalog, find_cards, read_cards
 from vision.cards.detect import CARD_SIZE
 from vision.cards.keypoints import Sighting, look
-from vision.cards.read import SURE_INLIERS, Match, _checked, _ink_named, _sighted, merge
+from vision.cards.read import SURE_INLIERS, _ink_named, _sighted, merge
 from vision.cards.verify import MAX_PATCH, Ink, covered_difference, differs, ink
 
 
@@ -117,15 +117,6 @@ def test_a_card_partly_under_something_unfound_is_judged_on_what_shows() -> None
     assert patch <= MAX_PATCH and 0.5 < shown < 0.95
     patch, _ = covered_difference(ink(playing_card("8S")), ink(seven), seen)
     assert patch > MAX_PATCH
-
-
-def test_a_card_a_little_too_far_for_the_descriptor_is_named_by_its_ink(illustrated: Catalog) -> None:
-    """An outline the descriptor refused only for being a little too far from its
-    nearest card (Match.near) is named when its ink is that card's; the untaught four
-    of hearts near the five is not."""
-    five = illustrated.names.index("5H")
-    for face, expected in ((playing_card("5H"), five), (playing_card("4H"), None)):
-        assert _checked(Match(None, False, 0.6, five), face, illustrated).row == expected
 
 
 def test_readings_that_disagree_leave_the_card_unknown() -> None:

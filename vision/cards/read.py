@@ -52,15 +52,6 @@ MAX_PART_DISTANCE = 1.6
 card photographed again stays below ~1.5, a card differing in colour, count, fill or
 shape goes above it in that part."""
 
-INKED_PART_DISTANCE = 2.2
-"""A card further than MAX_PART_DISTANCE from its nearest deck card in some part, but
-within this and clearly nearer it than any other (MAX_RATIO), is named if its ink
-matches that card's (see :mod:`vision.cards.verify`), which tells a pip more or less
-and another ink apart: a card seen at a slant or through a sleeve drifts a little in the
-coarse parts (a seven of hearts tilted 44 degrees: 2.1 in one part, its ink the same).
-Only plainly lit cards (see UNEVEN_LIGHT): under a lamp's reflection the ink map
-misreads fill too, and on the SET photos with glare this named one card wrongly."""
-
 UNEVEN_LIGHT = 0.75
 MAX_CLIPPED = 0.02
 UNEVEN_MAX_PART_DISTANCE = 1.3
@@ -118,9 +109,6 @@ class Match:
     row: int | None
     flipped: bool
     confidence: float
-    near: int | None = None
-    """The deck card it was nearest, when it was refused only for being a little too far
-    from it (under INKED_PART_DISTANCE): the ink check may still name it."""
 
 
 def _distances(queries: np.ndarray, vectors: np.ndarray, norms: np.ndarray) -> np.ndarray:
@@ -154,9 +142,7 @@ def _verdict(query: np.ndarray, views: np.ndarray, is_flipped: bool, vectors: np
     distinct = max(0.0, 1.0 - ratio / (2.0 * MAX_RATIO))
     erased = lighting.clipped > MAX_CLIPPED and _fuller_lookalike(query, best, vectors, limit, views.shape[1])
     if worst_part > limit or ratio > MAX_RATIO or erased:
-        loose = plainly_lit(lighting) and worst_part <= INKED_PART_DISTANCE and ratio <= MAX_RATIO
-        near = best if loose else None
-        return Match(None, is_flipped, 1.0 - min(closeness, distinct), near)
+        return Match(None, is_flipped, 1.0 - min(closeness, distinct))
     return Match(best, is_flipped, min(closeness, distinct))
 
 
@@ -198,14 +184,11 @@ def _corners(quad: np.ndarray, flipped: bool) -> tuple[tuple[float, float], ...]
 def _checked(match: Match, card: np.ndarray, catalog: Catalog) -> Match:
     """``match``, or unknown when the card shows a mark its taught card lacks (see
     :mod:`vision.cards.verify`): the descriptor alone cannot tell a pip more or less."""
-    row = match.row if match.row is not None else match.near
-    if row is None:
+    if match.row is None:
         return match
     upright = rotated_180(card) if match.flipped else card
-    if differs(ink(upright), catalog.ink(catalog.names[row])):
-        return Match(None, match.flipped, 1.0 - match.confidence if match.row is not None else match.confidence)
-    if match.row is None:  # a little too far for the descriptor alone; the ink agrees
-        return Match(row, match.flipped, 1.0 - match.confidence)
+    if differs(ink(upright), catalog.ink(catalog.names[match.row])):
+        return Match(None, match.flipped, 1.0 - match.confidence)
     return match
 
 
