@@ -15,7 +15,8 @@ How a generated scene is scored (see bench/card_scenes.py for what it holds):
 A reading belongs to the card its centre lies on (the one it overlaps most).
 
 ``python -m bench.cluttered_cards [scenes] [--tune]``: ``--tune`` reads scenes from
-another seed (the thresholds are chosen there, the reported seed stays unseen).  The
+another seed (the thresholds are chosen there, the reported seed stays unseen); see
+:func:`main` for the options that run a part of the bench.  The
 report adds held-out scenes: another seed drawn with other generator settings
 (bench/card_scenes.py's HELD_OUT: card sizes, overlap, clutter, sleeves, glare), so a
 reader fitted to the default generator's quirks shows it as a gap between the two.
@@ -184,24 +185,37 @@ def _print(title: str, result: dict[str, object]) -> None:
         )
 
 
+def _option(name: str) -> str | None:
+    """The value of ``--name=value`` on the command line, if given."""
+    prefix = f"--{name}="
+    return next((a[len(prefix) :] for a in sys.argv[1:] if a.startswith(prefix)), None)
+
+
 def main() -> dict:
+    """The full run (written to RESULTS), or, with any option, a part of it (not written):
+    ``--tune`` the tuning seed, ``--seed=N`` another seed, ``--held-out`` the held-out
+    generator settings, ``--only=set`` or ``--only=scenes`` one of the two sets."""
     cv2.setNumThreads(1)
     args = [a for a in sys.argv[1:] if not a.startswith("-")]
     count = int(args[0]) if args else SCENES
-    seed = TUNE_SEED if "--tune" in sys.argv else SEED
+    partial = any(a.startswith("-") for a in sys.argv[1:])
+    only = _option("only")
+    chosen = _option("seed")
+    seed = int(chosen) if chosen else TUNE_SEED if "--tune" in sys.argv else SEED
+    settings = HELD_OUT if "--held-out" in sys.argv else DEFAULT
     result: dict[str, object] = {}
-    photos = read_set_photos() if "--tune" not in sys.argv else None
+    photos = read_set_photos() if only == "set" or not partial else None
     if photos is not None:
         _print(f"cards-set test photos ({photos['photos']})", photos)
         result["cards_set_test"] = photos
-    generated = read_scenes(count, seed)
-    _print(f"generated cluttered scenes ({count}, seed {seed}, {generated['deck']} cards taught)", generated)
-    result["cluttered_scenes"] = generated
-    if "--tune" not in sys.argv:
+    if only != "set":
+        generated = read_scenes(count, seed, settings)
+        _print(f"generated cluttered scenes ({count}, seed {seed}, {generated['deck']} cards taught)", generated)
+        result["cluttered_scenes"] = generated
+    if not partial:
         held = read_scenes(count, HELD_OUT_SEED, HELD_OUT)
         _print(f"held-out scenes ({count}, seed {HELD_OUT_SEED}, other generator settings)", held)
         result["held_out_scenes"] = held
-    if "--tune" not in sys.argv:
         RESULTS.parent.mkdir(parents=True, exist_ok=True)
         RESULTS.write_text(json.dumps(result, indent=1) + "\n")
     return result

@@ -33,7 +33,7 @@ import numpy as np
 from vision.cards.describe import DESCRIPTOR_VERSION, SOFT_VIEWS, describe_views
 from vision.cards.detect import CARD_SIZE, find_cards, warp_card
 from vision.cards.keypoints import DeckPoints, deck_points
-from vision.cards.verify import ink
+from vision.cards.verify import Ink, ink
 from vision.images import check_frame
 
 INDEX = "catalog.json"
@@ -122,7 +122,7 @@ class Catalog:
         self._norms = np.zeros(0, np.float32)
         self._cache: dict[str, np.ndarray] = {}
         self._points: DeckPoints | None = None
-        self._inks: dict[str, np.ndarray] = {}
+        self._inks: dict[str, Ink] = {}
 
     # ----- reading the folder -------------------------------------------------------
     def _load_index(self) -> list[_Entry]:
@@ -198,7 +198,7 @@ class Catalog:
             self._points = deck_points([self.card_image(name) for name in self.names])
         return self._points
 
-    def ink(self, name: str) -> np.ndarray:
+    def ink(self, name: str) -> Ink:
         """The taught card's ink map (see :func:`vision.cards.verify.ink`), kept in memory."""
         if name not in self._inks:
             self._inks[name] = ink(self.card_image(name))

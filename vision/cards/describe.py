@@ -158,13 +158,20 @@ def prepare(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return _prepare(card)[:2]
 
 
-def _prepare(card: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-    """:func:`prepare`, and the fraction of the card clipped to white (see _clipped)."""
+def trimmed(card: np.ndarray) -> np.ndarray:
+    """The part of a straightened card (or of a mask the same shape) that is described:
+    MARGIN trimmed off each side, resized to DESCRIBE_SIZE."""
     h, w = card.shape[:2]
     dy, dx = round(h * MARGIN), round(w * MARGIN)
     inner = card[dy : h - dy, dx : w - dx]
     if inner.shape[1::-1] != DESCRIBE_SIZE:
         inner = cv2.resize(inner, DESCRIBE_SIZE, interpolation=cv2.INTER_AREA)
+    return inner
+
+
+def _prepare(card: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """:func:`prepare`, and the fraction of the card clipped to white (see _clipped)."""
+    inner = trimmed(card)
     sample = _every(inner, 2)  # every 4th pixel is plenty
     paper = _quantiles(sample.reshape(-1, 3), (0.9,))[0]  # per channel, one partition
     # OpenCV's per-channel scalar product, converting to float on the way, and its

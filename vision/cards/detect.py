@@ -347,10 +347,14 @@ def warp_card(frame: np.ndarray, quad: np.ndarray, size: tuple[int, int] = CARD_
 
     The first corner of ``quad`` becomes the top-left of the result; corners go clockwise.
     """
+    return cv2.warpPerspective(
+        frame, card_transform(quad, size), size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )  # INTER_AREA is linear here anyway
+
+
+def card_transform(quad: np.ndarray, size: tuple[int, int] = CARD_SIZE) -> np.ndarray:
+    """The homography :func:`warp_card` straightens ``quad`` with (frame to card pixels)."""
     w, h = size
     src = np.asarray(quad, dtype=np.float32).reshape(4, 2)
     dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], dtype=np.float32)
-    matrix = cv2.getPerspectiveTransform(src, dst)
-    return cv2.warpPerspective(
-        frame, matrix, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )  # INTER_AREA is linear here anyway
+    return cv2.getPerspectiveTransform(src, dst)

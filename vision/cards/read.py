@@ -42,9 +42,9 @@ from vision.cards.describe import (
     part_distances,
     rotated_180,
 )
-from vision.cards.detect import CARD_SIZE, find_cards_scaled, warp_card, working_frame
-from vision.cards.keypoints import Place, look
-from vision.cards.verify import MAX_PATCH, difference, differs, ink
+from vision.cards.detect import CARD_SIZE, card_transform, find_cards_scaled, warp_card, working_frame
+from vision.cards.keypoints import Place, Sighting, look
+from vision.cards.verify import MAX_PATCH, covered_difference, difference, differs, in_view, ink
 from vision.images import check_frame
 
 MAX_PART_DISTANCE = 1.6
@@ -220,8 +220,10 @@ def read_cards(frame: np.ndarray, catalog: Catalog) -> list[Card]:
     ):
         return cards
     seen, places = look(frame, catalog.points(), CARD_SIZE, _outside(frame.shape[:2], named))
-    sighted = [Card(names[s.row], tuple((float(x), float(y)) for x, y in s.corners), s.confidence) for s in seen]
+    quads = [q * back for q in found] + [s.corners for s in seen]
+    sighted = [_sighted(frame, s, catalog, quads) for s in seen]
     sighted += [card for card in (_ink_named(frame, place, catalog) for place in places) if card is not None]
+    sighted.sort(key=lambda card: card.name is None)  # named first: an unknown sighting only fills a gap
     return sorted(merge(cards, sighted), key=_reading_order)
 
 
@@ -249,10 +251,59 @@ def _outside(shape: tuple[int, ...], quads: list[np.ndarray], grow: float = 1.0)
     return mask
 
 
+SURE_INLIERS = 32
+"""Agreeing matches from which a keypoint sighting names its card on its own (twice
+MIN_INLIERS).  A card never taught shares marks with taught ones (a suit's pips in
+nearly the same layout, a rank's glyph, the font of every title), and a few of those
+can agree with one homography: on scenes with half their cards never taught, the
+untaught eight of spades was sighted as the seven with 20-23 matches, as many as true
+sightings of cards half covered or seen small.  So a sighting with fewer is named only
+when the card straightened from where it lies shows its taught card's ink (see
+:mod:`vision.cards.verify`), which reads every mark, the pip more included; otherwise
+it is reported unknown."""
+
+
+MIN_IN_VIEW = 0.5
+"""Fraction of a weakly sighted card that must show (inside the photo, under no other
+card found) for its ink to vouch for it: the ink is compared only there (see
+:func:`vision.cards.verify.in_view`), and a sliver agrees with too many cards."""
+
+
+def _sighted(frame: np.ndarray, sighting: Sighting, catalog: Catalog, quads: list[np.ndarray]) -> Card:
+    """The card a keypoint sighting names, or an unknown card where it lies when the
+    sighting is weak and the ink does not agree (see SURE_INLIERS and :func:`_shows`)."""
+    corners = tuple((float(x), float(y)) for x, y in sighting.corners)
+    if sighting.inliers >= SURE_INLIERS:
+        return Card(catalog.names[sighting.row], corners, sighting.confidence)
+    seen = _shows(frame, sighting.corners, quads)
+    if seen is not None:
+        card = warp_card(frame, sighting.corners, WARP_SIZE)
+        patch, shown = covered_difference(ink(card), catalog.ink(catalog.names[sighting.row]), seen)
+        if patch <= MAX_PATCH and shown >= MIN_IN_VIEW:
+            return Card(catalog.names[sighting.row], corners, sighting.confidence)
+    return Card(None, corners, 0.0)
+
+
+def _shows(frame: np.ndarray, corners: np.ndarray, quads: list[np.ndarray]) -> np.ndarray | None:
+    """Where the card at ``corners`` may show, as a mask of its ink map: inside the photo
+    and outside the other ``quads`` found (cards that may lie over it; which lies on top
+    is not known), or None when that is less than MIN_IN_VIEW of the card."""
+    me = _quad_card(corners)
+    others = [q for q in quads if _shared(me, _quad_card(q)) < SAME_PLACE]
+    seen, fraction = in_view(frame.shape, card_transform(corners, WARP_SIZE), WARP_SIZE, others)
+    return seen if fraction >= MIN_IN_VIEW else None
+
+
+def _quad_card(quad: np.ndarray) -> Card:
+    return Card(None, tuple((float(x), float(y)) for x, y in quad), 0.0)
+
+
 def _ink_named(frame: np.ndarray, place: Place, catalog: Catalog) -> Card | None:
     """The one deck card, of those whose shared keypoints fit ``place``, whose ink
     matches the card straightened from there (either way up), or None: a card covered
-    in part, or never taught, matches none, and a card that matches two is not named."""
+    in part, or never taught, matches none, and a card that matches two is not named.
+    (Comparing only where the card shows, as :func:`_sighted` does, named no more cards
+    on the tuning scenes and would hide a pip more under a neighbour's outline.)"""
     card = warp_card(frame, place.corners, WARP_SIZE)
     inks = (ink(card), ink(rotated_180(card)))
     fits = []
@@ -287,14 +338,23 @@ def merge(outlined: list[Card], sighted: list[Card]) -> list[Card]:
     the unknown outlines it covers and takes their place; where it lies on an outline
     named otherwise, the two looks disagree and that card is reported unknown, because a
     wrong name costs more than none; a sighting on no outline is a card whose outline was
-    not found (covered, or lost in the table's pattern) and is added."""
+    not found (covered, or lost in the table's pattern) and is added.  A sighting left
+    unknown (see SURE_INLIERS) takes the place of unknown outlines (a covered card's
+    visible part) but never of a named reading."""
     out = [(card, True) for card in outlined]  # (reading, from the outline look?)
     placed: list[Card] = []
     for seen in sighted:
         if any(_shared(seen, other) >= ONE_CARD for other in placed):
             continue  # a weaker fit where another card was sighted: one card, two names
-        placed.append(seen)
         under = [i for i, (card, outline) in enumerate(out) if outline and _shared(seen, card) >= SAME_PLACE]
+        if seen.name is None:  # names nothing, but its corners span the whole card
+            if any(out[i][0].name is not None for i in under) or any(
+                _shared(seen, other) >= SAME_PLACE for other in placed
+            ):
+                continue
+            out = [reading for i, reading in enumerate(out) if i not in under] + [(seen, False)]
+            continue
+        placed.append(seen)
         rivals = [i for i in under if out[i][0].name not in (None, seen.name)]
         if rivals:
             for i in rivals:
