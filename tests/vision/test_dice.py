@@ -216,8 +216,8 @@ def _first_look(face: int) -> np.ndarray:
 
 
 def test_a_die_with_coloured_pips_is_read_in_colourfulness_only_if_the_looks_agree() -> None:
-    """Red pips on a black die are barely lighter than the body; seen as colourfulness
-    they are bright pips on a dark face, which the classifier reads for sure.  That
+    """Red pips on a black die are barely lighter than the body; seen by colourfulness
+    they are dark pips on a light face, which the classifier reads for sure.  That
     look raises the face share only where the colour views found the same face
     likeliest, and P(not a die) stays the colour views'."""
     frame, labels = PHOTOS["IMG_20191208_112933.jpg"]
