@@ -40,9 +40,9 @@ chunks of 16, and chunks cost no speed."""
 
 COLOUR_WEIGHT = 2.0
 """How much darker a pixel turns per step of colourfulness away from the body's
-(``colourfulness``): a faint red pip on a black die turns black.  2, 3 and 4 read the
-held-out photos' variations alike (2 two to eight dice more right); the figures are in
-``docs/experiments/2026-12-dice-not-a-die.md``."""
+(``colourfulness``): a faint red pip on a black die turns dark.  2, 3 and 4 read the
+held-out photos' variations alike (2 reads two to eight dice more right); the figures
+are in ``docs/experiments/2026-12-dice-not-a-die.md``."""
 COLOURED = 20.0
 """A face whose colourfulness strays this far from its body's (the 98th percentile
 over the middle of the patch: a 1's single pip is a tenth of it) has colours to see
