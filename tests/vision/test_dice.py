@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 import vision.dice.faces
 import vision.dice.find
+import vision.dice.read
 from bench.dice import BOX_FRAME, Label, Score
 from bench.dice_variations import VARIANTS, framed
 from device.config import CameraConfig
@@ -216,8 +217,8 @@ def _first_look(face: int) -> np.ndarray:
 
 
 def test_a_die_with_coloured_pips_is_read_in_colourfulness_only_if_the_looks_agree() -> None:
-    """Red pips on a black die are barely lighter than the body; seen as colourfulness
-    they are bright pips on a dark face, which the classifier reads for sure.  That
+    """Red pips on a black die are barely lighter than the body; seen by colourfulness
+    they are dark pips on a light face, which the classifier reads for sure.  That
     look raises the face share only where the colour views found the same face
     likeliest, and P(not a die) stays the colour views'."""
     frame, labels = PHOTOS["IMG_20191208_112933.jpg"]
@@ -237,6 +238,32 @@ def test_a_die_with_coloured_pips_is_read_in_colourfulness_only_if_the_looks_agr
     # A weaker peak on the die's edge may be a part of it: it is not seen so.
     part = Candidate(lab.x + 0.3 * lab.size, lab.y, 0.5 * lab.size, 0.2)
     assert np.array_equal(seen(lab.face, [c, part])[1], _first_look(lab.face))
+
+
+def test_only_faces_with_colours_are_seen_by_colourfulness() -> None:
+    """The red-pipped black die has colours to see; the black 4 with white pips in the
+    same photo has none (seen by colourfulness it would only be its own grey patch
+    again), and neither has the red die in grey."""
+    frame, labels = PHOTOS["IMG_20191208_112933.jpg"]
+    red = next(lab for lab in labels if lab.face == 4 and lab.y > 400)
+    plain = next(lab for lab in labels if lab.face == 4 and lab.y < 400)
+    grey = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    seen = lambda f, lab: vision.dice.faces._coloured(f, Candidate(lab.x, lab.y, lab.size, 0.5))  # noqa: E731
+    assert seen(frame, red) and not seen(frame, plain) and not seen(grey, red)
+
+
+def test_a_pip_read_as_a_one_inside_a_die_is_dropped() -> None:
+    """A candidate that reads 1 and lies inside the box of one over twice its side is a
+    pip of that die; a small 1 beside a big die, or a pip-sized 3 inside it, stays."""
+    die = Candidate(100.0, 100.0, 48.0, 0.9)
+    one, three = _first_look(1), _first_look(3)
+    pip = Candidate(112.0, 90.0, 14.0, 0.2)
+    beside = Candidate(140.0, 100.0, 20.0, 0.5)
+    kept = [(die, _first_look(6)), (pip, one), (beside, one)]
+    assert vision.dice.read._a_pip(pip, one, kept)
+    assert not vision.dice.read._a_pip(beside, one, kept)
+    assert not vision.dice.read._a_pip(pip, three, kept)
+    assert not vision.dice.read._a_pip(die, _first_look(6), kept)
 
 
 def test_the_detector_input_is_what_opencv_would_make() -> None:

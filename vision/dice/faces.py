@@ -38,17 +38,56 @@ whole batch, so a roll of many dice in one pass costs megabytes more peak memory
 chunks of 16, and chunks cost no speed."""
 
 
-def colourfulness(patch: np.ndarray) -> np.ndarray:
-    """The patch as its colourfulness (each pixel's brightest channel minus its
-    darkest, in grey): red or gold pips on a black or white die become bright spots
-    on a dark face, which the classifier reads like any light-pipped dark die, where
-    in colour they are barely lighter than the body around them.
+COLOUR_WEIGHT = 2.0
+"""How much darker a pixel turns per step of colourfulness away from the body's
+(``colourfulness``): a faint red pip on a black die turns dark.  2, 3 and 4 read the
+held-out photos' variations alike (2 reads two to eight dice more right); the figures
+are in ``docs/experiments/2026-12-dice-not-a-die.md``."""
+COLOURED = 20.0
+"""A face whose colourfulness strays this far from its body's (the 98th percentile
+over the middle of the patch: a 1's single pip is a tenth of it) has colours to see
+(``_coloured``).  A black-and-white die seen by colourfulness is its own grey patch,
+one more look at the same face, which read 12 px dice surely wrong; on the held-out
+photos those strayed at most 16 (JPEG noise), the coloured faces it rescued 26 or
+more."""
 
-    A black-and-white die seen so is next to blank, and the classifier may read
-    anything in it; so the look counts only where it names the face the colour views
-    found likeliest, and more surely (``_in_colourfulness``)."""
-    chroma = cv2.subtract(patch.max(axis=2), patch.min(axis=2))
-    return cv2.merge([chroma, chroma, chroma])
+
+def _middle(patch: np.ndarray) -> np.ndarray:
+    """The middle half of a patch: the die's face, without the table around it."""
+    m = patch.shape[0] // 4
+    return patch[m:-m, m:-m]
+
+
+def _chroma(patch: np.ndarray) -> np.ndarray:
+    """Each pixel's colourfulness: its brightest channel minus its darkest."""
+    return (patch.max(axis=2) - patch.min(axis=2)).astype(np.float32)
+
+
+def colourfulness(patch: np.ndarray) -> np.ndarray:
+    """The patch in grey, the die's body made light (the grey inverted where the middle
+    of the patch is dark), and each pixel darkened by how far its colourfulness lies
+    from the body's: red or gold pips on a black or white die, or white pips on a
+    purple one, become dark pips on a light face, which the classifier reads like any
+    dark-pipped light die, where in colour they are barely lighter or darker than the
+    body around them.
+
+    The body and its edge stay in view.  Seen as colourfulness alone (a grey body is
+    0 there) a die was a lone bright dot on black, which a classifier that tells dice
+    from specks by their body reads as a speck; and a coloured body turned as bright
+    as its pips.  The look counts only where it names the face the colour views found
+    likeliest, and more surely (``_in_colourfulness``)."""
+    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    if np.median(_middle(grey)) < 128:
+        grey = 255 - grey
+    chroma = _chroma(patch)
+    seen = np.clip(grey - COLOUR_WEIGHT * np.abs(chroma - np.median(_middle(chroma))), 0, 255)
+    return cv2.merge([seen.astype(np.uint8)] * 3)
+
+
+def _coloured(frame: np.ndarray, c: Candidate) -> bool:
+    """Whether the candidate's face shows colours other than its body's (COLOURED)."""
+    chroma = _middle(_chroma(cut_patch(frame, c.x, c.y, c.size)))
+    return float(np.percentile(np.abs(chroma - np.median(chroma)), 98)) >= COLOURED
 
 
 def _face_probs(
@@ -140,9 +179,13 @@ def _in_colourfulness(
     ``p`` finds likeliest, more surely; P(not a die) stays the colour views' (the look
     judges the face only).  A candidate near a stronger one (``near``) is not
     seen so: it may be a part of that die, and a colourful die's body seen so can pass
-    for a face."""
+    for a face; nor is one with no colours to see (``_coloured``)."""
     unsettled = (face_share(p) < sure) & (p[:, 0] <= give_up)
-    wanted = [i for i, c in enumerate(found) if unsettled[i] and not any(o.heat > c.heat and near(c, o) for o in found)]
+    wanted = [
+        i
+        for i, c in enumerate(found)
+        if unsettled[i] and not any(o.heat > c.heat and near(c, o) for o in found) and _coloured(frame, c)
+    ]
     if not wanted:
         return p
     q = _views(frame, [found[i] for i in wanted], 1.0, colourfulness)

@@ -42,6 +42,12 @@ between the two against symbol faces (measured with a drawn symbol die), true fa
 from FITS up.  So a taught face wins over an unsure pip reading from FITS, over a
 sure one only from SURE_FIT; in between the die is reported unsure."""
 
+PIP = 2.0
+"""A 1 whose centre lies in the box of a candidate more than this times its side is
+one of that die's pips (``_a_pip``): a pip is a quarter to a third of its die's side.
+At 1.67 times a real 1 was lost, boxed at 0.55 of a box the detector had stretched
+over it and its neighbour (``docs/experiments/2026-12-dice-not-a-die.md``)."""
+
 EDGE = 0.2
 """A die whose centre lies within this share of its side from the frame's edge has a
 third or more of its face out of view: it is reported unsure, never with a value
@@ -99,15 +105,25 @@ def candidates(
     An echo is a weaker candidate near a stronger one (``vision.dice.find.near``)
     that reads the same face: that die seen off-centre, not a second die (a touching
     die reads its own face and stays); without this rule a die the detector marked
-    between it and its neighbour was read as the neighbour's face.  ``give_up`` and
-    ``sure``: see ``vision.dice.faces.classify_faces``."""
+    between it and its neighbour was read as the neighbour's face.  A pip of a die
+    taken for a die of its own is dropped too (see PIP).  ``give_up`` and ``sure``:
+    see ``vision.dice.faces.classify_faces``."""
     found = find_dice(frame, peak)
     probs = classify_faces(frame, found, give_up, sure)
     kept: list[tuple[Candidate, np.ndarray]] = []
     for c, p in zip(found, probs, strict=True):
         if not any(near(c, o) and likeliest_face(p) == likeliest_face(q) for o, q in kept):
             kept.append((c, p))
-    return kept
+    return [(c, p) for c, p in kept if not _a_pip(c, p, kept)]
+
+
+def _a_pip(c: Candidate, p: np.ndarray, kept: list[tuple[Candidate, np.ndarray]]) -> bool:
+    """Whether ``c`` reads as a 1 and lies inside the box of a candidate more than
+    PIP times its side: a pip of that die seen as a die of its own (a die's top face
+    holds no smaller die), which the echo rule keeps because it reads another face."""
+    return likeliest_face(p) == 1 and any(
+        c.size * PIP < o.size and abs(c.x - o.x) < o.size / 2 and abs(c.y - o.y) < o.size / 2 for o, _ in kept
+    )
 
 
 def box_corners(c: Candidate) -> tuple[tuple[float, float], ...]:
