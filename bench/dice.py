@@ -15,7 +15,8 @@ when every die is right and nothing is extra.
 Times exclude JPEG decoding and run on one core (``cv2.setNumThreads(1)``), once per
 photo and as each photo's best of 3 readings (less moved by other loads), the
 latter also with each photo inside the box's camera frame (BOX_FRAME); peak
-memory is the resident set of a separate process that only reads the photos.
+memory is the resident set of a separate process that only reads the photos, under
+this machine's numpy and OpenCV and under the Raspberry Pi's (``bench.pi_stack``).
 Labels are the data set's with the checked fixes of ``dice_label_fixes.csv``; the
 figures against the labels as published are reported too (``as_labelled``).
 """
@@ -284,27 +285,53 @@ def best_of_cpu_ms(tray: Path, split: str, rounds: int = 3, in_box_frame: bool =
     return best
 
 
-def peak_memory_mb(paths: list[Path]) -> dict[str, float]:
+def peak_memory_mb(paths: list[Path], python: Path | None = None, suffix: str = "") -> dict[str, float | str]:
     """Peak resident memory (VmHWM) of a fresh process that imports the reader and reads
-    the photos at ``paths``.  VmHWM, unlike ru_maxrss, is not inherited from the
-    benchmark process.  The decoded frame counts: the box holds it too."""
+    the photos at ``paths``, under ``python`` (this one unless given).  VmHWM, unlike
+    ru_maxrss, is not inherited from the benchmark process.  The decoded frame counts:
+    the box holds it too.  The keys end in ``suffix``.
+
+    Part of it is the mapped library files (``mapped_files_mb``, RssFile at the end):
+    how much of OpenCV's library is resident varies with the page cache.  Right after
+    the venv was installed the same reader peaked at 104 MB and a bare ``import cv2``
+    at 64 MB; an hour later 73 and 44 MB.  The import allocates the same each time, so
+    what moved is resident library pages, not the reader's own memory (``reader_mb``)."""
     code = (
-        "import sys,cv2;cv2.setNumThreads(1);"
+        "import sys,cv2,numpy;cv2.setNumThreads(1);"
         "hwm=lambda:int([l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1]);"
         "from vision.dice import read_dice;"
         "base=hwm();"
         "[read_dice(cv2.imread(p)) for p in sys.argv[1:]];"
-        "print(base, hwm())"
+        "rss=lambda k:int([l for l in open('/proc/self/status') if l.startswith(k)][0].split()[1]);"
+        "print(base, hwm(), rss('RssFile'), cv2.__version__, numpy.__version__)"
     )
-    args = [sys.executable, "-c", code, *map(str, paths)]
+    args = [str(python or sys.executable), "-c", code, *map(str, paths)]
     out = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, check=True)
-    base, peak = (int(v) / 1024.0 for v in out.stdout.split())
-    return {"peak_rss_mb": round(peak, 1), "after_imports_rss_mb": round(base, 1), "reader_mb": round(peak - base, 1)}
+    base_kb, peak_kb, files_kb, opencv, numpy = out.stdout.split()
+    base, peak = int(base_kb) / 1024.0, int(peak_kb) / 1024.0
+    return {
+        f"peak_rss_mb{suffix}": round(peak, 1),
+        f"after_imports_rss_mb{suffix}": round(base, 1),
+        f"reader_mb{suffix}": round(peak - base, 1),
+        f"mapped_files_mb{suffix}": round(int(files_kb) / 1024.0, 1),
+        f"opencv{suffix}": opencv,
+        f"numpy{suffix}": numpy,
+    }
 
 
-def peak_memory_large_mb(tray: Path, split: str, count: int = 3) -> dict[str, float]:
-    """``peak_memory_mb`` on 4000x3000 phone photos (``bench.dice_scenes``), written as
-    the JPEG files a phone would send."""
+def peak_memory(tray: Path, split: str, python: Path | None = None, suffix: str = "") -> dict[str, float | str]:
+    """``peak_memory_mb`` on the split's photos and on 4000x3000 phone photos
+    (``bench.dice_scenes``, written as the JPEG files a phone would send)."""
+    return {
+        **peak_memory_mb([tray / "images" / name for name in sorted(load_labels(tray, split))], python, suffix),
+        **peak_memory_large_mb(tray, split, python, suffix),
+    }
+
+
+def peak_memory_large_mb(
+    tray: Path, split: str, python: Path | None = None, suffix: str = "", count: int = 3
+) -> dict[str, float | str]:
+    """``peak_memory_mb`` on ``count`` 4000x3000 phone JPEGs made from the split's photos."""
     import tempfile
 
     from bench.dice_scenes import SCENES
@@ -317,7 +344,17 @@ def peak_memory_large_mb(tray: Path, split: str, count: int = 3) -> dict[str, fl
             frame, _ = make(cv2.imread(str(tray / "images" / name)), labels[name])
             paths.append(Path(tmp) / name)
             cv2.imwrite(str(paths[-1]), frame, [cv2.IMWRITE_JPEG_QUALITY, 95])
-        return {f"{k}_4000x3000": v for k, v in peak_memory_mb(paths).items()}
+        figures = peak_memory_mb(paths, python, suffix)
+        return {k.replace(suffix, "") + "_4000x3000" + suffix: v for k, v in figures.items() if "mb" in k}
+
+
+def pi_stack_memory(tray: Path, split: str) -> dict[str, float | str]:
+    """``peak_memory`` under the Raspberry Pi's numpy and OpenCV (``bench.pi_stack``), the
+    box's own figure; empty where that stack cannot be installed here."""
+    from bench import pi_stack
+
+    python = pi_stack.python()
+    return peak_memory(tray, split, python, "_pi_stack") if python else {}
 
 
 def main() -> dict:
@@ -340,8 +377,8 @@ def main() -> dict:
         **_best_of_figures(best_of_cpu_ms(tray, "test")),
         **_best_of_figures(best_of_cpu_ms(tray, "test", in_box_frame=True), "_in_box_frame"),
         "load_average_1min": round(os.getloadavg()[0], 2),
-        **peak_memory_mb([tray / "images" / name for name in sorted(load_labels(tray, "test"))]),
-        **peak_memory_large_mb(tray, "test"),
+        **peak_memory(tray, "test"),
+        **pi_stack_memory(tray, "test"),
         "cpu": _cpu_name(),
         "threads": 1,
         "failures": score.failures,
