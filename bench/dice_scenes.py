@@ -193,6 +193,20 @@ def phone(
     return jpeg(noisy(out, seed, 4.0), 85), moved
 
 
+def from_afar(
+    frame: np.ndarray, labels: list[Label], table: Table, die: float, size: tuple[int, int], seed: int
+) -> tuple[np.ndarray, list[Label]]:
+    """A phone photo of the whole table from standing height: the dice ``die`` px
+    across in a ``size`` (w, h) frame, the table drawn over all of it, sensor noise and
+    JPEG at quality 85.  Such dice are 1-2% of the frame, far below what the detector
+    sees at its first look."""
+    s = die / TYPICAL_DIE
+    fh, fw = frame.shape[:2]
+    m = np.array([[s, 0, (size[0] - fw * s) / 2], [0, s, (size[1] - fh * s) / 2]], np.float64)
+    out, moved = on_table(*warp(frame, labels, m, size), table, seed)
+    return jpeg(noisy(out, seed, 4.0), 85), moved
+
+
 def noisy(frame: np.ndarray, seed: int, sigma: float) -> np.ndarray:
     """Sensor noise: independent Gaussian noise of ``sigma`` grey levels per channel."""
     rng = np.random.default_rng(seed)
@@ -221,5 +235,11 @@ SCENES: dict[str, Scene] = {
     ),
     "felt, 4000x3000 phone (dice ~400 px)": lambda f, labels: phone(
         *on_table(f, labels, felt, _seed(labels)), 400, (4000, 3000), _seed(labels)
+    ),
+    "cloth, 2400x1800 phone from afar (dice ~30 px)": lambda f, labels: from_afar(
+        f, labels, cloth, 30, (2400, 1800), _seed(labels)
+    ),
+    "wood, 4000x3000 phone from afar (dice ~50 px)": lambda f, labels: from_afar(
+        f, labels, wood, 50, (4000, 3000), _seed(labels)
     ),
 }

@@ -46,6 +46,20 @@ def test_a_die_a_third_of_the_frame_is_read_whole() -> None:
     assert s.right >= s.dice - 1, s.failures
 
 
+def test_dice_far_off_in_a_phone_photo_are_found() -> None:
+    """A phone photo of the whole table: dice ~50 px in a 4000x3000 frame, 1% of its
+    side, which the first look shrinks to 4 px.  The far look finds them (measured on
+    the 30 held-out train photos: 229 of 257 right, 1 wrong; before it, 13 right; on
+    these three 47 of 50, 1 wrong, a 2 read as a 1)."""
+    make = SCENES["wood, 4000x3000 phone from afar (dice ~50 px)"]
+    s = Score()
+    for name, (frame, labels) in list(PHOTOS.items())[:3]:
+        far, moved = make(frame, labels)
+        s.add(name, moved, [(d.value, d.x, d.y) for d in read_dice(far).dice])
+    assert s.wrong <= 1, s.failures
+    assert s.right >= 0.9 * s.dice, s.failures
+
+
 def test_a_die_beside_drawn_pips_counts_them() -> None:
     """The yardstick counts pips: a drawn 5 and a drawn 2, apart, are a 5 and a 2."""
     frame = np.full((400, 600, 3), 200, np.uint8)
