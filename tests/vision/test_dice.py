@@ -125,9 +125,9 @@ def test_sure_non_dice_get_no_more_views(monkeypatch: pytest.MonkeyPatch) -> Non
     seen: list[int] = []
     patches = vision.dice.faces._face_probs
 
-    def counted(frame: np.ndarray, found: list, angles: tuple[float, ...], look: object = None) -> np.ndarray:
-        seen.append(len(found) * len(angles))
-        return patches(frame, found, angles, look)
+    def counted(frame: np.ndarray, found: list, views: tuple, look: object = None) -> np.ndarray:
+        seen.append(len(found) * len(views))
+        return patches(frame, found, views, look)
 
     monkeypatch.setattr(vision.dice.faces, "_face_probs", counted)
     t = thresholds()

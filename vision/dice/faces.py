@@ -1,13 +1,15 @@
 """Reading a die's top face: a small classifier on a 32x32 patch cut around each
 candidate from the full frame, scaled to the die (``vision.dice.patch``), so 12 px and
 80 px dice look alike; 7 classes: not a die, 1..6.  A die it is not plainly sure of is
-seen again at other rotations (VIEW_STAGES), and one still not plain after them once
-more as its colourfulness (``colourfulness``): the views of one die, all here, so
-that the reader classifies each candidate once."""
+seen again in other views (VIEW_STAGES: turned, then mirrored and cut tighter and
+looser), and one still not plain after them once more as its colourfulness
+(``colourfulness``): the views of one die, all here, so that the reader classifies
+each candidate once."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -16,13 +18,35 @@ from vision.dice.find import Candidate, near
 from vision.dice.nets import nets
 from vision.dice.patch import cut_patch
 
-VIEW_STAGES = ((0.0,), (45.0,), (22.5, 67.5))
-"""Patch rotations the classifier sees a die at, stage by stage: a die it is not
-plainly sure of (see PLAIN) after one stage gets the next, and the probabilities of
-all its views are averaged.  A view at 45 degrees sees diagonal pips square-on,
-which halved the faces the classifier was unsure of; the third stage, for dice still
-not plain after two views, reads a few more right and fewer wrong for about a
-millisecond a photo."""
+
+class View(NamedTuple):
+    """One way of cutting a candidate's patch: turned by ``angle`` degrees, its box
+    side times ``scale``, and ``mirrored`` left to right (a mirrored face is still the
+    same face: the pip layouts are symmetric)."""
+
+    angle: float = 0.0
+    scale: float = 1.0
+    mirrored: bool = False
+
+
+VIEW_STAGES = (
+    (View(),),
+    (View(45.0),),
+    (View(22.5), View(67.5)),
+    (View(mirrored=True), View(scale=0.7), View(scale=1.3)),
+)
+"""The views the classifier sees a die in, stage by stage: a die it is not plainly
+sure of (see PLAIN) after one stage gets the next, and the probabilities of all its
+views are averaged.  A view at 45 degrees sees diagonal pips square-on, which halved
+the faces the classifier was unsure of; the third stage, for dice still not plain
+after two views, reads a few more right and fewer wrong for about a millisecond a
+photo.  The fourth, for dice still not plain after four turns, changes what the
+turns share: the patch mirrored, and the box cut 30% tighter and looser, so that a
+box stretched over a neighbour or off the die's size is seen once without it and
+once with more around it.  Turned views of one cut share its mistakes and agree on
+them.  On the held-out photos' 28 sets this stage took the wrong values from 17 to 7
+and the extra dice from 80 to 43, for 23 more missed (cuts 15% off: 11 wrong, 64
+extra); the figures are in ``docs/experiments/2026-12-dice-not-a-die.md``."""
 PLAIN = 0.9
 """Views whose mean face share reaches this, with P(not a die) under NOT_PLAIN, need
 no more views: dice then read as with two views for every die, at little more than
@@ -90,16 +114,22 @@ def _coloured(frame: np.ndarray, c: Candidate) -> bool:
     return float(np.percentile(np.abs(chroma - np.median(chroma)), 98)) >= COLOURED
 
 
+def _cut(frame: np.ndarray, c: Candidate, view: View) -> np.ndarray:
+    """The candidate's patch as ``view`` cuts it."""
+    patch = cut_patch(frame, c.x, c.y, c.size * view.scale, view.angle)
+    return cv2.flip(patch, 1) if view.mirrored else patch
+
+
 def _face_probs(
     frame: np.ndarray,
     found: list[Candidate],
-    angles: tuple[float, ...],
+    views: tuple[View, ...],
     look: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> np.ndarray:
-    """Class probabilities (not a die, 1..6) of each candidate, summed over its views
-    at ``angles``, each patch seen through ``look`` if given: all views in the same
+    """Class probabilities (not a die, 1..6) of each candidate, summed over its
+    ``views``, each patch seen through ``look`` if given: all views in the same
     forward passes (each pass has a fixed cost on top of its patches)."""
-    patches = [cut_patch(frame, c.x, c.y, c.size, angle) for angle in angles for c in found]
+    patches = [_cut(frame, c, view) for view in views for c in found]
     if look is not None:
         patches = [look(patch) for patch in patches]
     _, faces = nets()
@@ -109,7 +139,7 @@ def _face_probs(
         chunks.append(faces.forward())
     logits = np.concatenate(chunks)
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return (e / e.sum(axis=1, keepdims=True)).reshape(len(angles), len(found), -1).sum(axis=0)
+    return (e / e.sum(axis=1, keepdims=True)).reshape(len(views), len(found), -1).sum(axis=0)
 
 
 def face_share(p: np.ndarray) -> np.ndarray:

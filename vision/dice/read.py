@@ -4,7 +4,8 @@
    (``vision.dice.find``);
 2. cut: a patch is cut around each, scaled to the die (``vision.dice.patch``);
 3. classify: the face classifier gives each patch its class probabilities (not a die,
-   1..6) from a few views, turned and, for a die still unsure, as its colourfulness
+   1..6) from a few views (turned, mirrored, cut tighter and looser) and, for a die
+   still unsure, as its colourfulness
    (``vision.dice.faces``); the dice taught with ``vision.dice.taught`` are one more
    classifier, by correlation with their faces;
 4. decide: each candidate is a sure die, an unsure one, or not a die (``decide``).
