@@ -29,6 +29,10 @@ a card's side, however much of it shows, is rarely shorter; texture strokes most
 LSD_SCALE = 1.0
 """LSD looks at the working frame itself (its default first shrinks it to 0.8): the
 working frame is already small, and a card side lost in the shrink is a card lost."""
+LINE_SIDE = 800
+"""Lines are looked for on the working frame halved until its long side is at most this
+(LSD's cost grows with the pixels; a card filling a ninth of the frame keeps sides of
+a hundred pixels and more)."""
 PIECE = 16.0
 """LSD pieces shorter than this (px) are not joined into lines: they are texture."""
 MAX_SEGMENTS = 160
@@ -65,10 +69,14 @@ MAX_QUADS = 4000
 def segments(grey: np.ndarray, shortest: float) -> np.ndarray:
     """Line segments (N x 4: x0, y0, x1, y1) at least ``shortest`` px long, broken
     pieces of one line joined, longest first."""
+    scale = 1.0
+    while max(grey.shape[:2]) > LINE_SIDE:
+        grey = cv2.resize(grey, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        scale *= 2.0
     found = _LSD.detect(grey)[0]
     if found is None:
         return np.zeros((0, 4), np.float32)
-    segs = found.reshape(-1, 4)
+    segs = found.reshape(-1, 4) * np.float32(scale)
     segs = segs[_lengths(segs) >= max(PIECE, 0.5 * shortest)]
     segs = _joined(segs[np.argsort(-_lengths(segs))])
     segs = segs[_lengths(segs) >= shortest]
