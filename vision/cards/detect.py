@@ -18,6 +18,9 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from vision.cards.edges import RUNS_ON, line_quads, runs_on
+from vision.cards.overlap import shared_area
+
 DETECT_SIDE = 1100
 """Detection works on the frame halved (area-averaged, cheap at exact halves) until
 its long side is at most this: a card of a 3x3 grid is still ~200 px there."""
@@ -109,7 +112,9 @@ def _inflate(quad: np.ndarray, by: float) -> np.ndarray:
 
 class Candidate(NamedTuple):
     """A card-shaped region: its quad and area, the contour it came from, and how well
-    the contour fills the quad (1.0 = a perfect quadrilateral)."""
+    the contour fills the quad (1.0 = a perfect quadrilateral).  A quad found from
+    lines (``lines``) has no region: its contour is the quad and its fit is how much of
+    its sides shows an edge (see :mod:`vision.cards.edges`)."""
 
     quad: np.ndarray
     area: float
@@ -119,9 +124,10 @@ class Candidate(NamedTuple):
     """Bounding box (x0, y0, x1, y1): most pairs of candidates are far apart, and
     comparing boxes in plain Python is far cheaper than intersecting polygons."""
     inset: float
+    """How far inside the card's true outline the contour runs (see _region_maps)."""
     covered: bool
     """Card-sized but with a bite out of it: see COVERED_RECTANGULARITY."""
-    """How far inside the card's true outline the contour runs (see _region_maps)."""
+    lines: bool = False
 
 
 def _candidate(contour: np.ndarray, frame_area: float, inset: float) -> Candidate | None:
@@ -161,19 +167,25 @@ MIN_CORNER_ANGLE = 50.0
 
 
 def _perspective_card(quad: np.ndarray) -> bool:
-    """True when a convex quad could be a card seen at up to ~45 degrees: no corner
-    sharper than MIN_CORNER_ANGLE, and its mean long side / mean short side (a
+    """True when a convex quad could be a card seen at up to ~45 degrees (see
+    :func:`_perspective_cards`)."""
+    return bool(_perspective_cards(quad.reshape(1, 4, 2))[0])
+
+
+def _perspective_cards(quads: np.ndarray) -> np.ndarray:
+    """Which convex quads (Q x 4 x 2) could be cards seen at up to ~45 degrees: no
+    corner sharper than MIN_CORNER_ANGLE, and mean long side / mean short side (a
     foreshortened card's aspect) within MAX_ASPECT."""
-    pts = quad.astype(np.float64)
-    sides = np.roll(pts, -1, axis=0) - pts
-    lengths = np.linalg.norm(sides, axis=1)
-    if lengths.min() < 4:
-        return False
-    cos = -(sides * np.roll(sides, 1, axis=0)).sum(axis=1) / (lengths * np.roll(lengths, 1))
-    if np.degrees(np.arccos(np.clip(cos, -1, 1))).min() < MIN_CORNER_ANGLE:
-        return False
-    a, b = (lengths[0] + lengths[2]) / 2, (lengths[1] + lengths[3]) / 2
-    return max(a, b) / min(a, b) <= MAX_ASPECT
+    pts = quads.astype(np.float64)
+    sides = pts[:, _NEXT] - pts
+    lengths = np.hypot(sides[..., 0], sides[..., 1])
+    before = sides[:, _PREVIOUS]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cos = -(sides * before).sum(axis=2) / (lengths * lengths[:, _PREVIOUS])
+        a, b = (lengths[:, 0] + lengths[:, 2]) / 2, (lengths[:, 1] + lengths[:, 3]) / 2
+        aspect = np.maximum(a, b) / np.minimum(a, b)
+    sharpest = np.degrees(np.arccos(np.clip(cos, -1, 1))).min(axis=1)
+    return (lengths.min(axis=1) >= 4) & (sharpest >= MIN_CORNER_ANGLE) & (aspect <= MAX_ASPECT)
 
 
 def _made(quad: np.ndarray, area: float, contour: np.ndarray, inset: float, covered: bool) -> Candidate:
@@ -217,7 +229,9 @@ def _fit_sides(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
 
 
 _NEXT = [1, 2, 3, 0]
-"""Index of each corner's clockwise neighbour (np.roll costs ten times more)."""
+_PREVIOUS = [3, 0, 1, 2]
+"""Index of each corner's clockwise neighbour and the one before it (np.roll costs ten
+times more)."""
 
 
 def _overlap(a: Candidate, b: Candidate) -> float:
@@ -226,49 +240,124 @@ def _overlap(a: Candidate, b: Candidate) -> float:
     bx0, by0, bx1, by1 = b.box
     if ax0 >= bx1 or bx0 >= ax1 or ay0 >= by1 or by0 >= ay1:  # apart: the common case
         return 0.0
-    inter, _ = cv2.intersectConvexConvex(a.quad, b.quad)
-    return float(inter) / max(1e-6, min(a.area, b.area))
+    return shared_area(a.quad, b.quad) / max(1e-6, min(a.area, b.area))
 
 
 def _greedy_distinct(cands: list[Candidate]) -> list[Candidate]:
     """One candidate per overlapping group.  Of two outlines of about the same size the
     one that fits its quad better wins (a card whose edge touched a neighbour's, or a
-    bright blob bleeding onto a glare, fits worse); otherwise the larger wins, because
-    a picture printed on a card lies inside the card."""
+    bright blob bleeding onto a glare, fits worse), unless the larger was found firmly
+    from lines (see FIRM_LINES); otherwise the larger wins, because a picture printed
+    on a card lies inside the card."""
     kept: list[Candidate] = []
     for cand in sorted(cands, key=lambda c: c.area, reverse=True):
         clash = next((i for i, other in enumerate(kept) if _overlap(cand, other) >= 0.5), None)
         if clash is None:
             kept.append(cand)
-        elif cand.area >= SAME_CARD_AREA * kept[clash].area and cand.fit > kept[clash].fit:
+        elif cand.area >= SAME_CARD_AREA * kept[clash].area and _better(cand, kept[clash]):
             kept[clash] = cand
     return kept
 
 
+SAME_OUTLINE = 0.9
+"""A region's outline and a quad from lines within this area ratio are one outline
+found both ways: the region's is kept (its sides are fitted to the whole contour, and
+it is what the descriptor was tuned on)."""
+
+
+def _better(smaller: Candidate, larger: Candidate) -> bool:
+    """Whether ``smaller`` should replace ``larger``, of about the same size, as the
+    outline of one card (see :func:`_greedy_distinct`): the better fit, except that a
+    firm quad from lines (see FIRM_LINES) gives way to no smaller outline (that is the
+    card's printed border), and takes the place of a larger region only when the
+    region fills its quad poorly (it bled into a shadow or a neighbour)."""
+    if smaller.lines != larger.lines and smaller.area >= SAME_OUTLINE * larger.area:
+        return larger.lines
+    if smaller.lines and not larger.lines:  # a support and a fill are not comparable
+        return _firm(smaller) and larger.fit < FIRM_LINES
+    return smaller.fit > larger.fit and not _firm(larger)
+
+
+FIRM_LINES = 0.9
+"""Side support (see :mod:`vision.cards.edges`) above which a quad found from lines is
+not given up for a slightly smaller outline that fits its region better: its sides are
+on edges all round, so the smaller one is the card's printed border or picture."""
+
+
+def _firm(cand: Candidate) -> bool:
+    return cand.lines and cand.fit >= FIRM_LINES
+
+
 def _is_merge(cand: Candidate, cands: list[Candidate]) -> bool:
     """True when ``cand`` is two or more touching cards seen as one blob: it holds at
-    least two distinct card-sized candidates, each a sizeable part of it."""
-    parts = [c for c in cands if 0.2 * cand.area <= c.area <= 0.75 * cand.area and _overlap(cand, c) > 0.8]
+    least two distinct card-sized candidates, each a sizeable part of it and reaching
+    its outline (a picture printed on a card keeps clear of the card's edge).  A quad
+    found from lines is no blob: its four sides were seen meeting at its corners (and
+    the picture and text box printed on a card can fill it up to a few pixels)."""
+    if cand.lines:
+        return False
+    parts = [
+        c
+        for c in cands
+        if 0.2 * cand.area <= c.area <= 0.75 * cand.area and _overlap(cand, c) > 0.8 and not _printed(c, cand)
+    ]
     return len(_greedy_distinct(parts)) >= 2
+
+
+PRINT_MARGIN = 0.04
+"""How far (times the square root of its area) inside a candidate every corner of a
+smaller one must lie for the smaller to be printed on it rather than a card of it: a
+card of a blob has corners on the blob's outline (the maps' insets are a few pixels);
+a card's picture frame or text box has a margin of a tenth of the card's width or more."""
+
+
+def _printed(part: Candidate, whole: Candidate) -> bool:
+    """True when every corner of ``part`` lies well inside ``whole`` (see PRINT_MARGIN)
+    and ``whole`` is a card: it fits its quad well (FIRM_LINES, as a fill or as a
+    support), or ``part`` is a sizeable part of it (a fifth or more).  A loose quad
+    holding small card-shaped things is table or blob, and the things may be cards;
+    a card's own printed shapes (a SET card's diamonds) are small and inset too."""
+    if part.area < 0.2 * whole.area and whole.fit < FIRM_LINES:
+        return False
+    margin = max(4.0, PRINT_MARGIN * math.sqrt(whole.area))
+    outline = whole.quad.reshape(-1, 1, 2)
+    return all(cv2.pointPolygonTest(outline, (float(x), float(y)), True) >= margin for x, y in part.quad.tolist())
 
 
 def _dedupe(cands: list[Candidate]) -> list[Candidate]:
     """One candidate per card; a blob made of several touching cards gives way to its parts.
 
     Cards of one game are the same size, so when several cards are found, one far
-    larger than the typical card is a block of cards seen as one (say a card dropped
-    across four others): it is set aside and what lies inside it gets its chance.  One
-    far smaller is a picture printed on a card whose outline was missed."""
+    larger than the typical card and holding other cards (see :func:`_holds_cards`) is a
+    block of cards seen as one (say a card dropped across four others): it is set aside
+    and what lies inside it gets its chance.  One far larger that holds nothing but its
+    own print is a card on a table whose pattern was found too (the squares of a tiled
+    board are smaller than cards and many).  One far smaller is a picture printed on a
+    card whose outline was missed."""
     cands = [c for c in cands if not _is_merge(c, cands)]
     while True:
         kept = _greedy_distinct(cands)
+        blocks = {id(c) for c in kept if _holds_cards(c, cands)}
+        if blocks:
+            cands = [c for c in cands if id(c) not in blocks]
+            continue
         if len(kept) < 3:
             return kept
         typical = statistics.median(c.area for c in kept)
-        blocks = {id(c) for c in kept if c.area > BLOCK_AREA * typical}
-        if not blocks:
-            return [c for c in kept if c.area * BLOCK_AREA >= typical]
-        cands = [c for c in cands if id(c) not in blocks]
+        return [c for c in kept if c.area * BLOCK_AREA >= typical]
+
+
+def _holds_cards(cand: Candidate, cands: list[Candidate]) -> bool:
+    """True when two or more distinct candidates BLOCK_AREA times smaller lie (mostly)
+    in ``cand`` that are not printed on it (see :func:`_printed`).  A quad found firmly
+    from lines (see FIRM_LINES) holds none: its sides are a card's, and what is printed
+    on it may come nearer its edge than PRINT_MARGIN."""
+    if _firm(cand):
+        return False
+    parts = [
+        c for c in cands if c.area * BLOCK_AREA <= cand.area and _overlap(cand, c) >= 0.5 and not _printed(c, cand)
+    ]
+    return len(_greedy_distinct(parts)) >= 2
 
 
 def order_corners(quad: np.ndarray) -> np.ndarray:
@@ -302,10 +391,13 @@ def find_cards_scaled(small: np.ndarray) -> list[np.ndarray]:
     frame_area = float(grey.shape[0] * grey.shape[1])
     gradients = _gradients(grey)
     cands = [c for region, inset in _region_maps(grey, gradients) for c in _candidates(region, frame_area, inset)]
+    cands = _not_pattern(cands, gradients) + _line_candidates(grey, gradients, frame_area)
     faint, inset = _edge_map(gradients, *FAINT_EDGES)
     faint_cands = _candidates(faint, frame_area, inset)
     kept = _dedupe([c for c in cands if not c.covered])
-    kept += _missed(_dedupe([c for c in faint_cands if not c.covered]), kept, BLOCK_AREA)
+    faint_kept = _dedupe([c for c in faint_cands if not c.covered])
+    kept = _regions_first(faint_kept, kept)
+    kept += _missed(faint_kept, kept, BLOCK_AREA)
     if kept:
         kept += _missed(_dedupe([c for c in cands + faint_cands if c.covered]), kept, COVERED_SIZE)
     cards = [order_corners(_inflate(_fit_sides(c.quad, c.outline), c.inset)) for c in kept]
@@ -328,6 +420,22 @@ def _candidates(region: np.ndarray, frame_area: float, inset: float) -> list[Can
         if len(contour) >= shortest
     )
     return [c for c in found if c is not None]
+
+
+def _regions_first(regions: list[Candidate], kept: list[Candidate]) -> list[Candidate]:
+    """``kept``, with each quad from lines that one of ``regions`` outlines too (about
+    the same size, mostly on it) given up for that region: on a pale table the faint map
+    finds the pale cards, and lines found there can run on into the gap between cards."""
+    out = list(kept)
+    for region in regions:
+        same = [
+            i
+            for i, k in enumerate(out)
+            if _overlap(region, k) >= 0.5 and min(region.area, k.area) >= SAME_CARD_AREA * max(region.area, k.area)
+        ]
+        if len(same) == 1 and out[same[0]].lines:
+            out[same[0]] = region
+    return out
 
 
 def _missed(extra: list[Candidate], kept: list[Candidate], size: float) -> list[Candidate]:
@@ -358,3 +466,30 @@ def card_transform(quad: np.ndarray, size: tuple[int, int] = CARD_SIZE) -> np.nd
     src = np.asarray(quad, dtype=np.float32).reshape(4, 2)
     dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], dtype=np.float32)
     return cv2.getPerspectiveTransform(src, dst)
+
+
+def _not_pattern(cands: list[Candidate], gradients: tuple[np.ndarray, np.ndarray]) -> list[Candidate]:
+    """The candidates that are not squares of a tiled or checked table (see
+    :data:`vision.cards.edges.RUN_ON`)."""
+    if not cands:
+        return cands
+    runs = runs_on(np.stack([_inflate(c.quad, c.inset) for c in cands]), gradients)
+    return [c for c, run in zip(cands, runs.tolist(), strict=True) if run < RUNS_ON]
+
+
+def _line_candidates(grey: np.ndarray, gradients: tuple[np.ndarray, np.ndarray], frame_area: float) -> list[Candidate]:
+    """Card-shaped quads whose sides are straight lines of the image (see
+    :mod:`vision.cards.edges`): cards on a patterned table or cut by another card."""
+    shortest = math.sqrt(MIN_AREA_FRACTION * frame_area / MAX_ASPECT)
+    low, high = MIN_AREA_FRACTION * frame_area, MAX_AREA_FRACTION * frame_area
+
+    def card_like(quads: np.ndarray) -> np.ndarray:
+        pts = quads.astype(np.float64)
+        nxt = pts[:, _NEXT]
+        area = np.abs((pts[..., 0] * nxt[..., 1] - nxt[..., 0] * pts[..., 1]).sum(axis=1)) / 2  # shoelace
+        return (low <= area) & (area <= high) & _perspective_cards(quads)
+
+    return [
+        _made(quad, float(cv2.contourArea(quad)), quad, 0.0, covered=False)._replace(fit=support, lines=True)
+        for quad, support in line_quads(grey, gradients, shortest, card_like)
+    ]
