@@ -34,6 +34,7 @@ from threadpoolctl import ThreadpoolController
 
 from vision.cards.catalog import Catalog, CatalogError
 from vision.cards.describe import (
+    PARTS,
     ROTATE_180,
     WARP_SIZE,
     Lighting,
@@ -73,6 +74,16 @@ but never appear, so a card that reads as less filled than a deck card it matche
 these parts might be that card: it is refused (the stricter limit alone let a striped
 card whose stripes had washed out be named as the empty one).  Only clipped cards are
 judged so: applied to every unevenly lit card it refused more right readings."""
+
+INK_READ_PARTS = ("silhouette", "layout", "hues", "chroma")
+INK_READ_DISTANCE = 2.2
+"""The parts the ink check (:mod:`vision.cards.verify`), which every named outline must
+pass, reads mark by mark: where the marks are and in which colours.  In these a plainly
+lit card may lie up to this many tolerances from its deck card (a card tilted 30-45
+degrees, its far end softer, or with a die on it, came 1.6-2.1 away), because a card
+of another count, shape, layout or colour fails the ink check.  Fill and texture (fine
+stripes, thin lines) and contrast the ink map does not see: they keep
+MAX_PART_DISTANCE, so a striped card whose sibling was never taught stays unknown."""
 
 MAX_RATIO = 0.85
 """Best distance / second-best distance; above it two deck cards are about equally
@@ -136,14 +147,27 @@ def _verdict(query: np.ndarray, views: np.ndarray, is_flipped: bool, vectors: np
         ratio = float(row[best] / row[second]) if row[second] > 0 else 0.0
     else:
         best, ratio = 0, 0.0
-    nearest = int(views[:, best].argmin()) * views.shape[1] + best
-    worst_part = float(part_distances(query, vectors[nearest : nearest + 1]).max())
+    # the best card's views (sharp, soft): it is near enough when one of them is in every part
+    parts = part_distances(query, vectors[best :: views.shape[1]])
+    within = bool(np.any(np.all(parts <= _part_limits(lighting), axis=1)))
+    worst_part = float(parts.max(axis=1).min())
     closeness = max(0.0, 1.0 - worst_part / (2.0 * limit))
     distinct = max(0.0, 1.0 - ratio / (2.0 * MAX_RATIO))
     erased = lighting.clipped > MAX_CLIPPED and _fuller_lookalike(query, best, vectors, limit, views.shape[1])
-    if worst_part > limit or ratio > MAX_RATIO or erased:
+    if not within or ratio > MAX_RATIO or erased:
         return Match(None, is_flipped, 1.0 - min(closeness, distinct))
     return Match(best, is_flipped, min(closeness, distinct))
+
+
+_INK_READ = np.isin(PARTS, INK_READ_PARTS)
+
+
+def _part_limits(lighting: Lighting) -> np.ndarray:
+    """Each part's largest distance (PARTS order) for a card to be named: see
+    MAX_PART_DISTANCE, UNEVEN_MAX_PART_DISTANCE and INK_READ_DISTANCE."""
+    if not plainly_lit(lighting):
+        return np.full(len(PARTS), UNEVEN_MAX_PART_DISTANCE)
+    return np.where(_INK_READ, INK_READ_DISTANCE, MAX_PART_DISTANCE)
 
 
 def _fuller_lookalike(query: np.ndarray, best: int, vectors: np.ndarray, limit: float, cards: int) -> bool:

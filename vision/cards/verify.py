@@ -74,9 +74,50 @@ def differs(card: Ink, taught: Ink) -> bool:
 def difference(card: Ink, taught: Ink, seen: np.ndarray | None = None) -> float:
     """The largest patch where two cards' ink differs (in level, or in colour where
     both are inked), as a fraction of the card; only where ``seen`` (see
-    :func:`in_view`) is non-zero, if given."""
+    :func:`in_view`) is non-zero, if given.  A card whose marks differ only by lying a
+    pixel or two off is compared again once laid onto the taught card (see
+    :func:`aligned`)."""
     labels, stats = _patches(card, taught, seen)
-    return _largest(stats, labels.size)
+    patch = _largest(stats, labels.size)
+    if patch <= MAX_PATCH:
+        return patch
+    moved = aligned(card, taught, seen)
+    if moved is None:
+        return patch
+    labels, stats = _patches(moved, taught, seen)
+    return min(patch, _largest(stats, labels.size))
+
+
+ALIGN_STEPS = 30
+MAX_SHIFT = 9.0
+"""Ink-map pixels (~9% of the card's width) by which :func:`aligned` may move any of the
+taught card's marks: a found outline can be a sleeve's, ~10% wider than the card in it,
+or a tilted card's slanted a little (an affine shear of 0.09 on the generated scenes),
+and then every pip reads as a crescent beside itself.  A pip more or less, or another
+picture, is left over whatever affine warp lays the rest on the taught card."""
+
+
+def aligned(card: Ink, taught: Ink, seen: np.ndarray | None = None) -> Ink | None:
+    """``card``'s ink laid onto ``taught``'s by the affine warp that best lines the two
+    ink maps up (ECC, only where ``seen``), or None when that fails or would move a
+    corner more than MAX_SHIFT: marks a little off read as a thin crescent beside each
+    mark, the largest of which can pass for a pip more."""
+    warp = np.eye(2, 3, dtype=np.float32)
+    criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, ALIGN_STEPS, 1e-4)
+    mask = None if seen is None else seen.astype(np.uint8)
+    try:
+        _, warp = cv2.findTransformECC(taught.level, card.level, warp, cv2.MOTION_AFFINE, criteria, mask, 3)
+    except cv2.error:
+        return None
+    h, w = card.level.shape
+    ys, xs = np.nonzero(taught.level > INK_DIFFERENCE)
+    marks = np.stack([xs, ys, np.ones_like(xs)], axis=1).astype(np.float32)
+    if len(marks) == 0 or np.abs(marks @ warp.T - marks[:, :2]).max() > MAX_SHIFT:
+        return None
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    level = cv2.warpAffine(card.level, warp, (w, h), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    colour = cv2.warpAffine(card.colour, warp, (w, h), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    return Ink(level, colour)
 
 
 COVERING = 0.025
@@ -106,7 +147,7 @@ def covered_difference(card: Ink, taught: Ink, seen: np.ndarray) -> tuple[float,
         return 0.0, float(np.count_nonzero(seen)) / seen.size
     big = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] > COVERING * labels.size) + 1
     if len(big) == 0:
-        return _largest(stats, labels.size), float(np.count_nonzero(seen)) / seen.size
+        return difference(card, taught, seen), float(np.count_nonzero(seen)) / seen.size
     # what lies over a card breaks into fragments where its colours happen to match the
     # card's ink: those next to a large patch go with it
     kernel = np.ones((2 * BESIDE + 1, 2 * BESIDE + 1), np.uint8)
