@@ -470,7 +470,7 @@ def card_transform(quad: np.ndarray, size: tuple[int, int] = CARD_SIZE) -> np.nd
 
 def _not_pattern(cands: list[Candidate], gradients: tuple[np.ndarray, np.ndarray]) -> list[Candidate]:
     """The candidates that are not squares of a tiled or checked table (see
-    :data:`vision.cards.edges.RUN_ON`)."""
+    :data:`vision.cards.edges.RUNS_ON`)."""
     if not cands:
         return cands
     runs = runs_on(np.stack([_inflate(c.quad, c.inset) for c in cands]), gradients)

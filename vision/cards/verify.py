@@ -78,7 +78,12 @@ def difference(card: Ink, taught: Ink, seen: np.ndarray | None = None) -> float:
     pixel or two off is compared again once laid onto the taught card (see
     :func:`aligned`)."""
     labels, stats = _patches(card, taught, seen)
-    patch = _largest(stats, labels.size)
+    return _unless_aligned(card, taught, seen, _largest(stats, labels.size))
+
+
+def _unless_aligned(card: Ink, taught: Ink, seen: np.ndarray | None, patch: float) -> float:
+    """``patch``, the largest differing patch, or if it is over MAX_PATCH the smaller
+    one left once ``card`` is laid onto ``taught`` (see :func:`aligned`)."""
     if patch <= MAX_PATCH:
         return patch
     moved = aligned(card, taught, seen)
@@ -147,7 +152,9 @@ def covered_difference(card: Ink, taught: Ink, seen: np.ndarray) -> tuple[float,
         return 0.0, float(np.count_nonzero(seen)) / seen.size
     big = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] > COVERING * labels.size) + 1
     if len(big) == 0:
-        return difference(card, taught, seen), float(np.count_nonzero(seen)) / seen.size
+        return _unless_aligned(card, taught, seen, _largest(stats, labels.size)), float(
+            np.count_nonzero(seen)
+        ) / seen.size
     # what lies over a card breaks into fragments where its colours happen to match the
     # card's ink: those next to a large patch go with it
     kernel = np.ones((2 * BESIDE + 1, 2 * BESIDE + 1), np.uint8)
