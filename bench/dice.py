@@ -298,12 +298,11 @@ def peak_memory_mb(paths: list[Path], python: Path | None = None, suffix: str = 
     what moved is resident library pages, not the reader's own memory (``reader_mb``)."""
     code = (
         "import sys,cv2,numpy;cv2.setNumThreads(1);"
-        "hwm=lambda:int([l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1]);"
+        "kb=lambda k:int([l for l in open('/proc/self/status') if l.startswith(k)][0].split()[1]);"
         "from vision.dice import read_dice;"
-        "base=hwm();"
+        "base=kb('VmHWM');"
         "[read_dice(cv2.imread(p)) for p in sys.argv[1:]];"
-        "rss=lambda k:int([l for l in open('/proc/self/status') if l.startswith(k)][0].split()[1]);"
-        "print(base, hwm(), rss('RssFile'), cv2.__version__, numpy.__version__)"
+        "print(base, kb('VmHWM'), kb('RssFile'), cv2.__version__, numpy.__version__)"
     )
     args = [str(python or sys.executable), "-c", code, *map(str, paths)]
     out = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, check=True)
@@ -344,8 +343,8 @@ def peak_memory_large_mb(
             frame, _ = make(cv2.imread(str(tray / "images" / name)), labels[name])
             paths.append(Path(tmp) / name)
             cv2.imwrite(str(paths[-1]), frame, [cv2.IMWRITE_JPEG_QUALITY, 95])
-        figures = peak_memory_mb(paths, python, suffix)
-        return {k.replace(suffix, "") + "_4000x3000" + suffix: v for k, v in figures.items() if "mb" in k}
+        figures = peak_memory_mb(paths, python, "_4000x3000" + suffix)
+        return {k: v for k, v in figures.items() if "_mb_" in k}  # the versions: once, with the split's
 
 
 def pi_stack_memory(tray: Path, split: str) -> dict[str, float | str]:

@@ -14,6 +14,7 @@ for them (numpy 1.x stops at Python 3.12), the benchmark says so and goes on.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import tomllib
@@ -28,7 +29,7 @@ READER_PACKAGES = ("numpy", "opencv-python-headless")
 def pins() -> list[str]:
     """The ``pi`` extra's requirements for the reader's packages, as pyproject writes them."""
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
-    return [req for req in extras["pi"] if req.split(">")[0].split("<")[0].split("=")[0] in READER_PACKAGES]
+    return [req for req in extras["pi"] if re.split(r"[^\w.-]", req, maxsplit=1)[0] in READER_PACKAGES]
 
 
 def python() -> Path | None:
