@@ -18,7 +18,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.cards.edges import RUNS_ON, line_quads, runs_on
+from vision.cards.edges import NEXT, PREVIOUS, RUNS_ON, line_quads, runs_on
 from vision.cards.overlap import shared_area
 
 DETECT_SIDE = 1100
@@ -177,11 +177,11 @@ def _perspective_cards(quads: np.ndarray) -> np.ndarray:
     corner sharper than MIN_CORNER_ANGLE, and mean long side / mean short side (a
     foreshortened card's aspect) within MAX_ASPECT."""
     pts = quads.astype(np.float64)
-    sides = pts[:, _NEXT] - pts
+    sides = pts[:, NEXT] - pts
     lengths = np.hypot(sides[..., 0], sides[..., 1])
-    before = sides[:, _PREVIOUS]
+    before = sides[:, PREVIOUS]
     with np.errstate(divide="ignore", invalid="ignore"):
-        cos = -(sides * before).sum(axis=2) / (lengths * lengths[:, _PREVIOUS])
+        cos = -(sides * before).sum(axis=2) / (lengths * lengths[:, PREVIOUS])
         a, b = (lengths[:, 0] + lengths[:, 2]) / 2, (lengths[:, 1] + lengths[:, 3]) / 2
         aspect = np.maximum(a, b) / np.minimum(a, b)
     sharpest = np.degrees(np.arccos(np.clip(cos, -1, 1))).min(axis=1)
@@ -204,7 +204,7 @@ def _fit_sides(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
     Four corners are too few for numpy to pay its way: the corner arithmetic is plain
     float32 scalars (the same precision as before), the arrays only hold the outline."""
     points = points.reshape(-1, 2)[:: max(1, len(points) // FIT_POINTS)].astype(np.float32)
-    sides = quad[_NEXT] - quad  # side i runs from corner i to corner i+1
+    sides = quad[NEXT] - quad  # side i runs from corner i to corner i+1
     lengths = np.hypot(sides[:, 0], sides[:, 1])
     if lengths.min() < 4:
         return quad
@@ -226,12 +226,6 @@ def _fit_sides(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
     if np.abs(fitted - quad).max() > 0.1 * math.sqrt(cv2.contourArea(quad)):
         return quad  # the fit wandered off (a bite out of a side): keep the polygon
     return fitted
-
-
-_NEXT = [1, 2, 3, 0]
-_PREVIOUS = [3, 0, 1, 2]
-"""Index of each corner's clockwise neighbour and the one before it (np.roll costs ten
-times more)."""
 
 
 def _overlap(a: Candidate, b: Candidate) -> float:
@@ -485,7 +479,7 @@ def _line_candidates(grey: np.ndarray, gradients: tuple[np.ndarray, np.ndarray],
 
     def card_like(quads: np.ndarray) -> np.ndarray:
         pts = quads.astype(np.float64)
-        nxt = pts[:, _NEXT]
+        nxt = pts[:, NEXT]
         area = np.abs((pts[..., 0] * nxt[..., 1] - nxt[..., 0] * pts[..., 1]).sum(axis=1)) / 2  # shoelace
         return (low <= area) & (area <= high) & _perspective_cards(quads)
 
