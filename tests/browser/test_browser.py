@@ -164,3 +164,30 @@ def test_joining_through_the_qr_code_works_and_a_guessed_link_does_not(browser, 
         assert service.public_view()["claimed"] == [True, False]
     finally:
         server.stop()
+
+
+def test_a_secret_revealed_while_an_update_loads_stays_shown(browser, served):
+    """A player who taps "see your secret" while the page is fetching a live update sees
+    it: the update redraws the card instead of hiding it (it hid it, and the tap was
+    lost, when the update had started before the tap)."""
+    base, service = served
+    HostWatch(browser, base).start("secrets", ["Ann", "Bob"])
+    word = service.table.current.state.words[0]
+    ann = join(browser, base, "Ann", service.join_code())
+    held: list = []
+    ann.route("**/api/me", lambda route: held.append(route))  # the update's read of this seat waits here
+    service.submit(Action("next", {}))
+    for _ in range(400):  # Playwright hands routes over only while the page is waited on
+        if held:
+            break
+        ann.wait_for_timeout(25)
+    assert held, "the live update never asked for /api/me"
+    ann.click("#reveal")
+    expect(ann.locator("#secret-view")).to_contain_text(word)
+    for route in held:
+        route.continue_()
+    ann.unroute("**/api/me")
+    expect(ann.locator("#name")).to_have_text("Ann")
+    ann.wait_for_timeout(500)  # the held update is drawn by now
+    expect(ann.locator("#secret")).to_be_visible()
+    expect(ann.locator("#secret-view")).to_contain_text(word)

@@ -79,8 +79,9 @@
   }
 
   async function refresh() {
-    const wasShown = !secret.hidden;
     const [me, table, board] = await Promise.all([api("/api/me"), api("/api/table"), api("/api/board")]);
+    // shown now, not when the reads began: a tap while they were under way still counts
+    const wasShown = !secret.hidden;
     if (board.ok) captions(board.data.spoken || []);
     hide();
     if (table.ok) {
