@@ -226,20 +226,20 @@ class Daemon:
             self._solved("gpio", "simulated" if self.simulated else "ok")
 
     def _problem(self, part: str, message: str, state: str) -> None:
-        """A part is missing or failing: show it, say it once, keep playing by hand."""
+        """A part is missing or failing: show it, say it once, keep playing by hand.  The
+        part's state is set after the notice, so whoever sees the state finds the notice."""
+        if self.problems.get(part) != message:
+            self.problems[part] = message
+            log.warning("%s: %s", part, message)
+            self.service.note(
+                _("{part} problem: {message}", part=PARTS.get(part, part), message=message), speak=part != "speaker"
+            )
         self.parts[part] = state
-        if self.problems.get(part) == message:
-            return
-        self.problems[part] = message
-        log.warning("%s: %s", part, message)
-        self.service.note(
-            _("{part} problem: {message}", part=PARTS.get(part, part), message=message), speak=part != "speaker"
-        )
 
     def _solved(self, part: str, state: str = "ok") -> None:
-        self.parts[part] = state
         if self.problems.pop(part, None) is not None:
             self.service.note(_("{part}: working again.", part=PARTS.get(part, part)))
+        self.parts[part] = state
 
     def _storage_health(self, problem: str | None) -> None:
         """Each write's outcome: a full or read-only disk is said and shown like any part."""
