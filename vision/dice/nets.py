@@ -27,9 +27,10 @@ def read_net(path: Path) -> cv2.dnn.Net:
     new engine runs these small nets slower, and OpenCV 4 has only the classic engine.
 
     cv2.dnn is the runtime although faster ones exist (ONNX Runtime, LiteRT, ncnn): each
-    of those breaks the reader's 80 MB peak memory target, and cv2.dnn needs no package
-    beyond OpenCV.  Their measurements are in
-    ``docs/experiments/2026-11-dice-reader.md``."""
+    of those breaks the reader's 100 MB peak memory target (ONNX Runtime runs the nets
+    twice as fast, a whole reading only 1.4 times, and adds ~35 MB), and cv2.dnn needs
+    no package beyond OpenCV.  Their measurements are in
+    ``docs/experiments/2026-11-dice-reader.md`` and ``2026-12-dice-pipeline.md``."""
     classic = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
     if classic is not None:
         return cv2.dnn.readNetFromONNX(str(path), engine=classic)
