@@ -42,6 +42,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.dice_variations import jpeg  # noqa: E402
 from vision.cards import Catalog, find_cards, grid_order, read_cards, warp_card  # noqa: E402
 from vision.cards.describe import describe_views, part_distances  # noqa: E402
 from vision.cards.read import MAX_PART_DISTANCE  # noqa: E402
@@ -218,6 +219,36 @@ def covered(frame: np.ndarray, quads: Quads) -> tuple[np.ndarray, Point]:
     return out, _same
 
 
+def _resized(frame: np.ndarray, longer: int) -> tuple[np.ndarray, float]:
+    """The frame scaled so that its longer side is ``longer`` px, and the scale."""
+    k = longer / max(frame.shape[:2])
+    size = (round(frame.shape[1] * k), round(frame.shape[0] * k))
+    return cv2.resize(frame, size, interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_CUBIC), k
+
+
+def webcam(frame: np.ndarray, quads: Quads) -> tuple[np.ndarray, Point]:
+    """A USB webcam's frame: 640 px on its longer side, soft, flat (less contrast, a
+    lifted black), a cool cast, sensor noise and strong JPEG, as such cameras stream."""
+    small, k = _resized(frame, 640)
+    soft = cv2.GaussianBlur(small, (0, 0), 0.8).astype(np.float32)
+    flat = (soft - 128.0) * 0.8 + 138.0
+    noise = np.random.default_rng(2).normal(0, 5, flat.shape)
+    cast = np.clip((flat + noise) * np.float32([1.08, 1.04, 0.92]), 0, 255).astype(np.uint8)
+    return jpeg(cast, 60), lambda p: p * k
+
+
+def other_phone(frame: np.ndarray, quads: Quads) -> tuple[np.ndarray, Point]:
+    """Another phone's photo: 4000 px on its longer side, with that phone's processing
+    (colours a quarter more saturated, sharpened), its noise, and JPEG at quality 85."""
+    large, k = _resized(frame, 4000)
+    hsv = cv2.cvtColor(large, cv2.COLOR_BGR2HSV).astype(np.float32)
+    hsv[..., 1] = np.clip(hsv[..., 1] * 1.25, 0, 255)
+    vivid = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR).astype(np.float32)
+    sharp = vivid + 0.6 * (vivid - cv2.GaussianBlur(vivid, (0, 0), 2.0))
+    noise = np.random.default_rng(3).normal(0, 3, sharp.shape)
+    return jpeg(np.clip(sharp + noise, 0, 255).astype(np.uint8), 85), lambda p: p * k
+
+
 VARIATIONS: dict[str, Variation] = {
     "rotated 30": rotate(30),
     "rotated 180": rotate(180),
@@ -229,6 +260,8 @@ VARIATIONS: dict[str, Variation] = {
     "dim": dim,
     "light table": light_table,
     "corner covered": covered,
+    "webcam, 640 px": webcam,
+    "another phone, 4000 px": other_phone,
 }
 
 TUNE_VARIATIONS |= {
