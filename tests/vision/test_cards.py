@@ -17,6 +17,8 @@ import pytest
 from support.cards import ENROLL, LABELS, TEST, photo
 from vision.cards import Card, Catalog, CatalogError, find_cards, grid_order, read_cards, warp_card
 from vision.cards.detect import CARD_SIZE
+from vision.cards.keypoints import Place
+from vision.cards.read import _ink_named
 from vision.images import ImageError
 
 
@@ -287,3 +289,18 @@ def test_descriptor_cache_is_used_and_a_bad_one_ignored(deck: Catalog, tmp_path:
     (directory / "descriptors.npz").write_bytes(b"not a cache")
     again, _ = Catalog(directory).vectors()  # garbage cache: described afresh, same result
     assert np.allclose(again, fresh)
+
+
+def test_a_place_is_not_named_by_ink_that_fits_another_card(deck: Catalog) -> None:
+    """Shared keypoints are grey, so a place may be fitted by one deck card only while a
+    sibling in another colour or fill, never fitted there, matches the ink as well:
+    faint print (stripes, thin outlines) is under the ink check's level.  The striped
+    card stays unknown; a solid one, whose ink no other card matches, is named."""
+    img = next(i for i in TEST if i.startswith("red"))
+    frame = photo(img)
+    quads = grid_order(find_cards(frame), 3, 3)
+    names = LABELS[img][1]
+    for name in ("2-red-striped-squiggle", "2-red-solid-squiggle"):
+        place = Place(quads[names.index(name)], (deck.names.index(name),))
+        card = _ink_named(frame, place, deck)
+        assert (card.name if card else None) == (None if "striped" in name else name)

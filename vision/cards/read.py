@@ -45,7 +45,7 @@ from vision.cards.describe import (
 )
 from vision.cards.detect import CARD_SIZE, card_transform, find_cards_scaled, warp_card, working_frame
 from vision.cards.keypoints import Place, Sighting, look
-from vision.cards.verify import MAX_PATCH, covered_difference, difference, differs, in_view, ink
+from vision.cards.verify import MAX_PATCH, Ink, covered_difference, difference, differs, in_view, ink, plain_difference
 from vision.images import check_frame
 
 MAX_PART_DISTANCE = 1.6
@@ -340,8 +340,22 @@ def _ink_named(frame: np.ndarray, place: Place, catalog: Catalog) -> Card | None
     if len({row for row, _, _ in fits}) != 1:
         return None
     row, flipped, patch = min(fits, key=lambda f: f[2])
+    if _ink_rival(inks[int(flipped)], row, catalog):
+        return None
     quad = np.roll(place.corners, -2, axis=0) if flipped else place.corners
     return Card(catalog.names[row], tuple((float(x), float(y)) for x, y in quad), 1.0 - patch / (2.0 * MAX_PATCH))
+
+
+def _ink_rival(seen: Ink, row: int, catalog: Catalog) -> bool:
+    """True when a deck card other than ``row`` matches the ink ``seen`` as well: the
+    shared keypoints are grey, so a sibling in another colour or fill (a SET card's) is
+    not among the rows fitted to a place, and faint print (stripes, thin outlines, under
+    INK_DIFFERENCE) leaves the ink of such siblings alike.  Each was named as the one
+    fitted on the SET variations (glare, a corner covered).  Rivals are compared
+    without :func:`vision.cards.verify.aligned`: one ECC fit per deck card costs too much."""
+    return any(
+        name != catalog.names[row] and plain_difference(seen, catalog.ink(name)) <= MAX_PATCH for name in catalog.names
+    )
 
 
 def _reading_order(card: Card) -> tuple[float, float]:

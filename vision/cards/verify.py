@@ -81,6 +81,13 @@ def difference(card: Ink, taught: Ink, seen: np.ndarray | None = None) -> float:
     return _unless_aligned(card, taught, seen, _largest(stats, labels.size))
 
 
+def plain_difference(card: Ink, taught: Ink) -> float:
+    """The largest patch where two cards' ink differs, as laid (never aligned: see
+    :func:`difference`)."""
+    labels, stats = _patches(card, taught, None)
+    return _largest(stats, labels.size)
+
+
 def _unless_aligned(card: Ink, taught: Ink, seen: np.ndarray | None, patch: float) -> float:
     """``patch``, the largest differing patch, or if it is over MAX_PATCH the smaller
     one left once ``card`` is laid onto ``taught`` (see :func:`aligned`)."""
