@@ -79,3 +79,21 @@ def test_shared_area_of_a_quad_inside_another() -> None:
     assert shared_area(outer, inner) == pytest.approx(cv2.contourArea(inner), rel=1e-6)
     apart = inner + np.float32([1000, 0])
     assert shared_area(outer, apart) == 0.0
+
+
+def test_a_card_with_its_far_end_under_another_is_completed() -> None:
+    """Three sides of a card meet at two corners; its far end lies under another card,
+    whose edge runs on past both its sides.  The card is found whole (its shape from a
+    card seen whole beside it), not as the square part of it left showing; the two
+    others are found as they are."""
+    rng = np.random.default_rng(1)
+    frame = (np.full((480, 640, 3), 70.0) + rng.normal(0, 3, (480, 640, 3))).clip(0, 255).astype(np.uint8)
+    whole = np.float32([[60, 60], [160, 60], [160, 200], [60, 200]])
+    under = np.float32([[300, 100], [400, 100], [400, 240], [300, 240]])
+    over = np.float32([[250, 200], [446, 200], [446, 340], [250, 340]])
+    for quad, grey in ((whole, 225), (under, 225), (over, 160)):
+        cv2.fillConvexPoly(frame, quad.astype(np.int32), (grey, grey, grey))
+    quads = find_cards(cv2.GaussianBlur(frame, (3, 3), 0))
+    assert len(quads) == 3
+    for card in (whole, under, over):
+        assert max(_iou(q, card) for q in quads) >= 0.9

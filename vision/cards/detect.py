@@ -57,6 +57,10 @@ MAX_ASPECT = 1.85
 """Long side / short side; playing cards are ~1.4-1.6, tarot ~1.7, some are square.
 A printed lozenge on a card (a SET oval is ~2.1) is not a card."""
 
+TILTED_ASPECT = 2.0
+"""Long side / short side of a quad found from lines: a 5:7 playing card seen 45
+degrees off straight down, its long side across the tilt, looks 1.4 / cos 45 = 2.0 long."""
+
 FIRM_EDGES = (30, 2)
 FAINT_EDGES = (10, 2)
 """(low Canny threshold (the high one is 3x), pixels the edges are thickened by) of the
@@ -128,6 +132,9 @@ class Candidate(NamedTuple):
     covered: bool
     """Card-sized but with a bite out of it: see COVERED_RECTANGULARITY."""
     lines: bool = False
+    seen: np.ndarray | None = None
+    """For a quad completed from three sides (see :func:`vision.cards.edges.completed`),
+    the part of it seen: another card may lie over the rest."""
 
 
 def _candidate(contour: np.ndarray, frame_area: float, inset: float) -> Candidate | None:
@@ -172,7 +179,7 @@ def _perspective_card(quad: np.ndarray) -> bool:
     return bool(_perspective_cards(quad.reshape(1, 4, 2))[0])
 
 
-def _perspective_cards(quads: np.ndarray) -> np.ndarray:
+def _perspective_cards(quads: np.ndarray, max_aspect: float = MAX_ASPECT) -> np.ndarray:
     """Which convex quads (Q x 4 x 2) could be cards seen at up to ~45 degrees: no
     corner sharper than MIN_CORNER_ANGLE, and mean long side / mean short side (a
     foreshortened card's aspect) within MAX_ASPECT."""
@@ -185,7 +192,7 @@ def _perspective_cards(quads: np.ndarray) -> np.ndarray:
         a, b = (lengths[:, 0] + lengths[:, 2]) / 2, (lengths[:, 1] + lengths[:, 3]) / 2
         aspect = np.maximum(a, b) / np.minimum(a, b)
     sharpest = np.degrees(np.arccos(np.clip(cos, -1, 1))).min(axis=1)
-    return (lengths.min(axis=1) >= 4) & (sharpest >= MIN_CORNER_ANGLE) & (aspect <= MAX_ASPECT)
+    return (lengths.min(axis=1) >= 4) & (sharpest >= MIN_CORNER_ANGLE) & (aspect <= max_aspect)
 
 
 def _made(quad: np.ndarray, area: float, contour: np.ndarray, inset: float, covered: bool) -> Candidate:
@@ -385,9 +392,10 @@ def find_cards_scaled(small: np.ndarray) -> list[np.ndarray]:
     frame_area = float(grey.shape[0] * grey.shape[1])
     gradients = _gradients(grey)
     cands = [c for region, inset in _region_maps(grey, gradients) for c in _candidates(region, frame_area, inset)]
-    cands = _not_pattern(cands, gradients) + _line_candidates(grey, gradients, frame_area)
+    cands = _not_pattern(cands, gradients)
     faint, inset = _edge_map(gradients, *FAINT_EDGES)
     faint_cands = _candidates(faint, frame_area, inset)
+    cands += _line_candidates(grey, gradients, frame_area, [c.quad for c in cands + faint_cands if not c.covered])
     kept = _dedupe([c for c in cands if not c.covered])
     faint_kept = _dedupe([c for c in faint_cands if not c.covered])
     kept = _regions_first(faint_kept, kept)
@@ -439,7 +447,7 @@ def _missed(extra: list[Candidate], kept: list[Candidate], size: float) -> list[
     return [
         c
         for c in extra
-        if all(_overlap(c, k) < 0.2 for k in kept)
+        if all(_overlap(c, k if k.seen is None else _made(k.seen, k.area, k.seen, 0.0, False)) < 0.2 for k in kept)
         and (not kept or typical <= c.area * size and c.area <= typical * size)
     ]
 
@@ -471,9 +479,13 @@ def _not_pattern(cands: list[Candidate], gradients: tuple[np.ndarray, np.ndarray
     return [c for c, run in zip(cands, runs.tolist(), strict=True) if run < RUNS_ON]
 
 
-def _line_candidates(grey: np.ndarray, gradients: tuple[np.ndarray, np.ndarray], frame_area: float) -> list[Candidate]:
+def _line_candidates(
+    grey: np.ndarray, gradients: tuple[np.ndarray, np.ndarray], frame_area: float, outlined: list[np.ndarray]
+) -> list[Candidate]:
     """Card-shaped quads whose sides are straight lines of the image (see
-    :mod:`vision.cards.edges`): cards on a patterned table or cut by another card."""
+    :mod:`vision.cards.edges`): cards on a patterned table or cut by another card
+    (``outlined``: the quads of cards the regions outline well, which a card completed
+    from three sides must not overlap)."""
     shortest = math.sqrt(MIN_AREA_FRACTION * frame_area / MAX_ASPECT)
     low, high = MIN_AREA_FRACTION * frame_area, MAX_AREA_FRACTION * frame_area
 
@@ -481,9 +493,9 @@ def _line_candidates(grey: np.ndarray, gradients: tuple[np.ndarray, np.ndarray],
         pts = quads.astype(np.float64)
         nxt = pts[:, NEXT]
         area = np.abs((pts[..., 0] * nxt[..., 1] - nxt[..., 0] * pts[..., 1]).sum(axis=1)) / 2  # shoelace
-        return (low <= area) & (area <= high) & _perspective_cards(quads)
+        return (low <= area) & (area <= high) & _perspective_cards(quads, TILTED_ASPECT)
 
     return [
-        _made(quad, float(cv2.contourArea(quad)), quad, 0.0, covered=False)._replace(fit=support, lines=True)
-        for quad, support in line_quads(grey, gradients, shortest, card_like)
+        _made(quad, float(cv2.contourArea(quad)), quad, 0.0, covered=False)._replace(fit=support, lines=True, seen=seen)
+        for quad, support, seen in line_quads(grey, gradients, shortest, card_like, outlined)
     ]

@@ -9,6 +9,11 @@ segments become quads (the fourth corner may be hidden under another card: it is
 where the two free lines cross), and a quad is kept only when the image shows an
 edge along most of each of its four sides.
 
+A card whose far end lies under another card shows three sides meeting at two
+corners: it is completed (see :func:`completed`) to the shape the cards found whole in
+the frame have, when what it shows is not another card's and the edge across it is
+the edge of something lying over it.
+
 What is card-shaped (size, corners, aspect) is judged by the caller, which merges
 these quads with the regions' (see :func:`vision.cards.detect.find_cards_scaled`).
 """
@@ -315,13 +320,15 @@ def line_quads(
     gradients: tuple[np.ndarray, np.ndarray],
     shortest_side: float,
     card_like: Callable[[np.ndarray], np.ndarray],
-) -> list[tuple[np.ndarray, float]]:
+    outlined: list[np.ndarray] | None = None,
+) -> list[tuple[np.ndarray, float, np.ndarray | None]]:
     """Quads whose four sides are lines of the image and that ``card_like`` (Q x 4 x 2 to
     Q booleans) accepts, each
     with its mean side support; of quads that are one card found twice, the better
     supported."""
     segs = segments(grey, MIN_SEGMENT * shortest_side)
-    cycles = chains(corners(segs))
+    links = corners(segs)
+    cycles = chains(links)
     if not cycles:
         return []
     quads = quads_of(segs, np.array(sorted(cycles), np.int64))
@@ -334,7 +341,187 @@ def line_quads(
     scores = support.mean(axis=1)
     keep = supported(support)
     keep[keep] = runs_on(quads[keep], gradients) < RUNS_ON
-    return _distinct([(quad, float(score)) for quad, score, ok in zip(quads, scores, keep, strict=True) if ok])
+    found = _distinct([(quad, float(score)) for quad, score, ok in zip(quads, scores, keep, strict=True) if ok])
+    firm = [quad for quad, score in found if score >= FIRM]
+    ratio = _typical_aspect(firm)
+    if ratio is None:
+        return [(quad, score, None) for quad, score in found]
+    done, seen = completed(segs, links, ratio)
+    if len(done):
+        typical = float(np.median([abs(cv2.contourArea(quad)) for quad in firm]))
+        area = np.abs(_shoelace(done))
+        fits = card_like(done) & (area <= SIZES * typical) & (area * SIZES >= typical)
+        done, seen = done[fits], seen[fits]
+    if not len(done):
+        return [(quad, score, None) for quad, score in found]
+    support = side_support(done, gradients)
+    ok = (support[:, 1] >= SIDE_SUPPORT) & (support[:, [0, 2]].min(axis=1) >= WEAKEST_SUPPORT)
+    ok &= support[:, 3] < SIDE_SUPPORT
+    ok[ok] = runs_on(done[ok], gradients) < RUNS_ON
+    added: list[tuple[np.ndarray, float]] = []
+    shown: list[np.ndarray] = []
+    for i in np.nonzero(ok)[0][np.argsort(-support[ok].mean(axis=1), kind="stable")]:
+        if any(shared_area(done[i], other) >= 0.5 * min(_area(done[i]), _area(other)) for other, _ in added):
+            continue
+        parts = _seen_parts(done[i], seen[i], found, list(outlined or []), gradients, ratio)
+        if parts is not None:
+            found = [f for k, f in enumerate(found) if k not in parts]
+            added.append((done[i], COMPLETED))
+            shown.append(seen[i])
+    return [(quad, score, None) for quad, score in found] + [(q, c, v) for (q, c), v in zip(added, shown, strict=True)]
+
+
+def _area(quad: np.ndarray) -> float:
+    return abs(float(cv2.contourArea(quad)))
+
+
+def _seen_parts(
+    quad: np.ndarray,
+    seen: np.ndarray,
+    found: list[tuple[np.ndarray, float]],
+    outlined: list[np.ndarray],
+    gradients: tuple[np.ndarray, np.ndarray],
+    ratio: float,
+) -> set[int] | None:
+    """Which of ``found`` are the part of completed ``quad`` left showing (they share
+    its two seen corners, and their fourth side is the edge of something lying across
+    the card: it runs on past both their corners), or None when ``quad`` is no card:
+    another outline (of ``found`` or ``outlined``) lies over the part of it that was
+    seen (``seen``: what a card lying over its far end may hide is only the rest), or
+    one that shares its seen corners is a whole card (it ends in a side of its own, or
+    has the cards' typical aspect: the guess was too long)."""
+    a, b = quad[1].astype(np.float64), quad[2].astype(np.float64)
+    tol = max(3.0, SHARED_CORNER * float(np.hypot(*(b - a))))
+    seen_area = _area(seen)
+    parts = set()
+    others = [other for other, _ in found] + outlined
+    for i, other in enumerate(others):
+        o = other.astype(np.float64)
+        near_a = np.hypot(*(o - a).T) <= tol
+        near_b = np.hypot(*(o - b).T) <= tol
+        if near_a.any() and near_b.any():
+            ia, ib = int(np.argmax(near_a)), int(np.argmax(near_b))
+            rest = [k for k in range(4) if k not in (ia, ib)]
+            whole = abs(math.log(_typical_aspect([other]) / ratio)) < math.log(WHOLE_ASPECT)  # type: ignore[operator]
+            if whole or len(rest) != 2 or not _runs_past(o[rest[0]], o[rest[1]], gradients):
+                return None
+            if i < len(found):
+                parts.add(i)
+        elif shared_area(seen, other) >= OVER_SEEN * min(seen_area, _area(other)):
+            return None
+    return parts
+
+
+OVER_SEEN = 0.2
+"""Share of the seen part of a completed quad (or of the other outline, when smaller)
+that another outline may cover: the edges of neighbours touching it, no more."""
+WHOLE_ASPECT = 1.12
+"""A quad within this factor of the cards' typical aspect is a whole card, not the part
+of one left showing (a card 60-80% visible is a fifth to two fifths shorter)."""
+SHARED_CORNER = 0.08
+"""How near (times the seen side's length) two quads' corners are to be one corner."""
+
+
+def _runs_past(p: np.ndarray, q: np.ndarray, gradients: tuple[np.ndarray, np.ndarray]) -> bool:
+    """Whether the line from ``p`` to ``q`` shows an edge past both of its ends (see
+    RUN_ON): the edge of something lying across the card's far end."""
+    along = q - p
+    near, far = RUN_ON
+    ends = np.stack([np.stack([q + near * along, p - near * along]), np.stack([q + far * along, p - far * along])])
+    edge, inside, _ = _edge_fraction(ends[0], ends[1], gradients)
+    return bool(((inside >= 0.5) & (edge >= SIDE_SUPPORT * inside)).all())
+
+
+SIZES = 2.2
+"""A completed quad is at most this many times larger or smaller than the firm quads'
+median area: cards of one game are one size, and perspective changes it less."""
+FIRM = 0.9
+"""Side support of the quads whose shape says what shape the cards are (see
+:func:`completed`)."""
+COMPLETED = 0.9
+"""The support a completed quad is given: firm (see :data:`vision.cards.detect.FIRM_LINES`),
+so that the visible part of the card gives way to it."""
+SEEN_PAST = 0.05
+"""How far (times its length) a completed side may fall short of a segment seen along it."""
+
+
+def _shoelace(quads: np.ndarray) -> np.ndarray:
+    """Signed areas of quads (Q x 4 x 2)."""
+    p = quads.astype(np.float64)
+    nxt = p[:, NEXT]
+    return (p[..., 0] * nxt[..., 1] - nxt[..., 0] * p[..., 1]).sum(axis=1) / 2
+
+
+def _typical_aspect(quads: list[np.ndarray]) -> float | None:
+    """The median long side / short side of ``quads`` (mean of opposite sides), or None."""
+    if not quads:
+        return None
+    p = np.stack(quads).astype(np.float64)
+    lengths = np.hypot(*(p[:, NEXT] - p).transpose(2, 0, 1))
+    a, b = lengths[:, 0] + lengths[:, 2], lengths[:, 1] + lengths[:, 3]
+    return float(np.median(np.maximum(a, b) / np.minimum(a, b)))
+
+
+def completed(
+    segs: np.ndarray, links: dict[tuple[int, int], list[tuple[int, int]]], ratio: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Quads (Q x 4 x 2: the far corner on the first side, the two seen corners, the
+    far corner on the third) for three sides seen meeting at two corners, the fourth
+    hidden: a card with its far end under another.  The two free sides are made
+    ``ratio`` (or 1 / ``ratio``) times the side between the corners long, along their
+    lines (a parallelogram's guess at the perspective), and never shorter than what of
+    them was seen.  With them, the part of each that was seen (Q x 4 x 2: the free
+    sides as far as their segments reach)."""
+    rows = [
+        (s1, e1, s2, s3, e3)
+        for (s2, e2), firsts in links.items()
+        if e2 == 0
+        for s3, e3 in links.get((s2, 1), [])
+        for s1, e1 in firsts
+        if s1 != s3
+    ]
+    if not rows:
+        return np.zeros((0, 4, 2), np.float32), np.zeros((0, 4, 2), np.float32)
+    s1, e1, s2, s3, e3 = np.array(rows).T
+    ends = segs.astype(np.float64).reshape(-1, 2, 2)  # segment x end x (x, y)
+    a = _crossing(ends[s1], ends[s2])
+    b = _crossing(ends[s2], ends[s3])
+    width = np.hypot(*(b - a).T)
+    u1, seen1 = _away(ends[s1], e1, a)
+    u3, seen3 = _away(ends[s3], e3, b)
+    base = b - a
+    side1 = base[:, 0] * u1[:, 1] - base[:, 1] * u1[:, 0]
+    side3 = base[:, 0] * u3[:, 1] - base[:, 1] * u3[:, 0]
+    ok = np.isfinite(a).all(axis=1) & np.isfinite(b).all(axis=1) & (width >= 4)
+    ok &= (side1 * side3 > 0) & (np.minimum(seen1, seen3) > 0)  # a U, not a Z
+    seen = np.stack([a + seen1[:, None] * u1, a, b, b + seen3[:, None] * u3], axis=1)
+    quads, parts = [], []
+    for length in (width * ratio, width / ratio):
+        fits = ok & (np.maximum(seen1, seen3) <= length * (1 + SEEN_PAST))
+        far = length[:, None]
+        quads.append(np.stack([a + far * u1, a, b, b + far * u3], axis=1)[fits])
+        parts.append(seen[fits])
+    return np.concatenate(quads).astype(np.float32), np.concatenate(parts).astype(np.float32)
+
+
+def _crossing(s: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """Where the lines of segments ``s`` and ``t`` (N x 2 x 2) cross (N x 2; NaN if parallel)."""
+    p, d = s[:, 0], s[:, 1] - s[:, 0]
+    q, e = t[:, 0], t[:, 1] - t[:, 0]
+    den = d[:, 0] * e[:, 1] - d[:, 1] * e[:, 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        k = ((q - p)[:, 0] * e[:, 1] - (q - p)[:, 1] * e[:, 0]) / den
+    return p + k[:, None] * d
+
+
+def _away(seg: np.ndarray, end: np.ndarray, corner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The unit direction from ``corner`` along segments ``seg`` (N x 2 x 2) away from
+    their end ``end`` (N: 0 or 1), and how far from the corner their other end lies."""
+    rows = np.arange(len(seg))
+    near, far = seg[rows, end], seg[rows, 1 - end]
+    d = far - near
+    u = d / np.maximum(np.hypot(*d.T), 1e-9)[:, None]
+    return u, ((far - corner) * u).sum(axis=1)
 
 
 def _distinct(scored: list[tuple[np.ndarray, float]]) -> list[tuple[np.ndarray, float]]:
