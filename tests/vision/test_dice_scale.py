@@ -28,6 +28,15 @@ def _whole_in_view(labels: list[Label], w: int, h: int) -> list[Label]:
     return [d for d in labels if d.size / 2 <= d.x <= w - d.size / 2 and d.size / 2 <= d.y <= h - d.size / 2]
 
 
+def _read_scene(scene: str) -> Score:
+    """The first three local photos made into ``scene`` and read, scored."""
+    s = Score()
+    for name, (frame, labels) in list(PHOTOS.items())[:3]:
+        photo, moved = SCENES[scene](frame, labels)
+        s.add(name, moved, [(d.value, d.x, d.y) for d in read_dice(photo).dice])
+    return s
+
+
 def test_a_die_a_third_of_the_frame_is_read_whole() -> None:
     """Photos zoomed on their first labelled die until it spans a third of the 640x480
     frame's short side: the dice wholly in view are read, none wrongly (measured on 12
@@ -51,11 +60,7 @@ def test_dice_far_off_in_a_phone_photo_are_found() -> None:
     side, which the first look shrinks to 4 px.  The far look finds them (measured on
     the 30 held-out train photos: 224 of 257 right, 0 wrong; before it, 13 right; on
     these three 47 of 50, 0 wrong)."""
-    make = SCENES["wood, 4000x3000 phone from afar (dice ~50 px)"]
-    s = Score()
-    for name, (frame, labels) in list(PHOTOS.items())[:3]:
-        far, moved = make(frame, labels)
-        s.add(name, moved, [(d.value, d.x, d.y) for d in read_dice(far).dice])
+    s = _read_scene("wood, 4000x3000 phone from afar (dice ~50 px)")
     assert s.wrong == 0, s.failures
     assert s.right >= 0.9 * s.dice, s.failures
 
@@ -65,11 +70,7 @@ def test_large_dice_photographed_at_45_degrees_are_read() -> None:
     frame, seen at 45 degrees, so their sides show and their faces are foreshortened
     (measured on the 30 held-out train photos: 229 of 255 right, 1 wrong, 12 unsure;
     on these three 44 of 49, 0 wrong)."""
-    make = SCENES["wood, 3000x2250 phone, 45 degree view (dice ~300 px)"]
-    s = Score()
-    for name, (frame, labels) in list(PHOTOS.items())[:3]:
-        photo, moved = make(frame, labels)
-        s.add(name, moved, [(d.value, d.x, d.y) for d in read_dice(photo).dice])
+    s = _read_scene("wood, 3000x2250 phone, 45 degree view (dice ~300 px)")
     assert s.wrong == 0, s.failures
     assert s.right >= 0.85 * s.dice, s.failures
 
