@@ -208,14 +208,8 @@ def _canonical(cycle: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
 def quads_of(segs: np.ndarray, cycles: np.ndarray) -> np.ndarray:
     """The corners where consecutive lines of each cycle (C x 4 segment indices) cross
     (C x 4 x 2; NaN where two lines are parallel)."""
-    a = segs[cycles].astype(np.float64)  # C x 4 x 4
-    b = np.roll(a, -1, axis=1)  # corner k is where side k meets side k+1
-    p, d = a[..., :2], a[..., 2:] - a[..., :2]
-    q, e = b[..., :2], b[..., 2:] - b[..., :2]
-    den = d[..., 0] * e[..., 1] - d[..., 1] * e[..., 0]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        s = ((q - p)[..., 0] * e[..., 1] - (q - p)[..., 1] * e[..., 0]) / den
-    return (p + s[..., None] * d).astype(np.float32)
+    a = segs[cycles].astype(np.float64).reshape(*cycles.shape, 2, 2)  # C x 4 x end x (x, y)
+    return _crossing(a, np.roll(a, -1, axis=1)).astype(np.float32)  # corner k: side k meets side k+1
 
 
 SAMPLES = 24
@@ -448,8 +442,7 @@ SEEN_PAST = 0.05
 def _shoelace(quads: np.ndarray) -> np.ndarray:
     """Signed areas of quads (Q x 4 x 2)."""
     p = quads.astype(np.float64)
-    nxt = p[:, NEXT]
-    return (p[..., 0] * nxt[..., 1] - nxt[..., 0] * p[..., 1]).sum(axis=1) / 2
+    return _cross2(p, p[:, NEXT]).sum(axis=1) / 2
 
 
 def _typical_aspect(quads: list[np.ndarray]) -> float | None:
@@ -505,13 +498,12 @@ def completed(
 
 
 def _crossing(s: np.ndarray, t: np.ndarray) -> np.ndarray:
-    """Where the lines of segments ``s`` and ``t`` (N x 2 x 2) cross (N x 2; NaN if parallel)."""
-    p, d = s[:, 0], s[:, 1] - s[:, 0]
-    q, e = t[:, 0], t[:, 1] - t[:, 0]
-    den = d[:, 0] * e[:, 1] - d[:, 1] * e[:, 0]
+    """Where the lines of segments ``s`` and ``t`` (... x 2 x 2) cross (... x 2; NaN if parallel)."""
+    p, d = s[..., 0, :], s[..., 1, :] - s[..., 0, :]
+    q, e = t[..., 0, :], t[..., 1, :] - t[..., 0, :]
     with np.errstate(divide="ignore", invalid="ignore"):
-        k = ((q - p)[:, 0] * e[:, 1] - (q - p)[:, 1] * e[:, 0]) / den
-    return p + k[:, None] * d
+        k = _cross2(q - p, e) / _cross2(d, e)
+    return p + k[..., None] * d
 
 
 def _away(seg: np.ndarray, end: np.ndarray, corner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
