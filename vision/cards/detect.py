@@ -444,10 +444,11 @@ def _missed(extra: list[Candidate], kept: list[Candidate], size: float) -> list[
     """Cards of ``extra`` that overlap none of ``kept`` and, when cards were already
     found, are within ``size`` times their area (cards of one game are the same size)."""
     typical = statistics.median(c.area for c in kept) if kept else 0.0
+    shown = [k if k.seen is None else _made(k.seen, k.area, k.seen, 0.0, False) for k in kept]  # see Candidate.seen
     return [
         c
         for c in extra
-        if all(_overlap(c, k if k.seen is None else _made(k.seen, k.area, k.seen, 0.0, False)) < 0.2 for k in kept)
+        if all(_overlap(c, k) < 0.2 for k in shown)
         and (not kept or typical <= c.area * size and c.area <= typical * size)
     ]
 
