@@ -40,6 +40,7 @@ from bench.card_scenes import DEFAULT, HELD_OUT, Scene, Settings, scenes, teachi
 from bench.cards import GRID, data_dir, labelled, load_labels, pct, score
 from bench.cards import Tally as GridTally
 from vision.cards import Card, Catalog, read_cards
+from vision.cards.overlap import shared_area
 
 RESULTS = Path(__file__).resolve().parent / "results" / "cluttered_cards.json"
 SCENES = 60
@@ -65,7 +66,7 @@ class Tally:
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    inter = shared_area(a.astype(np.float32), b.astype(np.float32))
     union = abs(cv2.contourArea(a.astype(np.float32))) + abs(cv2.contourArea(b.astype(np.float32))) - inter
     return float(inter) / max(union, 1e-6)
 

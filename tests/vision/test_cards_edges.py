@@ -9,17 +9,20 @@ import pytest
 
 from bench.card_faces import deck_faces
 from bench.card_scenes import scene
-from bench.cluttered_cards import MIN_VISIBLE
-from vision.cards import find_cards
+from bench.cluttered_cards import MIN_VISIBLE, _iou
+from vision.cards import Card, find_cards
 from vision.cards.detect import _gradients
 from vision.cards.edges import RUNS_ON, runs_on, side_support
+from vision.cards.keypoints import _same_place
 from vision.cards.overlap import shared_area
+from vision.cards.read import _shared
 
-
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    a, b = np.float32(a), np.float32(b)
-    inter = shared_area(a, b)
-    return inter / (abs(cv2.contourArea(a)) + abs(cv2.contourArea(b)) - inter)
+NESTED = (
+    np.float32([[651.43396, 134.23747], [311.5397, 88.41682], [247.39476, 564.224], [587.2888, 610.03326]]),
+    np.float32([[309.5173, 103.41835], [646.1482, 148.79933], [586.0919, 594.60297], [249.41801, 549.2162]]),
+)
+"""A card's outline and its printed border, found from lines: OpenCV 5.0.0 and 5.1.0's
+``intersectConvexConvex`` give 0 for this pair, the inner one lying wholly inside."""
 
 
 @pytest.mark.parametrize("seed", [25029, 25057])
@@ -72,13 +75,20 @@ def test_a_side_that_steps_the_other_way_is_not_the_cards() -> None:
 
 
 def test_shared_area_of_a_quad_inside_another() -> None:
-    """OpenCV 5.0.0 gave 0 for this pair (a card's outline and its printed border, found
-    from lines): the inner one lies wholly inside the outer."""
-    outer = np.float32([[651.43396, 134.23747], [311.5397, 88.41682], [247.39476, 564.224], [587.2888, 610.03326]])
-    inner = np.float32([[309.5173, 103.41835], [646.1482, 148.79933], [586.0919, 594.60297], [249.41801, 549.2162]])
+    """The nested pair shares the inner quad's whole area; moved apart, none."""
+    outer, inner = NESTED
     assert shared_area(outer, inner) == pytest.approx(cv2.contourArea(inner), rel=1e-6)
     apart = inner + np.float32([1000, 0])
     assert shared_area(outer, apart) == 0.0
+
+
+def test_every_overlap_of_readings_sees_a_nested_pair() -> None:
+    """The reader's merge, the keypoint places and the bench's scoring all judge the
+    nested pair as one place, not as two cards apart."""
+    outer, inner = NESTED
+    assert _shared(Card("a", tuple(map(tuple, outer)), 1.0), Card("b", tuple(map(tuple, inner)), 1.0)) > 0.99
+    assert _same_place(outer, inner)
+    assert _iou(outer, inner) > 0.8
 
 
 def test_a_card_with_its_far_end_under_another_is_completed() -> None:

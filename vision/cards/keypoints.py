@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.cards.overlap import shared_area
+
 FEATURE_SIDE = 1600
 """The frame is halved (exactly, area-averaged) until its long side is at most this
 before its keypoints are found: SIFT's cost grows with the pixels."""
@@ -257,8 +259,8 @@ def _inside(quad: np.ndarray, pts: np.ndarray) -> np.ndarray:
 
 def _same_place(a: np.ndarray, b: np.ndarray) -> bool:
     """True when two quads overlap by half the smaller one (one card, two fits)."""
-    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    return float(inter) >= 0.5 * min(abs(cv2.contourArea(a)), abs(cv2.contourArea(b)))
+    inter = shared_area(a.astype(np.float32), b.astype(np.float32))
+    return inter >= 0.5 * min(abs(cv2.contourArea(a)), abs(cv2.contourArea(b)))
 
 
 def _distinct(neighbours: list, owner: np.ndarray) -> list:

@@ -45,6 +45,7 @@ from vision.cards.describe import (
 )
 from vision.cards.detect import CARD_SIZE, card_transform, find_cards_scaled, warp_card, working_frame
 from vision.cards.keypoints import Place, Sighting, look
+from vision.cards.overlap import shared_area
 from vision.cards.verify import MAX_PATCH, Ink, covered_difference, difference, differs, in_view, ink, plain_difference
 from vision.images import check_frame
 
@@ -407,6 +408,5 @@ def merge(outlined: list[Card], sighted: list[Card]) -> list[Card]:
 def _shared(a: Card, b: Card) -> float:
     """Intersection of two readings' quads over the smaller one's area."""
     qa, qb = np.float32(a.corners), np.float32(b.corners)
-    inter, _ = cv2.intersectConvexConvex(qa, qb)
     smaller = min(abs(cv2.contourArea(qa)), abs(cv2.contourArea(qb)))
-    return float(inter) / max(smaller, 1e-6)
+    return shared_area(qa, qb) / max(smaller, 1e-6)
