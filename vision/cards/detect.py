@@ -18,7 +18,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.cards.edges import NEXT, PREVIOUS, RUNS_ON, line_quads, runs_on
+from vision.cards.edges import NEXT, PREVIOUS, RUNS_ON, aspects, line_quads, runs_on
 from vision.cards.overlap import shared_area
 
 DETECT_SIDE = 1100
@@ -189,10 +189,8 @@ def _perspective_cards(quads: np.ndarray, max_aspect: float = MAX_ASPECT) -> np.
     before = sides[:, PREVIOUS]
     with np.errstate(divide="ignore", invalid="ignore"):
         cos = -(sides * before).sum(axis=2) / (lengths * lengths[:, PREVIOUS])
-        a, b = (lengths[:, 0] + lengths[:, 2]) / 2, (lengths[:, 1] + lengths[:, 3]) / 2
-        aspect = np.maximum(a, b) / np.minimum(a, b)
     sharpest = np.degrees(np.arccos(np.clip(cos, -1, 1))).min(axis=1)
-    return (lengths.min(axis=1) >= 4) & (sharpest >= MIN_CORNER_ANGLE) & (aspect <= max_aspect)
+    return (lengths.min(axis=1) >= 4) & (sharpest >= MIN_CORNER_ANGLE) & (aspects(quads) <= max_aspect)
 
 
 def _made(quad: np.ndarray, area: float, contour: np.ndarray, inset: float, covered: bool) -> Candidate:

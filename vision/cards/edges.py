@@ -446,13 +446,18 @@ def _shoelace(quads: np.ndarray) -> np.ndarray:
 
 
 def _typical_aspect(quads: list[np.ndarray]) -> float | None:
-    """The median long side / short side of ``quads`` (mean of opposite sides), or None."""
-    if not quads:
-        return None
-    p = np.stack(quads).astype(np.float64)
+    """The median aspect of ``quads`` (see ``aspects``), or None."""
+    return float(np.median(aspects(np.stack(quads)))) if quads else None
+
+
+def aspects(quads: np.ndarray) -> np.ndarray:
+    """Each quad's (Q x 4 x 2) mean long side over its mean short side: a card's aspect
+    as the camera foreshortens it (inf for a quad with two sides of no length)."""
+    p = quads.astype(np.float64)
     lengths = np.hypot(*(p[:, NEXT] - p).transpose(2, 0, 1))
     a, b = lengths[:, 0] + lengths[:, 2], lengths[:, 1] + lengths[:, 3]
-    return float(np.median(np.maximum(a, b) / np.minimum(a, b)))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.maximum(a, b) / np.minimum(a, b)
 
 
 def completed(
