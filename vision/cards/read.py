@@ -46,7 +46,7 @@ from vision.cards.describe import (
 from vision.cards.detect import CARD_SIZE, card_transform, find_cards_scaled, warp_card, working_frame
 from vision.cards.keypoints import Place, Sighting, look
 from vision.cards.overlap import shared_area
-from vision.cards.verify import MAX_PATCH, Ink, covered_difference, difference, differs, in_view, ink, plain_difference
+from vision.cards.verify import MAX_PATCH, Ink, covered_difference, difference, differs, in_view, ink
 from vision.images import check_frame
 
 MAX_PART_DISTANCE = 1.6
@@ -355,7 +355,8 @@ def _ink_rival(seen: Ink, row: int, catalog: Catalog) -> bool:
     fitted on the SET variations (glare, a corner covered).  Rivals are compared
     without :func:`vision.cards.verify.aligned`: one ECC fit per deck card costs too much."""
     return any(
-        name != catalog.names[row] and plain_difference(seen, catalog.ink(name)) <= MAX_PATCH for name in catalog.names
+        name != catalog.names[row] and difference(seen, catalog.ink(name), align=False) <= MAX_PATCH
+        for name in catalog.names
     )
 
 

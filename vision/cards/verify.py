@@ -71,21 +71,16 @@ def differs(card: Ink, taught: Ink) -> bool:
     return difference(card, taught) > MAX_PATCH
 
 
-def difference(card: Ink, taught: Ink, seen: np.ndarray | None = None) -> float:
+def difference(card: Ink, taught: Ink, seen: np.ndarray | None = None, align: bool = True) -> float:
     """The largest patch where two cards' ink differs (in level, or in colour where
     both are inked), as a fraction of the card; only where ``seen`` (see
     :func:`in_view`) is non-zero, if given.  A card whose marks differ only by lying a
     pixel or two off is compared again once laid onto the taught card (see
-    :func:`aligned`)."""
+    :func:`aligned`), unless ``align`` is False: the aligning costs an ECC fit, too
+    dear when a card is compared with every card of a deck."""
     labels, stats = _patches(card, taught, seen)
-    return _unless_aligned(card, taught, seen, _largest(stats, labels.size))
-
-
-def plain_difference(card: Ink, taught: Ink) -> float:
-    """The largest patch where two cards' ink differs, as laid (never aligned: see
-    :func:`difference`)."""
-    labels, stats = _patches(card, taught, None)
-    return _largest(stats, labels.size)
+    patch = _largest(stats, labels.size)
+    return _unless_aligned(card, taught, seen, patch) if align else patch
 
 
 def _unless_aligned(card: Ink, taught: Ink, seen: np.ndarray | None, patch: float) -> float:
