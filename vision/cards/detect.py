@@ -190,7 +190,7 @@ def _perspective_cards(quads: np.ndarray, max_aspect: float = MAX_ASPECT) -> np.
     with np.errstate(divide="ignore", invalid="ignore"):
         cos = -(sides * before).sum(axis=2) / (lengths * lengths[:, PREVIOUS])
     sharpest = np.degrees(np.arccos(np.clip(cos, -1, 1))).min(axis=1)
-    return (lengths.min(axis=1) >= 4) & (sharpest >= MIN_CORNER_ANGLE) & (aspects(quads) <= max_aspect)
+    return (lengths.min(axis=1) >= 4) & (sharpest >= MIN_CORNER_ANGLE) & (aspects(lengths) <= max_aspect)
 
 
 def _made(quad: np.ndarray, area: float, contour: np.ndarray, inset: float, covered: bool) -> Candidate:

@@ -26,7 +26,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from vision.cards.overlap import shared_area
+from vision.cards.overlap import same_place, shared_area
 
 MIN_SEGMENT = 0.35
 """Shortest segment used, as a fraction of the smallest card side the finder accepts:
@@ -355,7 +355,7 @@ def line_quads(
     added: list[tuple[np.ndarray, float]] = []
     shown: list[np.ndarray] = []
     for i in np.nonzero(ok)[0][np.argsort(-support[ok].mean(axis=1), kind="stable")]:
-        if any(shared_area(done[i], other) >= 0.5 * min(_area(done[i]), _area(other)) for other, _ in added):
+        if any(same_place(done[i], other) for other, _ in added):
             continue
         parts = _seen_parts(done[i], seen[i], found, list(outlined or []), gradients, ratio)
         if parts is not None:
@@ -447,14 +447,17 @@ def _shoelace(quads: np.ndarray) -> np.ndarray:
 
 def _typical_aspect(quads: list[np.ndarray]) -> float | None:
     """The median aspect of ``quads`` (see ``aspects``), or None."""
-    return float(np.median(aspects(np.stack(quads)))) if quads else None
+    if not quads:
+        return None
+    p = np.stack(quads).astype(np.float64)
+    return float(np.median(aspects(np.hypot(*(p[:, NEXT] - p).transpose(2, 0, 1)))))
 
 
-def aspects(quads: np.ndarray) -> np.ndarray:
-    """Each quad's (Q x 4 x 2) mean long side over its mean short side: a card's aspect
-    as the camera foreshortens it (inf for a quad with two sides of no length)."""
-    p = quads.astype(np.float64)
-    lengths = np.hypot(*(p[:, NEXT] - p).transpose(2, 0, 1))
+def aspects(lengths: np.ndarray) -> np.ndarray:
+    """Each quad's mean long side over its mean short side, from its side lengths
+    (Q x 4, clockwise): a card's aspect as the camera foreshortens it (inf for a quad
+    with two sides of no length).  Lengths, not corners, because the finder's shape
+    check has them already."""
     a, b = lengths[:, 0] + lengths[:, 2], lengths[:, 1] + lengths[:, 3]
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.maximum(a, b) / np.minimum(a, b)
