@@ -13,8 +13,7 @@ from bench.cluttered_cards import MIN_VISIBLE, _iou
 from vision.cards import Card, find_cards
 from vision.cards.detect import _gradients
 from vision.cards.edges import RUNS_ON, runs_on, side_support
-from vision.cards.keypoints import _same_place
-from vision.cards.overlap import shared_area
+from vision.cards.overlap import same_place, shared_area
 from vision.cards.read import _shared
 
 NESTED = (
@@ -83,11 +82,11 @@ def test_shared_area_of_a_quad_inside_another() -> None:
 
 
 def test_every_overlap_of_readings_sees_a_nested_pair() -> None:
-    """The reader's merge, the keypoint places and the bench's scoring all judge the
-    nested pair as one place, not as two cards apart."""
+    """The reader's merge, the finder's and the keypoints' one-card-twice check and
+    the bench's scoring all judge the nested pair as one place, not as two cards apart."""
     outer, inner = NESTED
     assert _shared(Card("a", tuple(map(tuple, outer)), 1.0), Card("b", tuple(map(tuple, inner)), 1.0)) > 0.99
-    assert _same_place(outer, inner)
+    assert same_place(outer, inner)
     assert _iou(outer, inner) > 0.8
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.cards.overlap import shared_area
+from vision.cards.overlap import same_place
 
 FEATURE_SIDE = 1600
 """The frame is halved (exactly, area-averaged) until its long side is at most this
@@ -239,9 +239,9 @@ def _places(
             fits.append(fit)
     places: list[tuple[Sighting, list[int]]] = []
     for fit in sorted(fits, key=lambda s: -s.inliers):
-        if any(_same_place(fit.corners, s.corners) for s in named):
+        if any(same_place(fit.corners, s.corners) for s in named):
             continue
-        home = next((p for p in places if _same_place(fit.corners, p[0].corners)), None)
+        home = next((p for p in places if same_place(fit.corners, p[0].corners)), None)
         if home is None:
             places.append((fit, [fit.row]))
         else:
@@ -255,12 +255,6 @@ def _inside(quad: np.ndarray, pts: np.ndarray) -> np.ndarray:
     rel = pts[:, None, :] - quad[None, :, :]
     cross = edges[None, :, 0] * rel[..., 1] - edges[None, :, 1] * rel[..., 0]
     return np.all(cross >= 0, axis=1)
-
-
-def _same_place(a: np.ndarray, b: np.ndarray) -> bool:
-    """True when two quads overlap by half the smaller one (one card, two fits)."""
-    inter = shared_area(a.astype(np.float32), b.astype(np.float32))
-    return inter >= 0.5 * min(abs(cv2.contourArea(a)), abs(cv2.contourArea(b)))
 
 
 def _distinct(neighbours: list, owner: np.ndarray) -> list:

@@ -23,6 +23,13 @@ def shared_area(a: np.ndarray, b: np.ndarray) -> float:
     return 0.0
 
 
+def same_place(a: np.ndarray, b: np.ndarray) -> bool:
+    """True when two convex quads (N x 2 float32) share half the smaller one's area:
+    one card found twice (two fits, or a quad from lines over one from regions)."""
+    smaller = min(abs(float(cv2.contourArea(a))), abs(float(cv2.contourArea(b))))
+    return shared_area(a, b) >= 0.5 * smaller
+
+
 def _inside(inner: np.ndarray, outer: np.ndarray) -> bool:
     contour = outer.reshape(-1, 1, 2)
     return all(cv2.pointPolygonTest(contour, (float(x), float(y)), False) >= 0 for x, y in inner.tolist())
