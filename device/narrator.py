@@ -197,13 +197,17 @@ def play_wav(path: Path, device: str, seconds: float) -> None:
 @dataclass(frozen=True)
 class Spoken:
     """When a line was heard (``time.monotonic()``): from the start of its playing to its
-    end; without a speaker, the moment its WAV was ready (start and end are one)."""
+    end; without a speaker, the moment its WAV was ready (start and end are one).
+    ``synthesised`` is when its synthesis began and ended: it runs during the quiet
+    before the line, and a line that took longer to synthesise than that quiet starts
+    late, which the record shows."""
 
     text: str
     started: float
     ended: float
     voice: str = ""
     language: str = ""
+    synthesised: tuple[float, float] = (0.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -396,14 +400,16 @@ class Narrator:
             number = self._number
         path, temporary = self._wav_path(text, number)
         try:
+            began = time.monotonic()
             for warning in synthesize(text, path, self.audio, line.voice):
                 self._report(f"text-to-speech: {warning}", failure=False)
-            time.sleep(max(0.0, self._quiet_until - time.monotonic()))
+            ready = time.monotonic()
+            time.sleep(max(0.0, self._quiet_until - ready))
             started = time.monotonic()
             if self.speaker:
                 play_wav(path, alsa_device(self.audio.device), measure_wav(path).seconds)
             with self._lock:
-                self._record.append(Spoken(text, started, time.monotonic(), line.voice, line.language))
+                self._record.append(Spoken(text, started, time.monotonic(), line.voice, line.language, (began, ready)))
         finally:
             if temporary:
                 path.unlink(missing_ok=True)

@@ -13,13 +13,13 @@ from engine.effects import Say
 from engine.games.kampf_roles import DEATH_EATER, HERMIONE, RON, STUDENT
 from engine.games.kampf_state import NIGHT
 from support.kampf import Play
+from support.waiting import LATE_S
 
 pytestmark = pytest.mark.slow
-SAME_S = 0.4
-"""How close two measured times must be: a line's playing and a pause are timed by the
-narrator thread, which a loaded machine wakes late (0.26 s seen with a load average of
-20 on 2 cores).  What would tell the table who is awake is a line or a pause of its
-own, a second or more, which this still catches."""
+SAME_S = LATE_S
+"""How close two measured times must be: a thread woken late (``LATE_S``).  What would
+tell the table who is awake is a line or a pause of its own, a second or more, which
+this still catches."""
 
 
 def night_lines(cards: list[str]) -> list[Say]:

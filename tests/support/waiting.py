@@ -9,6 +9,11 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
+LATE_S = 0.4
+"""How late a background thread may wake: the narrator's lines and pauses are timed by
+its own thread, which a loaded machine wakes late (0.26 s seen with a load average of
+20 on 2 cores)."""
+
 
 def wait_until(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
     """Polls ``condition`` until it holds; used for background threads (blink, pulse,
