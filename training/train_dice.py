@@ -71,6 +71,9 @@ class FaceMix:
     clutter_share: float = 0.0  # share of those
     photos: list = field(default_factory=list)  # the photos as taken (not moved onto drawn tables)
     tray: float = 0.0  # share of real patches cut from ``photos`` rather than from any training view
+    small: float = 0.15  # share of patches shrunk to a 11-22 px die and enlarged again (``damage_patch``)
+    tilt: float = 0.2  # share of patches foreshortened as a tilted camera sees them
+    squash: float = 0.72  # the most foreshortening: the die's side times this, across (cos 44 degrees)
 
 
 KD_T = 2.0  # temperature of the soft targets a fine-tune keeps (``train_faces``'s keep)
@@ -318,11 +321,13 @@ def face_sample(
     shift: float = FaceMix.shift,
     sizes: tuple[float, float] = FaceMix.sizes,
     hard_share: float = FaceMix.hard_share,
+    looks: tuple[float, float, float] = (FaceMix.small, FaceMix.tilt, FaceMix.squash),
 ) -> tuple[np.ndarray, int]:
     """A 32x32 patch around a die (class = face) or around no die (class 0); with
     probability ``mild`` its colours are left as the camera saw them, so the small net
     also learns the fine pip shapes and not only the colour-scrambled views; a die is
-    cut off-centre and at another size as ``shift`` and ``sizes`` say (see FaceMix)."""
+    cut off-centre and at another size as ``shift`` and ``sizes`` say, and damaged
+    with ``looks`` (small, tilt and squash of FaceMix, see ``damage_patch``)."""
     if rng.random() < noise:
         return noise_patch(rng), 0
     if hard and rng.random() < hard_share:
@@ -346,19 +351,27 @@ def face_sample(
         cx += rng.uniform(-shift, shift) * ds
         cy += rng.uniform(-shift, shift) * ds
         size = ds * rng.uniform(*sizes)
-    return damage_patch(cut_patch(img, cx, cy, size, rng.uniform(0, 360)), rng, mild), face
+    return damage_patch(cut_patch(img, cx, cy, size, rng.uniform(0, 360)), rng, mild, *looks), face
 
 
-def damage_patch(patch: np.ndarray, rng: random.Random, mild: float = 0.0) -> np.ndarray:
-    """What other cameras do to a die: tiny dice, tilt, colour, shadow, blur, JPEG."""
-    if rng.random() < 0.15:  # dice as small as 12 px
+def damage_patch(
+    patch: np.ndarray,
+    rng: random.Random,
+    mild: float = 0.0,
+    small: float = FaceMix.small,
+    tilt: float = FaceMix.tilt,
+    squash: float = FaceMix.squash,
+) -> np.ndarray:
+    """What other cameras do to a die: tiny dice (a share ``small``), tilt (a share
+    ``tilt``, foreshortened down to ``squash``), colour, shadow, blur, JPEG."""
+    if rng.random() < small:  # dice as small as 12 px
         small = rng.randint(11, 22)
         patch = cv2.resize(cv2.resize(patch, (small, small), interpolation=cv2.INTER_AREA), (PATCH, PATCH))
-    if rng.random() < 0.2:  # tilt: foreshorten along a random direction
+    if rng.random() < tilt:  # tilt: foreshorten along a random direction
         a = rng.uniform(0, 180)
         r = cv2.getRotationMatrix2D((PATCH / 2, PATCH / 2), a, 1.0)
         r3 = np.vstack([r, [0, 0, 1]])
-        sq = np.diag([1.0, rng.uniform(0.72, 1.0), 1.0])
+        sq = np.diag([1.0, rng.uniform(squash, 1.0), 1.0])
         t = np.array([[1, 0, -PATCH / 2], [0, 1, -PATCH / 2], [0, 0, 1]], float)
         mm = np.linalg.inv(r3) @ np.linalg.inv(t) @ sq @ t @ r3
         patch = cv2.warpPerspective(patch, mm, (PATCH, PATCH), borderMode=cv2.BORDER_REPLICATE)
@@ -423,14 +436,14 @@ def training_patch(images: dict, names: list[str], rng: random.Random, mix: Face
             if rng.random() < 0.75
             else patch
         )
-        return damage_patch(patch, rng, mix.mild), face
+        return damage_patch(patch, rng, mix.mild, *_looks(mix)), face
     if mix.weak and r < mix.drawn + mix.weak_share:
         n, face, cx, cy, size = rng.choice(mix.weak)
         cx, cy = cx + rng.uniform(-0.05, 0.05) * size, cy + rng.uniform(-0.05, 0.05) * size
         patch = cut_patch(images[n][0], cx, cy, size * rng.uniform(0.93, 1.07), rng.uniform(0, 360))
-        return damage_patch(patch, rng, mix.mild), face
+        return damage_patch(patch, rng, mix.mild, *_looks(mix)), face
     if mix.clutter and r < mix.drawn + mix.weak_share + mix.clutter_share:
-        return damage_patch(rng.choice(mix.clutter), rng, mix.mild), 0
+        return damage_patch(rng.choice(mix.clutter), rng, mix.mild, *_looks(mix)), 0
     n = rng.choice(mix.photos if mix.photos and rng.random() < mix.tray else names)
     return face_sample(
         images[n][0],
@@ -442,7 +455,13 @@ def training_patch(images: dict, names: list[str], rng: random.Random, mix: Face
         mix.shift,
         mix.sizes,
         mix.hard_share,
+        _looks(mix),
     )
+
+
+def _looks(mix: FaceMix) -> tuple[float, float, float]:
+    """The small, tilt and squash of ``mix``, as ``damage_patch`` takes them."""
+    return mix.small, mix.tilt, mix.squash
 
 
 # ----------------------------------------------------------------------------- nets
@@ -702,6 +721,11 @@ def main() -> int:
     ap.add_argument(
         "--tray", type=float, default=0.0, help="share of real face patches cut from the photos as taken (not tables)"
     )
+    ap.add_argument("--small", type=float, default=FaceMix.small, help="share of face patches shrunk to 11-22 px dice")
+    ap.add_argument("--tilt", type=float, default=FaceMix.tilt, help="share of face patches foreshortened")
+    ap.add_argument(
+        "--squash", type=float, default=FaceMix.squash, help="the most foreshortening of a tilted patch (cos tilt)"
+    )
     ap.add_argument("--lr", type=float, help="peak rate of the face net's hard-negative fine-tune (default 1e-3)")
     ap.add_argument(
         "--keep",
@@ -754,6 +778,9 @@ def main() -> int:
             clutter_share=args.clutter,
             photos=photos,
             tray=args.tray,
+            small=args.small,
+            tilt=args.tilt,
+            squash=args.squash,
         )
         if args.clutter:
             mix.clutter = clutter_pool(images, fit, args.clutter_pool, rng)
