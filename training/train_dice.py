@@ -365,8 +365,8 @@ def damage_patch(
     """What other cameras do to a die: tiny dice (a share ``small``), tilt (a share
     ``tilt``, foreshortened down to ``squash``), colour, shadow, blur, JPEG."""
     if rng.random() < small:  # dice as small as 12 px
-        small = rng.randint(11, 22)
-        patch = cv2.resize(cv2.resize(patch, (small, small), interpolation=cv2.INTER_AREA), (PATCH, PATCH))
+        side = rng.randint(11, 22)
+        patch = cv2.resize(cv2.resize(patch, (side, side), interpolation=cv2.INTER_AREA), (PATCH, PATCH))
     if rng.random() < tilt:  # tilt: foreshorten along a random direction
         a = rng.uniform(0, 180)
         r = cv2.getRotationMatrix2D((PATCH / 2, PATCH / 2), a, 1.0)
