@@ -21,7 +21,7 @@ from vision.cards import Card, Catalog, find_cards, read_cards
 from vision.cards.detect import CARD_SIZE
 from vision.cards.keypoints import Sighting, look
 from vision.cards.read import SURE_INLIERS, _ink_named, _sighted, merge
-from vision.cards.verify import MAX_PATCH, Ink, covered_difference, difference, differs, ink
+from vision.cards.verify import MAX_PATCH, Ink, covered_difference, difference, differs, ink, uncovered
 
 
 @pytest.fixture(scope="module")
@@ -117,6 +117,28 @@ def test_a_card_partly_under_something_unfound_is_judged_on_what_shows() -> None
     assert patch <= MAX_PATCH and 0.5 < shown < 0.95
     patch, _ = covered_difference(ink(playing_card("8S")), ink(seven), seen)
     assert patch > MAX_PATCH
+
+
+def test_a_sliver_entering_from_the_side_is_taken_as_covering() -> None:
+    """A pen lying across the seven of spades' side shows as a patch smaller than
+    COVERING (most of the pen lies off the card) reaching the card's edge: taken as
+    covering it (for a shared-keypoint place), and the rest agrees.  The same bar inside
+    the card, reaching no edge, is a mark more and still differs, as does the eight's
+    pip more."""
+    seven = playing_card("7S")
+    h, w = seven.shape[:2]
+    seen = np.ones((144, 96), np.uint8)
+    for left, covers in ((0.0, True), (0.38, False)):
+        barred = seven.copy()
+        cv2.rectangle(
+            barred, (int(left * w), int(0.585 * h)), (int((left + 0.24) * w), int(0.635 * h)), (40, 40, 40), -1
+        )
+        assert difference(ink(barred), ink(seven)) > MAX_PATCH
+        shown = uncovered(ink(barred), ink(seven), seen)
+        assert (difference(ink(barred), ink(seven), shown) <= MAX_PATCH) == covers
+        assert covered_difference(ink(barred), ink(seven), seen)[0] > MAX_PATCH  # not for a weak sighting
+    eight = ink(playing_card("8S"))
+    assert difference(eight, ink(seven), uncovered(eight, ink(seven), seen)) > MAX_PATCH
 
 
 def test_marks_a_little_off_are_laid_onto_the_taught_card_before_comparing() -> None:

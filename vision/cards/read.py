@@ -46,7 +46,7 @@ from vision.cards.describe import (
 from vision.cards.detect import CARD_SIZE, card_transform, find_cards_scaled, warp_card, working_frame
 from vision.cards.keypoints import Place, Sighting, look
 from vision.cards.overlap import shared_area
-from vision.cards.verify import MAX_PATCH, Ink, covered_difference, difference, differs, in_view, ink
+from vision.cards.verify import MAX_PATCH, Ink, covered_difference, difference, differs, in_view, ink, uncovered
 from vision.images import check_frame
 
 MAX_PART_DISTANCE = 1.6
@@ -325,37 +325,51 @@ def _quad_card(quad: np.ndarray) -> Card:
 
 def _ink_named(frame: np.ndarray, place: Place, catalog: Catalog) -> Card | None:
     """The one deck card, of those whose shared keypoints fit ``place``, whose ink
-    matches the card straightened from there (either way up), or None: a card covered
-    in part, or never taught, matches none, and a card that matches two is not named.
-    (Comparing only where the card shows, as :func:`_sighted` does, named no more cards
-    on the tuning scenes and would hide a pip more under a neighbour's outline.)"""
+    matches the card straightened from there (either way up) where nothing lies over it
+    (see :func:`_place_fit`), or None: a card more covered, or never taught, matches
+    none, and a card that matches two is not named.  (Masking the other quads found, as
+    :func:`_sighted` does, named no more cards on the tuning scenes and would hide a pip
+    more under a neighbour's outline.)"""
     card = warp_card(frame, place.corners, WARP_SIZE)
     inks = (ink(card), ink(rotated_180(card)))
     fits = []
     for row in place.rows:
         taught = catalog.ink(catalog.names[row])
         for flipped, seen in enumerate(inks):
-            patch = difference(seen, taught)
-            if patch <= MAX_PATCH:
-                fits.append((row, bool(flipped), patch))
-    if len({row for row, _, _ in fits}) != 1:
+            fit = _place_fit(seen, taught)
+            if fit is not None:
+                fits.append((row, bool(flipped), *fit))
+    if len({fit[0] for fit in fits}) != 1:
         return None
-    row, flipped, patch = min(fits, key=lambda f: f[2])
-    if _ink_rival(inks[int(flipped)], row, catalog):
+    row, flipped, patch, shown = min(fits, key=lambda f: f[2])
+    if _ink_rival(inks[int(flipped)], row, catalog, shown):
         return None
     quad = np.roll(place.corners, -2, axis=0) if flipped else place.corners
     return Card(catalog.names[row], tuple((float(x), float(y)) for x, y in quad), 1.0 - patch / (2.0 * MAX_PATCH))
 
 
-def _ink_rival(seen: Ink, row: int, catalog: Catalog) -> bool:
-    """True when a deck card other than ``row`` matches the ink ``seen`` as well: the
-    shared keypoints are grey, so a sibling in another colour or fill (a SET card's) is
-    not among the rows fitted to a place, and faint print (stripes, thin outlines, under
-    INK_DIFFERENCE) leaves the ink of such siblings alike.  Each was named as the one
-    fitted on the SET variations (glare, a corner covered).  Rivals are compared
-    without :func:`vision.cards.verify.aligned`: one ECC fit per deck card costs too much."""
+def _place_fit(seen: Ink, taught: Ink) -> tuple[float, np.ndarray] | None:
+    """The largest differing patch between a place's ink and a deck card's, and where
+    they were compared, once what lies over the card is masked (see
+    :func:`vision.cards.verify.uncovered`: a card dropped over its corner, a phone over
+    its side), or None when over MAX_PATCH or when under MIN_IN_VIEW of it is left."""
+    shown = uncovered(seen, taught, np.ones(seen.level.shape, np.uint8))
+    if np.count_nonzero(shown) < MIN_IN_VIEW * shown.size:
+        return None
+    patch = difference(seen, taught, shown)
+    return (patch, shown) if patch <= MAX_PATCH else None
+
+
+def _ink_rival(seen: Ink, row: int, catalog: Catalog, shown: np.ndarray) -> bool:
+    """True when a deck card other than ``row`` matches the ink ``seen`` as well where it
+    was compared (``shown``): the shared keypoints are grey, so a sibling in another
+    colour or fill (a SET card's) is not among the rows fitted to a place, and faint
+    print (stripes, thin outlines, under INK_DIFFERENCE) leaves the ink of such siblings
+    alike.  Each was named as the one fitted on the SET variations (glare, a corner
+    covered).  Rivals are compared without :func:`vision.cards.verify.aligned`: one ECC
+    fit per deck card costs too much."""
     return any(
-        name != catalog.names[row] and difference(seen, catalog.ink(name), align=False) <= MAX_PATCH
+        name != catalog.names[row] and difference(seen, catalog.ink(name), shown, align=False) <= MAX_PATCH
         for name in catalog.names
     )
 
