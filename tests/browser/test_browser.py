@@ -191,3 +191,35 @@ def test_a_secret_revealed_while_an_update_loads_stays_shown(browser, served):
     ann.wait_for_timeout(500)  # the held update is drawn by now
     expect(ann.locator("#secret")).to_be_visible()
     expect(ann.locator("#secret-view")).to_contain_text(word)
+
+
+def test_a_slow_read_begun_before_a_change_never_leaves_the_page_stale(browser, served):
+    """Two changes close together (a loaded box): the read the first one started answers
+    after the second's.  The page draws its reads one at a time and reads again, so it
+    ends on the newer state instead of the older reply that landed last (the phone then
+    showed no vote until the next change: seen once in a full suite under load)."""
+    base, service = served
+    HostWatch(browser, base).start("secrets", ["Ann", "Bob"])
+    ann = join(browser, base, "Ann", service.join_code())
+    expect(ann.locator("#table-view")).to_contain_text(re.compile(r"Votes cast\s*0"))
+    held: list = []
+
+    def hold_the_first(route):
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))  # the table as it is now, answered later
+
+    ann.route("**/api/table", hold_the_first)
+    service.submit(Action("next", {}))
+    for _ in range(400):  # Playwright hands routes over only while the page is waited on
+        if held:
+            break
+        ann.wait_for_timeout(25)
+    assert held, "the live update never asked for /api/table"
+    service.submit(Action("vote", {"vote": True, "seat": 1}))
+    ann.wait_for_timeout(1000)  # the second update's read, if the page ran it beside the first
+    route, older = held[0]
+    route.fulfill(response=older)
+    expect(ann.locator("#table-view")).to_contain_text(re.compile(r"Votes cast\s*1"))
+    expect(ann.locator("#table-view")).to_contain_text(re.compile(r"Rounds\s*1"))

@@ -86,6 +86,26 @@ const Familiar = (() => {
       el("p", {}, pretty(name), " ", el("span", { class: "muted" }, `(${where})`)), row);
   }
 
+  // A page's refresh, run one at a time: a call while one is under way runs it once
+  // more after that one, so a slow read begun before a change never draws over a newer
+  // one (two live updates close together on a loaded box) and the last draw is fresh.
+  function serial(run) {
+    let busy = null;
+    let again = false;
+    return () => {
+      if (busy) { again = true; return busy; }
+      busy = (async () => {
+        try {
+          do {
+            again = false;
+            try { await run(); } catch (error) { console.error(error); }
+          } while (again);
+        } finally { busy = null; }
+      })();
+      return busy;
+    };
+  }
+
   // Live updates: server-sent events carrying only the table's version.  Whenever the
   // stream is down (a proxy that buffers, a phone waking up, an old browser), the page
   // polls the public table's version instead, until the stream is back.
@@ -394,6 +414,6 @@ const Familiar = (() => {
     window.addEventListener("pageshow", (event) => { if (event.persisted) handler(); });
   }
 
-  return { el, clear, redraw, redrawEach, api, say, leds, live, pretty, renderValue, renderObject, renderTable, renderPrompt, renderNow, tabs, timers, onRestore, follow, t, labels: {} };
+  return { el, clear, redraw, redrawEach, api, say, leds, live, serial, pretty, renderValue, renderObject, renderTable, renderPrompt, renderNow, tabs, timers, onRestore, follow, t, labels: {} };
 
 })();

@@ -137,7 +137,7 @@
     qr.alt = t("QR code for {url}", { url: link.url });
   }
 
-  async function refresh() {
+  const refresh = Familiar.serial(async () => {
     const [table, board, pending, join] = await Promise.all(
       [api("/api/table"), api("/api/board"), api("/api/host/pending"), api("/api/host/join")]);
     if (pending.status === 403) { window.location.reload(); return; }
@@ -145,7 +145,7 @@
     if (table.ok) drawTable(table.data);
     if (board.ok) drawBoard(board.data);
     if (pending.ok) drawPending(pending.data.pending);
-  }
+  });
 
   // New game
 

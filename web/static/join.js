@@ -4,7 +4,7 @@
   const { el, clear, api, say, live, t } = Familiar;
 
 
-  async function refresh() {
+  const refresh = Familiar.serial(async () => {
     const [table, me] = await Promise.all([api("/api/table"), api("/api/me")]);
     if (!table.ok) { say(table.data.error || t("The box is not answering."), true); return; }
     const view = table.data;
@@ -22,7 +22,7 @@
       seats.append(el("button", { class: "big seat" + (taken ? " taken" : ""), disabled: taken,
         onclick: () => join(seat, name) }, taken ? t("{name} (taken)", { name }) : name));
     });
-  }
+  });
 
   async function join(seat, name) {
     // a mis-tap would show this phone someone else's secret and lock that player out

@@ -78,7 +78,7 @@
     Familiar.redraw(now, shown, () => Familiar.renderNow(table, seat));
   }
 
-  async function refresh() {
+  const refresh = Familiar.serial(async () => {
     const [me, table, board] = await Promise.all([api("/api/me"), api("/api/table"), api("/api/board")]);
     // shown now, not when the reads began: a tap while they were under way still counts
     const wasShown = !secret.hidden;
@@ -107,7 +107,7 @@
     reveal.textContent = waiting ? t("Something is asked of you: tap to answer in private") : t("Tap to see your secret");
     reveal.classList.toggle("asked", waiting);
     if (wasShown) show();
-  }
+  });
 
   // The reveal button is there for every seat in every game, secret or not, so that
   // nobody can tell from across the table whose phone has something to hide.
