@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from engine.actions import Action
-from support.browser import CONSOLE_ERRORS, MARKS, PER_CLIENT, PHONE, WAIT_MS, HostWatch, join, reveal
+from support.browser import CONSOLE_ERRORS, MARKS, PER_CLIENT, PHONE, WAIT_MS, HostWatch, held_until, join, reveal
 from support.web import make_app
 from web.serve import serve
 
@@ -177,11 +177,7 @@ def test_a_secret_revealed_while_an_update_loads_stays_shown(browser, served):
     held: list = []
     ann.route("**/api/me", lambda route: held.append(route))  # the update's read of this seat waits here
     service.submit(Action("next", {}))
-    for _ in range(400):  # Playwright hands routes over only while the page is waited on
-        if held:
-            break
-        ann.wait_for_timeout(25)
-    assert held, "the live update never asked for /api/me"
+    held_until(ann, held, "the live update never asked for /api/me")
     ann.click("#reveal")
     expect(ann.locator("#secret-view")).to_contain_text(word)
     for route in held:
@@ -212,11 +208,7 @@ def test_a_slow_read_begun_before_a_change_never_leaves_the_page_stale(browser, 
 
     ann.route("**/api/table", hold_the_first)
     service.submit(Action("next", {}))
-    for _ in range(400):  # Playwright hands routes over only while the page is waited on
-        if held:
-            break
-        ann.wait_for_timeout(25)
-    assert held, "the live update never asked for /api/table"
+    held_until(ann, held, "the live update never asked for /api/table")
     service.submit(Action("vote", {"vote": True, "seat": 1}))
     ann.wait_for_timeout(1000)  # the second update's read, if the page ran it beside the first
     route, older = held[0]

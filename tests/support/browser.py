@@ -60,6 +60,16 @@ def join(browser: Any, base: str, name: str, code: str, watch: Any = None) -> An
     return page
 
 
+def held_until(page: Any, held: list, why: str) -> None:
+    """Waits on ``page`` until a route handler has put something in ``held``: Playwright
+    hands routes over only while the page is waited on."""
+    for _ in range(400):
+        if held:
+            return
+        page.wait_for_timeout(25)
+    raise AssertionError(why)
+
+
 def reveal(page: Any) -> str:
     page.click("#reveal")
     page.wait_for_selector("#secret:not([hidden])", timeout=WAIT_MS)
