@@ -46,7 +46,7 @@ from vision.cards.describe import (
 from vision.cards.detect import CARD_SIZE, card_transform, find_cards_scaled, warp_card, working_frame
 from vision.cards.keypoints import Place, Sighting, look
 from vision.cards.overlap import shared_area
-from vision.cards.verify import MAX_PATCH, Ink, covered_difference, difference, differs, in_view, ink, uncovered
+from vision.cards.verify import MAX_PATCH, Ink, covered_difference, difference, differs, in_view, ink, masked_difference
 from vision.images import check_frame
 
 MAX_PART_DISTANCE = 1.6
@@ -353,10 +353,9 @@ def _place_fit(seen: Ink, taught: Ink) -> tuple[float, np.ndarray] | None:
     they were compared, once what lies over the card is masked (see
     :func:`vision.cards.verify.uncovered`: a card dropped over its corner, a phone over
     its side), or None when over MAX_PATCH or when under MIN_IN_VIEW of it is left."""
-    shown = uncovered(seen, taught, np.ones(seen.level.shape, np.uint8))
+    patch, shown = masked_difference(seen, taught, np.ones(seen.level.shape, np.uint8))
     if np.count_nonzero(shown) < MIN_IN_VIEW * shown.size:
         return None
-    patch = difference(seen, taught, shown)
     return (patch, shown) if patch <= MAX_PATCH else None
 
 

@@ -144,8 +144,19 @@ def covered_difference(card: Ink, taught: Ink, seen: np.ndarray, entering: bool 
     of it, and a mark more or less still tells.  A weak keypoint sighting's name comes
     from the few points it matched, so slivers are not excused for it (that made a wrong
     reading on the reported seed's totals)."""
-    shown = uncovered(card, taught, seen, entering)
-    return difference(card, taught, shown), float(np.count_nonzero(shown)) / shown.size
+    patch, shown = masked_difference(card, taught, seen, entering)
+    return patch, float(np.count_nonzero(shown)) / shown.size
+
+
+def masked_difference(card: Ink, taught: Ink, seen: np.ndarray, entering: bool = True) -> tuple[float, np.ndarray]:
+    """The largest patch where two cards' ink differs (as :func:`difference`) where
+    nothing lies over the card (see :func:`uncovered`), and that mask.  The patches are
+    found once: when none covers the card they are the difference's own."""
+    labels, stats = _patches(card, taught, seen)
+    shown = _uncover(labels, stats, seen, entering)
+    if shown is seen:
+        return _unless_aligned(card, taught, seen, _largest(stats, labels.size)), seen
+    return difference(card, taught, shown), shown
 
 
 def uncovered(card: Ink, taught: Ink, seen: np.ndarray, entering: bool = True) -> np.ndarray:
@@ -157,7 +168,12 @@ def uncovered(card: Ink, taught: Ink, seen: np.ndarray, entering: bool = True) -
     when each patch was grown by 14 px (an untaught eight of spades under a phone was
     named the seven in 10 of 144 places, none with hulls; on the tuning seeds the hulls
     read 2 cards more on one seed and 1 fewer on another)."""
-    labels, stats = _patches(card, taught, seen)
+    return _uncover(*_patches(card, taught, seen), seen, entering)
+
+
+def _uncover(labels: np.ndarray, stats: np.ndarray, seen: np.ndarray, entering: bool) -> np.ndarray:
+    """``seen`` less the hulls of the covering patches among ``labels`` (see
+    :func:`uncovered`); ``seen`` itself when none covers the card."""
     big = _covering(labels, stats, seen, entering) if len(stats) > 1 else []
     if len(big) == 0:
         return seen
