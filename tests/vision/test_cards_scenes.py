@@ -18,9 +18,10 @@ from bench.card_faces import deck_faces, playing_card
 from bench.card_scenes import Scene, SceneCard, scene, teaching_photo
 from bench.cluttered_cards import Tally, _iou, score_scene, teach
 from vision.cards import Card, Catalog, find_cards, read_cards
-from vision.cards.detect import CARD_SIZE
+from vision.cards.describe import WARP_SIZE
+from vision.cards.detect import CARD_SIZE, warp_card
 from vision.cards.keypoints import Sighting, look
-from vision.cards.read import SURE_INLIERS, _ink_named, _sighted, merge
+from vision.cards.read import SURE_INLIERS, _checked, _ink_named, _sighted, identify, merge
 from vision.cards.verify import MAX_PATCH, Ink, covered_difference, difference, differs, ink, uncovered
 
 
@@ -251,3 +252,29 @@ def test_a_weak_sighting_running_out_of_the_photo_is_judged_on_what_shows(faces,
     assert _sighted(shown, weak, illustrated, [moved]).name == "9H"
     other = Sighting(illustrated.names.index("9S"), moved, SURE_INLIERS - 10)
     assert _sighted(shown, other, illustrated, [moved]).name is None
+
+
+def _with_a_pale_corner_over_it(face: np.ndarray) -> np.ndarray:
+    """The card straightened from a teaching photo with a pale lilac card's corner lying
+    over its top-left corner: a fifth of the card each way."""
+    photo = teaching_photo(face, 3)
+    (quad,) = find_cards(photo)
+    corner, across = quad[0], quad[2] - quad[0]
+    cover = np.float32(
+        [corner - 0.2 * across, corner + across * [0.2, 0], corner + 0.2 * across, corner + across * [0, 0.2]]
+    )
+    cv2.fillConvexPoly(photo, cover.astype(np.int32), (235, 190, 240))
+    return warp_card(photo, quad, WARP_SIZE)
+
+
+def test_a_near_miss_whose_ink_matches_is_named_and_a_look_alike_is_not(faces, illustrated: Catalog) -> None:
+    """Something pale and coloured over a black card's corner gives it hues its taught
+    card lacks, and the descriptor refuses it; its ink matches the taught card's, and no
+    other's, so it is named.  The untaught seven of diamonds, whose ink matches the seven
+    of hearts', stays unknown: it is far from it in fill, which the ink does not read."""
+    for face, expected in ((faces[0]["3S"], "3S"), (faces[0]["AS"], "AS"), (faces[1]["7D"], None)):
+        card = _with_a_pale_corner_over_it(face)
+        (match,) = identify([card], illustrated)
+        assert match.row is None
+        checked = _checked(match, card, illustrated)
+        assert (None if checked.row is None else illustrated.names[checked.row]) == expected
