@@ -289,3 +289,20 @@ def test_large_images_shrink_by_halving_as_one_area_resize_would() -> None:
     assert small.shape == direct.shape
     assert np.abs(small.astype(int) - direct).mean() < 2.0
     assert (sx, sy) == (2402 / 320, 2000 / 272)  # halved once: the odd last column dropped
+
+
+def test_an_unsure_die_just_off_a_sure_ones_centre_is_dropped() -> None:
+    """An unsure die within a quarter of a sure die's side from its centre is that die
+    seen off-centre; one further off, or near an unsure die only, stays."""
+    read = vision.dice.read
+    die = lambda v, x, y, s: read.Die(v, x, y, read.box_corners(Candidate(x, y, s, 0.5)), 0.9)  # noqa: E731
+    sure = die(4, 100.0, 100.0, 48.0)
+    echo, apart = die(None, 108.0, 110.0, 30.0), die(None, 100.0, 140.0, 30.0)
+    other = die(None, 300.0, 300.0, 48.0)
+    near_unsure = die(None, 305.0, 305.0, 30.0)
+    dice = [sure, echo, apart, other, near_unsure]
+    assert read._off_centre(echo, dice)
+    assert not read._off_centre(apart, dice)
+    assert not read._off_centre(sure, dice)
+    assert not read._off_centre(near_unsure, dice)
+    assert not read._off_centre(die(3, 108.0, 110.0, 30.0), dice)
