@@ -22,7 +22,7 @@ from vision.cards.describe import WARP_SIZE
 from vision.cards.detect import CARD_SIZE, warp_card
 from vision.cards.keypoints import Sighting, look
 from vision.cards.read import SURE_INLIERS, _checked, _ink_named, _sighted, identify, merge
-from vision.cards.verify import MAX_PATCH, Ink, covered_difference, difference, differs, ink, uncovered
+from vision.cards.verify import MAX_PATCH, Ink, covered_difference, difference, differs, ink, masked_difference
 
 
 @pytest.fixture(scope="module")
@@ -135,11 +135,11 @@ def test_a_sliver_entering_from_the_side_is_taken_as_covering() -> None:
             barred, (int(left * w), int(0.585 * h)), (int((left + 0.24) * w), int(0.635 * h)), (40, 40, 40), -1
         )
         assert difference(ink(barred), ink(seven)) > MAX_PATCH
-        shown = uncovered(ink(barred), ink(seven), seen)
+        _, shown = masked_difference(ink(barred), ink(seven), seen)
         assert (difference(ink(barred), ink(seven), shown) <= MAX_PATCH) == covers
         assert covered_difference(ink(barred), ink(seven), seen)[0] > MAX_PATCH  # not for a weak sighting
     eight = ink(playing_card("8S"))
-    assert difference(eight, ink(seven), uncovered(eight, ink(seven), seen)) > MAX_PATCH
+    assert masked_difference(eight, ink(seven), seen)[0] > MAX_PATCH
 
 
 def test_marks_a_little_off_are_laid_onto_the_taught_card_before_comparing() -> None:

@@ -398,7 +398,7 @@ def _ink_named(frame: np.ndarray, place: Place, catalog: Catalog) -> Card | None
 def _place_fit(seen: Ink, taught: Ink) -> tuple[float, np.ndarray] | None:
     """The largest differing patch between a place's ink and a deck card's, and where
     they were compared, once what lies over the card is masked (see
-    :func:`vision.cards.verify.uncovered`: a card dropped over its corner, a phone over
+    :func:`vision.cards.verify.masked_difference`: a card dropped over its corner, a phone over
     its side), or None when over MAX_PATCH or when under MIN_IN_VIEW of it is left."""
     patch, shown = masked_difference(seen, taught, np.ones(seen.level.shape, np.uint8))
     if np.count_nonzero(shown) < MIN_IN_VIEW * shown.size:

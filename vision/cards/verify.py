@@ -138,7 +138,7 @@ as the seven, by 1.2-1.5% (its pip more)."""
 
 def covered_difference(card: Ink, taught: Ink, seen: np.ndarray, entering: bool = False) -> tuple[float, float]:
     """The largest patch where two cards' ink differs (as :func:`difference`) once the
-    patches taken as covering the card are masked (see :func:`uncovered`; slivers
+    patches taken as covering the card are masked (see :func:`_uncover`; slivers
     entering from the edge only if ``entering``), and the fraction of the card left to
     compare: a card partly under something that was not found is judged on what shows
     of it, and a mark more or less still tells.  A weak keypoint sighting's name comes
@@ -150,7 +150,7 @@ def covered_difference(card: Ink, taught: Ink, seen: np.ndarray, entering: bool 
 
 def masked_difference(card: Ink, taught: Ink, seen: np.ndarray, entering: bool = True) -> tuple[float, np.ndarray]:
     """The largest patch where two cards' ink differs (as :func:`difference`) where
-    nothing lies over the card (see :func:`uncovered`), and that mask.  The patches are
+    nothing lies over the card (see :func:`_uncover`), and that mask.  The patches are
     found once: when none covers the card they are the difference's own."""
     labels, stats = _patches(card, taught, seen)
     shown = _uncover(labels, stats, seen, entering)
@@ -159,21 +159,15 @@ def masked_difference(card: Ink, taught: Ink, seen: np.ndarray, entering: bool =
     return difference(card, taught, shown), shown
 
 
-def uncovered(card: Ink, taught: Ink, seen: np.ndarray, entering: bool = True) -> np.ndarray:
-    """``seen`` less the convex hull of each patch of different ink taken as something
-    lying over the card (see :func:`_covering`; slivers entering from the edge only if
-    ``entering``).  The hull takes in the fragments of an
-    object inside its outline, where its colours happen to match the card's ink; it is
-    not grown beyond that: a pip more lying just beside a cover was masked with it
-    when each patch was grown by 14 px (an untaught eight of spades under a phone was
-    named the seven in 10 of 144 places, none with hulls; on the tuning seeds the hulls
-    read 2 cards more on one seed and 1 fewer on another)."""
-    return _uncover(*_patches(card, taught, seen), seen, entering)
-
-
 def _uncover(labels: np.ndarray, stats: np.ndarray, seen: np.ndarray, entering: bool) -> np.ndarray:
-    """``seen`` less the hulls of the covering patches among ``labels`` (see
-    :func:`uncovered`); ``seen`` itself when none covers the card."""
+    """``seen`` less the convex hull of each patch among ``labels`` taken as something
+    lying over the card (see :func:`_covering`; slivers entering from the edge only if
+    ``entering``), or ``seen`` itself when none covers the card.  The hull takes in the
+    fragments of an object inside its outline, where its colours happen to match the
+    card's ink; it is not grown beyond that: a pip more lying just beside a cover was
+    masked with it when each patch was grown by 14 px (an untaught eight of spades under
+    a phone was named the seven in 10 of 144 places, none with hulls; on the tuning seeds
+    the hulls read 2 cards more on one seed and 1 fewer on another)."""
     big = _covering(labels, stats, seen, entering) if len(stats) > 1 else []
     if len(big) == 0:
         return seen
