@@ -244,20 +244,22 @@ def _corners(quad: np.ndarray, flipped: bool) -> tuple[tuple[float, float], ...]
 def _checked(match: Match, card: np.ndarray, catalog: Catalog) -> Match:
     """``match``, or unknown when the card shows a mark its taught card lacks (see
     :mod:`vision.cards.verify`): the descriptor alone cannot tell a pip more or less."""
+    if match.row is None and match.near is None:
+        return match
+    seen = ink(rotated_180(card) if match.flipped else card)
     if match.row is None:
-        return match if match.near is None else _ink_vouched(match, card, catalog)
-    upright = rotated_180(card) if match.flipped else card
-    if differs(ink(upright), catalog.ink(catalog.names[match.row])):
+        return _ink_vouched(match, seen, catalog)
+    if differs(seen, catalog.ink(catalog.names[match.row])):
         return Match(None, match.flipped, 1.0 - match.confidence)
     return match
 
 
-def _ink_vouched(match: Match, card: np.ndarray, catalog: Catalog) -> Match:
+def _ink_vouched(match: Match, seen: Ink, catalog: Catalog) -> Match:
     """``match`` named as its near miss (see :func:`_near_miss`) when the card's ink
-    matches that deck card's (as every named outline must) and no other deck card's as
-    well (see :func:`_ink_rival`); otherwise ``match``, unknown."""
+    (``seen``, the way up the descriptor chose) matches that deck card's (as every named
+    outline must) and no other deck card's as well (see :func:`_ink_rival`); otherwise
+    ``match``, unknown."""
     assert match.near is not None
-    seen = ink(rotated_180(card) if match.flipped else card)
     patch = difference(seen, catalog.ink(catalog.names[match.near]))
     if patch > MAX_PATCH or _ink_rival(seen, match.near, catalog, np.ones(seen.level.shape, np.uint8)):
         return match
