@@ -9,7 +9,9 @@ the test split is never read.
 Rule: a wrong value costs WRONG_COST unsure dice (an unsure die costs a tap on the
 host page; a wrong one silently changes the game), and so does a value reported
 where no die lies.  ``peak`` and ``not_die`` minimise missed plus extra dice, a tie
-going to the lowest of each.  ``sure`` minimises that cost (see ``_cost`` and TIE).
+going to the lowest of each.  ``sure`` minimises that cost (see ``_cost`` and TIE),
+and so, with it, does the higher share demanded of small dice (``small``,
+``sure_small``: see ``vision.dice.nets.Thresholds.sure_for``).
 Demanding zero wrong on the hold-out instead drives ``sure`` so high that most dice
 are left unsure, because a couple of dice are confidently misread.
 
@@ -38,7 +40,8 @@ import itertools
 import json
 import math
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import cv2
@@ -72,6 +75,30 @@ def _cost(s: Score) -> int:
     """What a threshold costs on the hold-out: a wrong value, or a value for a die that
     is not there (a speck, a printed mark), costs WRONG_COST unsure dice."""
     return WRONG_COST * (s.wrong + s.extra - s.extra_unsure) + s.unsure + s.extra_unsure
+
+
+def _highest_of_cheapest(costs: list[tuple[int, float]]) -> float:
+    """The highest threshold whose cost is within TIE of the lowest: unsure over wrong."""
+    lowest = min(cost for cost, _ in costs)
+    return max(value for cost, value in costs if cost <= TIE * lowest)
+
+
+SMALL_SIDES = (14.0, 16.0, 18.0, 20.0, 22.0)
+"""Box sides (frame pixels) tried as ``small``: the tray's 640 px photos show dice at
+30-45 px, the benchmark's shrunk ones at ~12 and ~18."""
+
+
+def _pick_small(run: Callable[[Thresholds], Score], chosen: Thresholds) -> Thresholds:
+    """``chosen`` with ``small`` and ``sure_small``: the side of SMALL_SIDES whose best
+    ``sure_small`` (from ``sure`` up) costs least, and there the highest ``sure_small``
+    within TIE of that cost."""
+    shares = [round(float(v), 2) for v in np.arange(chosen.sure, 0.995, 0.01)]
+    options = []
+    for small in SMALL_SIDES:
+        costs = [(_cost(run(replace(chosen, small=small, sure_small=share))), share) for share in shares]
+        pick = replace(chosen, small=small, sure_small=_highest_of_cheapest(costs))
+        options.append((min(cost for cost, _ in costs), pick))
+    return min(options, key=lambda option: option[0])[1]
 
 
 def _clear_of_dice(rng: np.random.Generator, w: int, h: int, labels: list[Label], gap: float) -> tuple[int, int] | None:
@@ -189,17 +216,14 @@ def main() -> int:
         (name, moved, frame.shape, candidates(frame, peak=peak, give_up=1.0, sure=1.0))  # as the reader, at this peak
         for name, frame, moved in _seen(tray, labels)
     ]
-    costs = []
-    for candidate in np.arange(0.5, 0.995, 0.01):
-        s = run(Thresholds(peak, not_die, float(candidate)))
-        costs.append((_cost(s), round(float(candidate), 2)))
-    lowest = min(cost for cost, _ in costs)
-    chosen = Thresholds(peak, not_die, max(sure for cost, sure in costs if cost <= TIE * lowest))
+    sures = [round(float(v), 2) for v in np.arange(0.5, 0.995, 0.01)]
+    costs = [(_cost(run(Thresholds(peak, not_die, sure))), sure) for sure in sures]
+    chosen = _pick_small(run, Thresholds(peak, not_die, _highest_of_cheapest(costs)))
     summary = run(chosen).summary()
     print(f"thresholds {chosen}; hold-out: {summary}")
     path = models / "dice_models.json"
     meta = json.loads(path.read_text()) if path.exists() else {}
-    meta["thresholds"] = {"peak": chosen.peak, "not_die": chosen.not_die, "sure": chosen.sure}
+    meta["thresholds"] = asdict(chosen)
     meta["holdout"] = summary
     path.write_text(json.dumps(meta, indent=2) + "\n")
     return 0

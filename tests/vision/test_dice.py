@@ -69,8 +69,11 @@ def test_real_photos_read_right() -> None:
 def test_variations_are_read_without_wrong_values(name: str) -> None:
     variant = {n: VARIANTS[name](f, lab) for n, (f, lab) in PHOTOS.items()}
     s = score(variant)
-    assert s.wrong <= 2, s.failures  # measured: 0 to 2 (JPEG 25, dice of ~12 px)
-    assert s.right >= 0.86 * s.dice, s.failures  # measured: 0.88 (JPEG 25) to 0.99
+    assert s.wrong <= 1, s.failures  # measured: 0, 1 zoomed 1.4 (2 at ~12 px before sure_small)
+    # Dice of ~12 px are held to a surer face (Thresholds.sure_for), so more of them
+    # are left unsure: measured 0.72 there (0.92 before, with 1 wrong), 0.91 to 1.0 else.
+    floor = 0.68 if name.startswith("shrunk 0.32") else 0.86
+    assert s.right >= floor * s.dice, s.failures
     # A die with a value where none lies is as bad as a wrong value (measured: 0 or 1,
     # the printed square on a box rim, or a speck at 70 px dice); dice cut by the new
     # frame edge, whose centres and labels fall outside, are reported unsure.
@@ -306,3 +309,19 @@ def test_an_unsure_die_just_off_a_sure_ones_centre_is_dropped() -> None:
     assert not read._off_centre(sure, dice)
     assert not read._off_centre(near_unsure, dice)
     assert not read._off_centre(die(3, 108.0, 110.0, 30.0), dice)
+
+
+def test_a_small_die_needs_a_surer_face_to_be_read() -> None:
+    """The same class probabilities read a die of the tray's size and leave one only a
+    dozen pixels across unsure: a small die is held to ``sure_small``
+    (``Thresholds.sure_for``), picked on the held-out photos."""
+    t = thresholds()
+    assert 0 < t.small and t.sure < t.sure_small
+    share = (t.sure + t.sure_small) / 2
+    p = np.full(7, (1.0 - share) / 5)
+    p[0], p[3] = 0.0, share
+    assert decide(Candidate(100.0, 100.0, 40.0, 0.9), p, t) == Die(
+        3, 100.0, 100.0, vision.dice.read.box_corners(Candidate(100.0, 100.0, 40.0, 0.9)), pytest.approx(share)
+    )
+    small = decide(Candidate(100.0, 100.0, t.small - 1, 0.9), p, t)
+    assert small is not None and small.value is None

@@ -159,7 +159,9 @@ def _plain(p: np.ndarray) -> np.ndarray:
     return (face_share(p) >= PLAIN) & (p[:, 0] < NOT_PLAIN)
 
 
-def classify_faces(frame: np.ndarray, found: list[Candidate], give_up: float = 1.0, sure: float = 0.0) -> np.ndarray:
+def classify_faces(
+    frame: np.ndarray, found: list[Candidate], give_up: float = 1.0, sure: float | np.ndarray = 0.0
+) -> np.ndarray:
     """Class probabilities (not a die, 1..6) for each candidate, shape (n, 7): the
     mean over the VIEW_STAGES it needed, and for one whose face share stays under
     ``sure`` the face share of its views in colourfulness where they agree
@@ -170,9 +172,10 @@ def classify_faces(frame: np.ndarray, found: list[Candidate], give_up: float = 1
     threshold as ``give_up`` that spares the views of candidates it drops anyway,
     without changing a reading (1.0, the default, gives every candidate that is not
     plain all its views, as the threshold picker needs).  With the reader's ``sure``
-    threshold as ``sure``, only the dice it would leave unsure are seen in
-    colourfulness; 1.0 sees every die so, which gives every ``sure`` the threshold
-    picker tries the values the reader would give.  ``found`` is strongest first,
+    threshold as ``sure`` (one for each candidate, where it depends on the die's
+    size), only the dice it would leave unsure are seen in colourfulness; 1.0 sees
+    every die so, which gives every ``sure`` the threshold picker tries the values
+    the reader would give.  ``found`` is strongest first,
     as ``vision.dice.find.find_dice`` gives it."""
     if not found:
         return np.zeros((0, 7), np.float32)
@@ -202,7 +205,7 @@ def _views(
 
 
 def _in_colourfulness(
-    frame: np.ndarray, found: list[Candidate], p: np.ndarray, give_up: float, sure: float
+    frame: np.ndarray, found: list[Candidate], p: np.ndarray, give_up: float, sure: float | np.ndarray
 ) -> np.ndarray:
     """``p`` with the face share of each candidate read less surely than ``sure`` (and
     not given up) taken from its views in colourfulness, where those name the face

@@ -20,6 +20,19 @@ class Thresholds:
     peak: float = 0.3  # detector heat above which a peak is a die candidate
     not_die: float = 0.5  # classifier P(not a die) above which the candidate is dropped
     sure: float = 0.9  # classifier P(face) below which the value is None
+    small: float = 0.0  # box side (frame pixels) under which a die is small...
+    sure_small: float = 0.9  # ...and needs at least this P(face) to be read
+
+    def sure_for(self, side: float) -> float:
+        """The face share a die of this box side (frame pixels) needs to be read.
+
+        A die only a dozen pixels across is enlarged to the classifier's patch from
+        little more than its pips: on the held-out photos half the sure wrong values
+        came from dice under 20 px, 6% of the sure dice.  Holding dice under
+        18 px to 0.91 there took the wrong values from 9 to 6 and the values where no
+        die lies from 23 to 15, for 38 right values left unsure; picked like ``sure``
+        (``training.pick_dice_thresholds``; ``docs/experiments/2026-12-dice-not-a-die.md``)."""
+        return max(self.sure, self.sure_small) if side < self.small else self.sure
 
 
 def read_net(path: Path) -> cv2.dnn.Net:

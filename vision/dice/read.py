@@ -24,6 +24,7 @@ wrong value silently changes the game.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -108,7 +109,7 @@ class DiceReading:
 
 
 def candidates(
-    frame: np.ndarray, peak: float | None = None, give_up: float = 1.0, sure: float = 0.0
+    frame: np.ndarray, peak: float | None = None, give_up: float = 1.0, sure: float | Callable[[float], float] = 0.0
 ) -> list[tuple[Candidate, np.ndarray]]:
     """Every die candidate with its class probabilities (stages 1-3), echoes dropped:
     the one way the reader, the taught-die teacher and the threshold picker see dice.
@@ -117,9 +118,11 @@ def candidates(
     die reads its own face and stays); without this rule a die the detector marked
     between it and its neighbour was read as the neighbour's face.  A pip of a die
     taken for a die of its own is dropped too (see PIP).  ``give_up`` and ``sure``:
-    see ``vision.dice.faces.classify_faces``."""
+    see ``vision.dice.faces.classify_faces``; ``sure`` may be given per box side
+    (``Thresholds.sure_for``)."""
     found = find_dice(frame, peak)
-    probs = classify_faces(frame, found, give_up, sure)
+    gate = np.array([sure(c.size) for c in found]) if callable(sure) else sure
+    probs = classify_faces(frame, found, give_up, gate)
     kept: list[tuple[Candidate, np.ndarray]] = []
     for c, p in zip(found, probs, strict=True):
         if not any(near(c, o) and likeliest_face(p) == likeliest_face(q) for o, q in kept):
@@ -160,7 +163,7 @@ def decide(
     pipped = None
     if c.heat >= t.peak and p[0] <= t.not_die:
         conf = float(face_share(p))
-        sure = conf >= t.sure and not (view is not None and _cut_by_edge(c, view))
+        sure = conf >= t.sure_for(c.size) and not (view is not None and _cut_by_edge(c, view))
         pipped = Die(likeliest_face(p) if sure else None, c.x, c.y, box_corners(c), conf)
     return pipped if symbol is None else _taught_or_pipped(c, pipped, symbol)
 
@@ -205,7 +208,7 @@ def read_dice(frame: np.ndarray, taught: TaughtDice | None = None) -> DiceReadin
     frame = check_frame(frame, "frame")
     t = thresholds()
     dice: list[Die] = []
-    for c, p in candidates(frame, t.peak, t.not_die, t.sure):
+    for c, p in candidates(frame, t.peak, t.not_die, t.sure_for):
         symbol = taught.read(frame, c.x, c.y, c.size) if taught is not None else None
         die = decide(c, p, t, frame.shape, symbol)
         if die is not None:
