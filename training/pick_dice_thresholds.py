@@ -26,7 +26,7 @@ and so is each photo's dice on two drawn tables of kinds the nets never trained 
 reads as a die but is none shows whether "sure" means sure off the tray.
 
 Dice are read as ``read_dice`` reads them (``vision.dice.read.candidates``, then
-``decide``): once ``peak`` is picked the candidates are found again at it, as the
+``decide`` and ``on_their_own``): once ``peak`` is picked the candidates are found again at it, as the
 reader finds them, each die that is not plain seen in colourfulness too
 (``vision.dice.faces.classify_faces`` with ``sure`` 1.0), and every ``sure`` tried
 decides on the same class probabilities.
@@ -52,7 +52,7 @@ from bench.dice_scenes import Table, on_table
 from bench.dice_variations import VARIANTS
 from training import HOLDOUT
 from vision.dice.nets import MODELS, Thresholds
-from vision.dice.read import candidates, decide
+from vision.dice.read import candidates, decide, on_their_own
 
 WRONG_COST = 10
 TIE = 1.05
@@ -199,8 +199,8 @@ def main() -> int:
     def run(t: Thresholds) -> Score:
         s = Score()
         for name, moved, shape, seen in cached:
-            dice = [decide(c, p, t, shape) for c, p in seen]
-            s.add(name, moved, [(d.value, d.x, d.y) for d in dice if d is not None])
+            dice = on_their_own([d for d in (decide(c, p, t, shape) for c, p in seen) if d is not None])
+            s.add(name, moved, [(d.value, d.x, d.y) for d in dice])
         return s
 
     best = None

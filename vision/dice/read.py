@@ -185,6 +185,12 @@ def _taught_or_pipped(c: Candidate, pipped: Die | None, symbol: tuple[str | None
     return pipped
 
 
+def on_their_own(dice: list[Die]) -> list[Die]:
+    """``dice`` without the unsure ones that are a sure die seen off-centre (see
+    OFF_CENTRE): the last step of a reading, for the reader and the threshold picker."""
+    return [d for d in dice if not _off_centre(d, dice)]
+
+
 def _off_centre(d: Die, dice: list[Die]) -> bool:
     """Whether ``d`` is unsure and lies within OFF_CENTRE of a sure die's side from
     its centre: that die seen off-centre."""
@@ -213,6 +219,6 @@ def read_dice(frame: np.ndarray, taught: TaughtDice | None = None) -> DiceReadin
         die = decide(c, p, t, frame.shape, symbol)
         if die is not None:
             dice.append(die)
-    dice = [d for d in dice if not _off_centre(d, dice)]
+    dice = on_their_own(dice)
     dice.sort(key=lambda d: (round(d.y / 40), d.x))
     return DiceReading(tuple(dice))
