@@ -127,6 +127,15 @@ class Game(Protocol[S]):
         """What each secret is called, for the host's undo warning."""
         ...
 
+    def corrections_now(self, state: S) -> list[str]:
+        """The corrections the table may make now, in its words: what a refused undo
+        offers instead (a step that showed a secret is final)."""
+        ...
+
+    def is_private(self, kind: str) -> bool:
+        """Whether ``kind`` is a seat's own rules-free move, never the table's undo step."""
+        ...
+
     def expects(self, state: S) -> list[Expect]:
         """What the table is waiting for now, in the order to ask for it."""
         ...

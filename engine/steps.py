@@ -66,7 +66,12 @@ class Move(Generic[S]):
     host may.  ``host`` says whether the host may make it for the table.  ``role`` names
     who may, in refusals ("only Ann (the Leader) or the host can do that").  ``ask``
     gives the prompts for it, and ``when`` (for ``anytime`` moves) says whether it is
-    possible now, with ``not_now`` as the refusal when it is not."""
+    possible now, with ``not_now`` as the refusal when it is not.
+
+    A ``private`` move is a seat's own, rules-free action (a tick on its own notepad):
+    only its seat may make it, it is never the table's step for undo (the host's undo
+    passes over it), and neither the host page nor any other phone learns that it was
+    made."""
 
     kind: str
     run: Handler[S]
@@ -77,6 +82,7 @@ class Move(Generic[S]):
     ask: Asker[S] | None = None
     when: Callable[[S], bool] | None = None
     not_now: str | Callable[[S], str] = ""
+    private: bool = False
 
     def seats(self, state: S) -> list[int]:
         """The seats that may make this move now (none: the host's alone)."""
@@ -126,6 +132,10 @@ class StepGame(Generic[S]):
     labels: ClassVar[Mapping[str, str]] = {}
     steps: ClassVar[Sequence[Step[Any]]]
     anytime: ClassVar[Sequence[Move[Any]]] = ()
+    corrections: ClassVar[Mapping[str, str]] = {}
+    """The moves that correct an entry without undoing a step that showed a secret (a
+    card typed wrong, a die misread), by kind, each with what it does in the table's
+    words ("correct a card typed wrong"): a refused undo names those possible now."""
 
     # What a game writes besides its steps.
 
@@ -243,6 +253,15 @@ class StepGame(Generic[S]):
 
     def learned(self, state: S, seat: int) -> dict[str, Any]:
         return secrets.of_seat(state, seat, learned_only=True)
+
+    def corrections_now(self, state: S) -> list[str]:
+        """What the table may correct now instead of undoing (see ``corrections``)."""
+        kinds = {m.kind for m in self.moves_now(state)}
+        return [words for kind, words in self.corrections.items() if kind in kinds]
+
+    def is_private(self, kind: str) -> bool:
+        """Whether ``kind`` is a seat's private move (see ``Move.private``)."""
+        return any(m.kind == kind and m.private for m in (*self.anytime, *(m for s in self.steps for m in s.moves)))
 
     def secret_labels(self, state: S) -> dict[str, str]:
         return secrets.labels(state)
