@@ -37,7 +37,6 @@ from engine import timers as timing
 from engine.actions import Action, IllegalAction
 from engine.effects import Effect, Say
 from engine.messages import _, _n, said
-from engine.table import UndoNeedsConfirmation
 from vision.camera import CameraError, CameraTuning, open_camera
 from vision.dice import TaughtDice, forget_die, read_dice, taught_dice
 from vision.settle import SettleDetector
@@ -182,7 +181,7 @@ class Daemon:
     def _drop_stale_readings(self) -> None:
         """After each change of the table, readings parked for the host that no longer
         answer what it waits for go (with one notice saying how many)."""
-        answering = {e.action for e in self.service.table.expects() if e.kind in ("dice", "cards")}
+        answering = {e.action for e in self.service.public_prompts() if e.kind in ("dice", "cards")}
         dropped = self.desk.keep_only(answering)
         if dropped:
             self.service.note(
@@ -196,6 +195,9 @@ class Daemon:
     def _show_board(self) -> None:
         """Set the LEDs from state (not from effects), so undo and restarts restore them;
         the table's timers drain on tracks of their own (redrawn by the timer thread too).
+        The lights are the whole table's, so they are drawn from the public state alone:
+        the public view's tracks, and the status light breathes only for a public prompt
+        (a phone's secret prompt, such as a night call, would say which role is awake).
 
         The listeners (web threads) and the camera thread both redraw; gpiozero's blink
         and pulse threads are not safe to start and stop from two threads at once (one
@@ -207,11 +209,11 @@ class Daemon:
                 if self.stopping.is_set():  # closing: the outputs are going, nothing to light
                     return
                 self.outputs.show(
-                    {**self.service.table.tracks(), **timing.tracks(self.service.timers(), self.service.clock())}
+                    {**self.service.public_tracks(), **timing.tracks(self.service.timers(), self.service.clock())}
                 )
                 if self.problems or self.desk.pending():
                     self.outputs.status.attention()
-                elif self.service.table.expects():
+                elif self.service.public_prompts():
                     self.outputs.status.waiting()
                 else:
                     self.outputs.status.ready()
@@ -260,7 +262,7 @@ class Daemon:
 
     def confirm(self) -> None:
         """Confirm/next: answers a host confirmation the game waits for, if any."""
-        for expect in self.service.table.expects():
+        for expect in self.service.public_prompts():
             if expect.kind == "confirm" and expect.seat is None:
                 try:
                     self.service.submit(Action(expect.action, {}))
@@ -269,14 +271,10 @@ class Daemon:
                 return
 
     def undo(self) -> None:
-        """The box's undo button.  It has no screen to show a warning on, so a step that
-        showed a secret on a phone is undone only from the host page, after its warning."""
+        """The box's undo button: it says what the host page shows, the refusal's public
+        words when the last step showed a secret (see ``Table.undo_refusal``)."""
         try:
             self.service.undo()
-        except UndoNeedsConfirmation:
-            self.narrator.say(
-                _("That step showed a secret on a phone: undo it from the host page, which says who saw what.")
-            )
         except IllegalAction as exc:
             self.narrator.say(said(exc))
 
@@ -342,7 +340,7 @@ class Daemon:
         """A still tray: read what the table waits for (dice or cards), nothing else."""
         if self.service.table.game is None or time.monotonic() - self._taught_at < TEACHING_QUIET_S:
             return
-        expects = self.service.table.expects()
+        expects = self.service.public_prompts()
         wanted = next((e for e in expects if e.kind in ("dice", "cards")), None)
         if wanted is None and expects:
             return  # the table waits for a choice or a vote: a still tray is not an answer
@@ -412,7 +410,7 @@ class Daemon:
         if not callable(getattr(camera, "throw", None)):
             self.service.note(_("this camera shows a real tray: roll the dice into it"))
             return False
-        wanted = next((e for e in self.service.table.expects() if e.kind == "dice"), None)
+        wanted = next((e for e in self.service.public_prompts() if e.kind == "dice"), None)
         if wanted is None:
             self.service.note(_("the table is not waiting for a roll"))
             return False

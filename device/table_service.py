@@ -26,9 +26,9 @@ from typing import Any
 from device.store import BadEntry, Kept, SeatTaken, Store
 from engine import timers as timing
 from engine.actions import Action, IllegalAction
-from engine.effects import Effect, Notice, Say
+from engine.effects import Effect, Expect, Notice, Say, Track
 from engine.messages import _, _n, said
-from engine.table import NEW, UNDO, GameFault, ReplayError, UndoNeedsConfirmation, replay
+from engine.table import NEW, UNDO, UNDO_PASSES, GameFault, ReplayError, replay
 
 log = logging.getLogger(__name__)
 Listener = Callable[[list[Effect]], None]
@@ -158,10 +158,10 @@ class TableService:
                 log.error("a game fault on %s (refused, nothing changed):\n%s", action.kind, fault.trace)
                 raise
             maybe_quiet = action.seat is not None and not outcome.effects  # only then can it be quiet
-            before = self._seen_by_others(action.seat) if maybe_quiet else None
+            before = self._seen_by_all() if maybe_quiet else None
             entry = self.store.append(action, seed, at, keep)
             self.table.commit(outcome, entry)
-            quiet = maybe_quiet and self._seen_by_others(action.seat) == before
+            quiet = maybe_quiet and self._seen_by_all() == before
             self._changed_with(outcome.effects, wake=not quiet)
             return outcome.effects
 
@@ -219,32 +219,23 @@ class TableService:
             options = action.data["options"]
         return action, (name, {o: options.get(o) for o in game.kept_options})
 
-    def _seen_by_others(self, actor: int | None) -> tuple[Any, ...]:
-        """Everything a page other than the actor's own could show.  When an answer
-        changes none of it (a night action in a one-night game), the pages are not woken:
-        the live-update signal every page gets would tell the table that someone awake
-        answered, which is the secret.  The actor's own page refreshes after its answer."""
-        if actor is None:  # the host's own steps always wake the pages
-            return ()
-        others = tuple(self.table.private_view(s) for s in range(len(self.table.current.seats)) if s != actor)
-        return (self.table.public_view(), dict(self.table.current.timers), others)
+    def _seen_by_all(self) -> tuple[Any, ...]:
+        """What the whole table sees: the public view and the timers.  A phone's answer
+        that changes none of it (a night action in a one-night game, a private tick)
+        wakes no page: the live-update signal every page gets would tell the table that
+        someone answered, which may be the secret.  The actor's own page refreshes after
+        its answer; another seat's view changes only with the public view, by the same
+        rule, so the signal's timing is a function of the public state alone."""
+        return (self.table.public_view(), dict(self.table.current.timers))
 
-    def undo_warning(self) -> str | None:
-        """What undoing now would take back from phones (see ``Table.undo_warning``)."""
+    def undo(self) -> list[Effect]:
+        """Take back the table's last step, unless it showed a secret (``UndoRefused``
+        says why in public words: see ``Table.undo_refusal``)."""
         with self._lock:
-            return self.table.undo_warning()
-
-    def undo(self, confirmed: bool = False) -> list[Effect]:
-        """Take back the last action.  One that showed a secret on a phone is undone only
-        when the host confirms, having been told who saw what."""
-        with self._lock:
-            if not self.table.kept:
-                raise IllegalAction(_("there is nothing to undo"))
-            warning = self.table.undo_warning()
-            if warning and not confirmed:
-                raise UndoNeedsConfirmation(warning)
-            entry = self.store.append(Action(UNDO), 0)
-            self.table.undo(entry.seq)
+            self.table.check_undo()
+            action = Action(UNDO, {UNDO_PASSES: "private"})
+            entry = self.store.append(action, 0)
+            self.table.undo(entry.seq, action)
             effects: list[Effect] = [Say(_("Undone."))]
             self._changed_with(effects)
             return effects
@@ -313,6 +304,18 @@ class TableService:
             view["version"] = self.version
             view["language"] = self.language
             return view
+
+    def public_prompts(self) -> list[Expect]:
+        """What the whole table is asked now (no seat's secret prompt): all the box's own
+        outputs and its camera may answer or show."""
+        with self._lock:
+            return [e for e in self.table.expects() if not e.secret]
+
+    def public_tracks(self) -> dict[str, Track]:
+        """The board's tracks, from the public view (the game reads them off the redacted
+        state), for the lights."""
+        with self._lock:
+            return {name: Track(**shown) for name, shown in self._view(None)["tracks"].items()}
 
     def timers(self) -> timing.Timers:
         """The table's timers now (each frozen), read under the lock for the timer thread."""
@@ -390,4 +393,4 @@ class TableService:
         return bool(token) and self.store.host_matches(token)
 
 
-__all__ = ["Announce", "TableService", "SeatTaken", "UndoNeedsConfirmation", "WrongJoinCode", "new_token"]
+__all__ = ["Announce", "TableService", "SeatTaken", "WrongJoinCode", "new_token"]

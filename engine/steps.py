@@ -222,7 +222,7 @@ class StepGame(Generic[S]):
     def _check_actor(self, state: S, move: Move[S], seat: int | None, names: Sequence[str]) -> None:
         allowed = move.seats(state)
         if seat is None:
-            if not move.host:
+            if not move.host or move.private:
                 raise IllegalAction(_("only a player can do that, on their own phone"))
             return
         if seat not in allowed:

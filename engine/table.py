@@ -7,10 +7,21 @@ middle of an undo loses nothing.
 
 Hidden randomness comes from the game's own seed (the ``table.new`` entry's), never
 from the action that happens to trigger a deal, so undoing a step and doing it again
-deals the same cards.  What a seat has been shown cannot be unseen: undoing an action
-that showed a seat a secret needs the host's confirmation after a warning naming who
-saw what (:meth:`Table.undo_warning`), and the seat keeps seeing it (``seen`` in its
-view) until the game shows it the same again.
+deals the same cards.  What a seat has been shown cannot be unseen, so **a step that
+showed a secret is final** (boardgame.io's ``undoable: false``): undo stops at it, and
+the table corrects a fact with one of the game's declared corrections instead
+(``StepGame.corrections``).  Final are: a step that changed what any seat was shown
+(``Game.learned``), every step taken while who acts is itself a secret (a one-night
+game's night, when undo is refused altogether: an answer that undo took back, or a
+refusal that came only when a phone had answered, would say who is awake), and the end
+of a game (it reveals every role).  A new game is not final: what its deal showed says
+nothing of the game it replaced, which undo brings back.  A seat's private move (``Move.private``: its own
+notepad tick) is never the table's step: undo passes over it.  Whether undo is refused,
+and its words, come from the public state alone (:meth:`Table.undo_refusal`).
+
+Logs written before steps were final may hold undos of such steps: they still replay,
+and the seat keeps seeing what it saw (``seen`` in its view) until the game shows it
+the same again.
 
 Table timers are state too (:mod:`engine.timers`): each entry carries the wall time it
 was accepted, so a timer's deadline is folded from the log, a restart resumes it and an
@@ -25,6 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import secrets
 from engine import timers as timing
 from engine.actions import Action, IllegalAction
 from engine.effects import TIMER_DONE, Effect, Expect, Say, Track
@@ -76,8 +88,20 @@ class ReplayError(Exception):
         self.seq, self.reason = seq, reason
 
 
-class UndoNeedsConfirmation(IllegalAction):
-    """Undo would take back a secret a phone has shown: the host must confirm it."""
+class UndoRefused(IllegalAction):
+    """Undo stops at a step that showed a secret (see the module docstring); the words
+    say why in the table's terms and what can still be corrected."""
+
+
+NIGHT_FINAL = _(
+    "Nothing done while the table's eyes are closed can be taken back: every step of it may have shown a secret."
+)
+SHOWN_FINAL = _("That step showed a secret on a phone, so undo stops there: what was seen cannot be unseen.")
+OVER_FINAL = _("The game is over and its secrets are out, so undo stops there: start a new game instead.")
+UNDO_PASSES = "passes"
+"""An undo entry's data ``{"passes": "private"}``: it takes back the table's last step,
+passing over seats' private moves (see the module docstring).  An undo without it (an
+older box's log) takes back the last entry, whatever it was."""
 
 
 @dataclass
@@ -104,18 +128,41 @@ class Outcome:
     informed: dict[int, list[str]]
     hidden: bool = False
     """Taken while who acts is itself a secret (a night): the table names nobody for it."""
+    private: bool = False
+    """A seat's private move (``Move.private``): never the table's step for undo."""
+    over: bool = False
+    """The action ended the game."""
 
 
-def effective(entries: Iterable[Entry]) -> list[Entry]:
-    """The entries that still count once every ``table.undo`` has removed its target."""
+def effective(entries: Iterable[Entry], games: Mapping[str, Game[Any]] | None = None) -> list[Entry]:
+    """The entries that still count once every ``table.undo`` has removed its target
+    (the table's last step, or for an older undo the last entry)."""
+    known = games if games is not None else registry()
     kept: list[Entry] = []
     for entry in entries:
-        if entry.action.kind == UNDO:
-            if kept:
-                kept.pop()
-        else:
+        if entry.action.kind != UNDO:
             kept.append(entry)
+            continue
+        started = next((e for e in reversed(kept) if e.action.kind == NEW), None)
+        game = known.get(str(started.action.data.get("game"))) if started else None
+        at = _undone_at(kept, entry.action, lambda e, game=game: _is_private(game, e.action))
+        if at is not None:
+            del kept[at]
     return kept
+
+
+def _is_private(game: Game[Any] | None, action: Action) -> bool:
+    """Whether ``action`` is a seat's private move in ``game`` (see ``Move.private``)."""
+    return game is not None and action.seat is not None and game.is_private(action.kind)
+
+
+def _undone_at(kept: Sequence[Entry], undo: Action, private: Any) -> int | None:
+    """Where in ``kept`` the entry is that ``undo`` takes back, or None if none."""
+    if not kept:
+        return None
+    if undo.data.get(UNDO_PASSES) != "private":
+        return len(kept) - 1
+    return next((i for i in range(len(kept) - 1, -1, -1) if not private(kept[i])), None)
 
 
 def _seat_names(raw: Any, game: Game[Any]) -> tuple[str, ...]:
@@ -154,6 +201,10 @@ class Table:
         """By game (its ``table.new`` seq), by seat: what undo took back from that seat."""
         self.hidden: set[int] = set()
         """The entries taken while who acts was a secret (see ``Game.hides_actors``)."""
+        self.final: dict[int, str] = {}
+        """By entry seq: the entries undo stops at, with why in the table's words."""
+        self.private: set[int] = set()
+        """The entries that were seats' private moves: never the table's step for undo."""
         self.answered: dict[int, str] = {}
         """By entry seq: the public prompt that entry answered (what undo would take back)."""
         self.marks: dict[int, TableState] = {}
@@ -201,7 +252,9 @@ class Table:
         effects = _guarded(action.kind, lambda: game.apply(after.state, action, turn))
         after.timers = {} if game.is_over(after.state) else timing.started(after.timers, effects, at)
         hidden = game.hides_actors(self.current.state)
-        return Outcome(after, effects, self._informed(self.current, after), hidden)
+        private = _is_private(game, action)
+        over = game.is_over(after.state)
+        return Outcome(after, effects, self._informed(self.current, after), hidden, private, over)
 
     def _new_game(self, action: Action, seed: int, at: float) -> Outcome:
         if action.seat is not None:
@@ -271,6 +324,13 @@ class Table:
             self.informed[entry.seq] = outcome.informed
         if outcome.hidden:
             self.hidden.add(entry.seq)
+        if outcome.private:
+            self.private.add(entry.seq)
+        why = _final(entry.action, outcome)
+        if why:
+            self.final[entry.seq] = why
+        else:  # an entry replayed after an undo may show nothing now
+            self.final.pop(entry.seq, None)
         self._forget_reshown()
 
     def _asked(self, action: Action) -> str | None:
@@ -296,50 +356,61 @@ class Table:
 
     # Undo
 
-    def undo_warning(self) -> str | None:
-        """What undoing the last action would take back from players' phones, or None.
+    def _table_step(self) -> int | None:
+        """Where in ``kept`` the table's last step is: the last entry that is not a seat's
+        private move (None: there is none)."""
+        return next((i for i in range(len(self.kept) - 1, -1, -1) if self.kept[i].seq not in self.private), None)
 
-        It names who saw which kind of secret, never the secret itself, so it may be
-        shown on the host page."""
-        if not self.kept:
-            return None
-        informed = self.informed.get(self.kept[-1].seq)
-        if not informed:
-            return None
-        if self.kept[-1].seq in self.hidden:  # naming who was shown what would say who is awake
-            return _(
-                "That step showed a secret on a phone, which undo cannot take back from the player."
-                " Each phone keeps showing what it saw."
-            )
+    def undo_refusal(self) -> str | None:
+        """Why undo is refused now, in the table's words with what can still be corrected,
+        or None when undo would take back the table's last step.
+
+        It is derived from public facts only, so the host page may show it and the box's
+        button may say it: while who acts is a secret, undo is refused whatever was done
+        (a refusal only when a phone had answered would say that its role is awake), and
+        a final step is refused in the same words whoever saw what."""
+        at = self._table_step()
+        if at is None:
+            return _("there is nothing to undo")
         game = self.game
-        names = game.secret_labels(self.current.state) if game else {}
-        parts = [
-            _("{name} ({secrets})", name=self.current.seats[s], secrets=listing(names.get(k, k) for k in keys))
-            for s, keys in sorted(informed.items())
-        ]
-        return _(
-            "That step showed a secret on a phone, which undo cannot take back from the player: {seats}."
-            " Each phone keeps showing what it saw.",
-            seats=listing(parts),
-        )
+        if game is not None and game.hides_actors(self.current.state):
+            why: str | None = NIGHT_FINAL
+        else:
+            why = self.final.get(self.kept[at].seq)
+        if why is None:
+            return None
+        fixes = game.corrections_now(self.current.state) if game is not None else []
+        if fixes:
+            return _("{why} To correct an entry instead: {fixes}.", why=why, fixes=listing(fixes, "or"))
+        return why
 
-    def undo(self, seq: int | None = None) -> None:
-        """Take back the last effective entry (by the undo entry ``seq``): the table is
-        rebuilt from its game's start.
+    def check_undo(self) -> None:
+        """Refuse (:class:`UndoRefused`) when undo may not take back the table's last step."""
+        refusal = self.undo_refusal()
+        if refusal is not None:
+            raise UndoRefused(refusal)
 
-        What the entry showed stays with the seats that saw it (:attr:`seen`)."""
-        if not self.kept:
+    def undo(self, seq: int | None = None, action: Action | None = None) -> None:
+        """Take back the entry that the undo ``action`` (logged as ``seq``) names: the
+        table's last step (:data:`UNDO_PASSES`), or for an older log's undo the last
+        entry.  The table is rebuilt from its game's start.  Finality is not checked here
+        (an older log's undo replays as it was taken): the box checks it first
+        (:meth:`check_undo`).  What the entry showed stays with the seats that saw it."""
+        at = _undone_at(self.kept, action or Action(UNDO), lambda e: e.seq in self.private)
+        if at is None:
             raise IllegalAction(_("there is nothing to undo"))
 
         game_seq = self.game_seq  # the undone entry's game, even when it is that game's start
-        undone = self.kept.pop()
+        undone = self.kept[at]
         for seat, keys in self.informed.get(undone.seq, {}).items():
             learned = self._learned(self.current, seat)
             shown = {k: learned[k] for k in keys if k in learned}
             remembered = self.seen.setdefault(game_seq, {}).setdefault(seat, [])
             if shown and shown not in remembered:
                 remembered.append(shown)
-        self.marks.pop(undone.seq, None)
+        del self.kept[at]
+        for marked in [m for m in self.marks if m >= undone.seq]:  # states that held it
+            del self.marks[marked]
         since = self.current_since
         self._rebuild()
         self.current_since = (seq or 0) if undone.action.kind == NEW else since
@@ -359,7 +430,12 @@ class Table:
         replayed = self.kept[start:]
         del self.kept[start:]
         for entry in replayed:
-            self.commit(self.attempt(entry.action, entry.seed, entry.at), entry)
+            try:
+                self.commit(self.attempt(entry.action, entry.seed, entry.at), entry)
+            except IllegalAction:
+                if entry.seq not in self.private:
+                    raise
+                self.private.discard(entry.seq)  # a tick on what the undone step made: it goes with it
 
     def _forget_reshown(self) -> None:
         """A remembered secret the game shows again, the same, is no longer only a memory."""
@@ -374,7 +450,7 @@ class Table:
             if entry.action.kind != UNDO:
                 self.commit(self.attempt(entry.action, entry.seed, entry.at), entry)
             elif self.kept:
-                self.undo(entry.seq)  # may run an older game again (see replay)
+                self.undo(entry.seq, entry.action)  # may run an older game again (see replay)
         except IllegalAction as exc:
             raise ReplayError(entry.seq, f"{type(exc).__name__}: {exc}") from exc
 
@@ -406,21 +482,24 @@ class Table:
             "labels": dict(game.labels),
             "last_by": self._last_by(),
             "undoes": self._undoes(),
+            "undo_refused": self.undo_refusal(),
         }
 
     def _last_by(self) -> str | None:
         """Whose answer undo would take back (a seat's name), or None for the host's or
         the box's own step: the host page asks before undoing what a player chose."""
-        last = self.kept[-1].action if self.kept else None
-        if last is None or last.seat is None or last.kind == NEW or self.kept[-1].seq in self.hidden:
+        at = self._table_step()
+        entry = self.kept[at] if at is not None else None
+        if entry is None or entry.action.seat is None or entry.action.kind == NEW or entry.seq in self.hidden:
             return None
-        return self.current.seats[last.seat]
+        return self.current.seats[entry.action.seat]
 
     def _undoes(self) -> str | None:
         """The prompt the last entry answered, for the undo button; None when it answered
         no public prompt, and all the while who acts is a secret (the night): a button
         that changed when a phone answered would say that someone is awake."""
-        last = self.kept[-1].seq if self.kept else None
+        at = self._table_step()
+        last = self.kept[at].seq if at is not None else None
         game = self.game
         if last is None or last in self.hidden or (game is not None and game.hides_actors(self.current.state)):
             return None
@@ -447,8 +526,10 @@ class Table:
         return game.expects(self.current.state) if game else []
 
     def tracks(self) -> dict[str, Track]:
+        """The board's tracks, read off the redacted state: the lights may show only what
+        the whole table may know, so a game's ``tracks`` is never given a secret."""
         game = self.game
-        return game.tracks(self.current.state) if game else {}
+        return game.tracks(secrets.redacted(self.current.state)) if game else {}
 
 
 def _guarded(kind: str, run: Any) -> Any:
@@ -473,7 +554,7 @@ def replay(entries: Sequence[Entry], games: Mapping[str, Game[Any]] | None = Non
     run again from its start only if an undo brings it back (:meth:`Table.undo` rebuilds
     the game it returns to).  So a long evening starts in the time of its last game."""
     table = Table(games)
-    kept = effective(entries)
+    kept = effective(entries, table.games)
     if not kept:
         return table
     stretches = _games_in(e for e in entries if e.seq >= kept[0].seq)
@@ -494,3 +575,17 @@ def _games_in(entries: Iterable[Entry]) -> list[list[Entry]]:
             stretches.append([])
         stretches[-1].append(entry)
     return stretches
+
+
+def _final(action: Action, outcome: Outcome) -> str | None:
+    """Why an entry is final (see the module docstring), or None: its words depend only on
+    what the table knows (a night, a new game, the end), never on who saw what."""
+    if action.kind == TIMER or outcome.private:
+        return None
+    if outcome.hidden:
+        return NIGHT_FINAL
+    if outcome.over:
+        return OVER_FINAL
+    if outcome.informed and action.kind != NEW:  # a new deal says nothing of the game it replaced
+        return SHOWN_FINAL
+    return None

@@ -17,7 +17,6 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from engine.actions import Action, IllegalAction
 from engine.messages import said, words
-from engine.table import UndoNeedsConfirmation
 from web.events import version_events
 from web.join_link import join_link
 from web.security import (
@@ -215,15 +214,12 @@ def host_join_link() -> Response:
 @api.post("/host/undo")
 @host_only
 def undo() -> Response:
-    """Undo the last step; one that showed a secret on a phone needs ``{"confirm": true}``
-    after the host has read the warning (409 with ``confirm`` set says so)."""
-    body = json_body()
-    if set(body) - {"confirm"} or not isinstance(body.get("confirm", False), bool):
-        raise ApiError(400, _("undo takes only confirm: true or false"))
+    """Undo the table's last step; one that showed a secret is final (409 says why, in
+    the words the host page already shows: see ``Table.undo_refusal``)."""
+    if json_body():
+        raise ApiError(400, _("undo takes no options"))
     try:
-        service().undo(confirmed=body.get("confirm", False))
-    except UndoNeedsConfirmation as exc:
-        raise ApiError(409, said(exc), confirm=True) from None
+        service().undo()
     except IllegalAction as exc:
         raise ApiError(409, said(exc)) from None
     return jsonify(ok=True, version=service().version)

@@ -31,7 +31,7 @@ from typing import Any
 from device.store import Store
 from engine.actions import Action
 from engine.games import registry
-from engine.table import NEW, UNDO, Entry, Table, replay
+from engine.table import NEW, UNDO, UNDO_PASSES, Entry, Table, replay
 from support.daemon import free_port, start_demo
 from support.random_play import Client, HttpTable
 
@@ -188,7 +188,7 @@ class Soak:
             self._note_seated()
             return
         if not player.step():
-            player.post_host("/api/host/undo", {"confirm": True}, Action(UNDO))
+            player.post_host("/api/host/undo", {}, Action(UNDO, {UNDO_PASSES: "private"}))
         if player.acked and player.acked[-1].kind in (NEW, UNDO):
             self._note_seated()
 

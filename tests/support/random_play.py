@@ -27,7 +27,7 @@ from typing import Any
 
 from engine.actions import Action, IllegalAction
 from engine.game import Game
-from engine.table import NEW, Entry, Table
+from engine.table import NEW, UNDO, UNDO_PASSES, Entry, Table
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"]
 MOST_SEATS = 7
@@ -223,7 +223,7 @@ class HttpTable:
     def step(self) -> bool:
         """One accepted action (or undo); False if no prompt took any answer."""
         if self.rng.random() < self.undo_rate:
-            if 200 <= self.post_host("/api/host/undo", {"confirm": True}, Action("table.undo")).status < 300:
+            if 200 <= self.post_host("/api/host/undo", {}, Action(UNDO, {UNDO_PASSES: "private"})).status < 300:
                 return True
         table = self._note(self.host.request("/api/table")).body
         prompts: list[tuple[Any, dict[str, Any]]] = [(self.host, e) for e in table["expects"] if e["seat"] is None]

@@ -137,9 +137,9 @@ def _look(heard: Heard, table: Table, players: int) -> list[Expect]:
     heard.shown += [list(e.options) + list(e.labels) for e in expects]
     heard.shown.append(table.public_view())
     heard.shown += [table.private_view(seat) for seat in range(players)]
-    warning = table.undo_warning()
-    if warning is not None:
-        heard.lines.append(warning)
+    refusal = table.undo_refusal()
+    if refusal is not None:
+        heard.lines.append(refusal)
     return expects
 
 

@@ -57,8 +57,10 @@
     lastBy = view.last_by || null;
     document.getElementById("undo").textContent = lastBy ? t("Undo {name}'s answer", { name: lastBy }) : t("Undo last step");
     const what = document.getElementById("undo-what");
-    what.hidden = !view.undoes;
-    what.textContent = view.undoes ? t("Undo takes back the answer to: {prompt}", { prompt: view.undoes }) : "";
+    // A step that showed a secret is final: the page says so before anyone presses.
+    const says = view.undo_refused || (view.undoes ? t("Undo takes back the answer to: {prompt}", { prompt: view.undoes }) : "");
+    what.hidden = !says;
+    what.textContent = says;
   }
 
   function drawTable(view) {
@@ -219,15 +221,11 @@
     const reply = await act("table.new", { game: document.getElementById("game-select").value, seats, options: { ...chosen, language } });
     if (reply.ok) loadGames(); // the form now offers what the box kept from this game
   });
-  // Undo of a step that showed a secret on a phone asks first: the phone keeps showing it.
+  // Undo of a player's answer asks first; a step that showed a secret is refused (409).
   document.getElementById("undo").addEventListener("click", async () => {
     if (lastBy && !window.confirm(t("Undo {name}'s answer? {name} will have to answer again.", { name: lastBy }))) return;
     const reply = await api("/api/host/undo", {});
     if (reply.ok) { say(t("Undone.")); return; }
-    if (reply.data.confirm && window.confirm(`${reply.data.error}\n\n${t("Undo anyway?")}`)) {
-      await post("/api/host/undo", { confirm: true }, t("Undone."));
-      return;
-    }
     say(reply.data.error || t("Not accepted."), true);
   });
 
