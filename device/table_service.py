@@ -158,10 +158,10 @@ class TableService:
                 log.error("a game fault on %s (refused, nothing changed):\n%s", action.kind, fault.trace)
                 raise
             maybe_quiet = action.seat is not None and not outcome.effects  # only then can it be quiet
-            before = self._seen_by_all() if maybe_quiet else None
+            before = self.table.seen_by_all() if maybe_quiet else None
             entry = self.store.append(action, seed, at, keep)
             self.table.commit(outcome, entry)
-            quiet = maybe_quiet and self._seen_by_all() == before
+            quiet = maybe_quiet and self.table.seen_by_all() == before
             self._changed_with(outcome.effects, wake=not quiet)
             return outcome.effects
 
@@ -218,15 +218,6 @@ class TableService:
             action = Action(NEW, {**action.data, "options": {**saved, **options}})
             options = action.data["options"]
         return action, (name, {o: options.get(o) for o in game.kept_options})
-
-    def _seen_by_all(self) -> tuple[Any, ...]:
-        """What the whole table sees: the public view and the timers.  A phone's answer
-        that changes none of it (a night action in a one-night game, a private tick)
-        wakes no page: the live-update signal every page gets would tell the table that
-        someone answered, which may be the secret.  The actor's own page refreshes after
-        its answer; another seat's view changes only with the public view, by the same
-        rule, so the signal's timing is a function of the public state alone."""
-        return (self.table.public_view(), dict(self.table.current.timers))
 
     def undo(self) -> list[Effect]:
         """Take back the table's last step, unless it showed a secret (``UndoRefused``

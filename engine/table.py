@@ -10,14 +10,15 @@ from the action that happens to trigger a deal, so undoing a step and doing it a
 deals the same cards.  What a seat has been shown cannot be unseen, so **a step that
 showed a secret is final** (boardgame.io's ``undoable: false``): undo stops at it, and
 the table corrects a fact with one of the game's declared corrections instead
-(``StepGame.corrections``).  Final are: a step that changed what any seat was shown
-(``Game.learned``), every step taken while who acts is itself a secret (a one-night
-game's night, when undo is refused altogether: an answer that undo took back, or a
-refusal that came only when a phone had answered, would say who is awake), and the end
-of a game (it reveals every role).  A new game is not final: what its deal showed says
-nothing of the game it replaced, which undo brings back.  A seat's private move (``Move.private``: its own
-notepad tick) is never the table's step: undo passes over it.  Whether undo is refused,
-and its words, come from the public state alone (:meth:`Table.undo_refusal`).
+(``StepGame.corrections``).  Final are: a step that showed some seat something it had
+not been shown (``Game.learned``, compared by :func:`news`: a card drawn or peeked at,
+not a card played from a hand), every step taken while who acts is itself a secret (a
+one-night game's night, when undo is refused altogether: an answer that undo took back,
+or a refusal that came only when a phone had answered, would say who is awake), and the
+end of a game (it reveals every role).  A new game is not final: what its deal showed
+says nothing of the game it replaced, which undo brings back.  A seat's private move
+(``Move.private``: its own notepad tick) is never the table's step: undo passes over
+it.  Whether undo is refused, and its words, come from the public state alone (:meth:`Table.undo_refusal`).
 
 Logs written before steps were final may hold undos of such steps: they still replay,
 and the seat keeps seeing what it saw (``seen`` in its view) until the game shows it
@@ -132,6 +133,8 @@ class Outcome:
     """A seat's private move (``Move.private``): never the table's step for undo."""
     over: bool = False
     """The action ended the game."""
+    news: bool = False
+    """Some seat was shown something it had not been shown before (see :func:`news`)."""
 
 
 def effective(entries: Iterable[Entry], games: Mapping[str, Game[Any]] | None = None) -> list[Entry]:
@@ -240,7 +243,7 @@ class Table:
         if action.seat is not None and action.seat >= len(self.current.seats):
             raise IllegalAction(_("there is no seat {seat}", seat=action.seat))
         if game.is_over(self.current.state):
-            raise IllegalAction(_("the game is over: start a new one or undo"))
+            raise IllegalAction(_("the game is over: start a new one"))
         after = copy.deepcopy(self.current)
         if action.kind == TIMER:
             after.timers = timing.control(after.timers, action, at)
@@ -254,7 +257,9 @@ class Table:
         hidden = game.hides_actors(self.current.state)
         private = _is_private(game, action)
         over = game.is_over(after.state)
-        return Outcome(after, effects, self._informed(self.current, after), hidden, private, over)
+        informed = self._informed(self.current, after)
+        shown = any(news(self._learned(self.current, seat), self._learned(after, seat)) for seat in informed)
+        return Outcome(after, effects, informed, hidden, private, over, shown)
 
     def _new_game(self, action: Action, seed: int, at: float) -> Outcome:
         if action.seat is not None:
@@ -411,6 +416,10 @@ class Table:
         del self.kept[at]
         for marked in [m for m in self.marks if m >= undone.seq]:  # states that held it
             del self.marks[marked]
+        self.final.pop(undone.seq, None)  # an undone entry is no step: undo may pass it
+        self.answered.pop(undone.seq, None)
+        self.hidden.discard(undone.seq)
+        self.private.discard(undone.seq)
         since = self.current_since
         self._rebuild()
         self.current_since = (seq or 0) if undone.action.kind == NEW else since
@@ -505,6 +514,12 @@ class Table:
             return None
         return self.answered.get(last)
 
+    def seen_by_all(self) -> tuple[Any, ...]:
+        """What the whole table sees: the public view and the timers.  A phone's answer
+        that changes none of it (a night action, a private tick) must wake no page: the
+        live-update signal every page gets would say that someone answered."""
+        return (self.public_view(), dict(self.current.timers))
+
     def private_view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` alone may see, including prompts meant only for it and what it
         saw before an undo took it back."""
@@ -586,6 +601,25 @@ def _final(action: Action, outcome: Outcome) -> str | None:
         return NIGHT_FINAL
     if outcome.over:
         return OVER_FINAL
-    if outcome.informed and action.kind != NEW:  # a new deal says nothing of the game it replaced
+    if outcome.news and action.kind != NEW:  # a new deal says nothing of the game it replaced
         return SHOWN_FINAL
     return None
+
+
+def news(was: Any, now: Any) -> bool:
+    """Whether ``now`` (what a seat is shown after a step) holds anything ``was`` did not.
+    A hand that lost the card its holder played shows nothing new, so that step may be
+    undone (the card comes back to a hand that held it); a card drawn, a card shown, a
+    role peeked at is news, and the step that brought it is final."""
+    if now == was:
+        return False
+    if isinstance(now, Mapping) and isinstance(was, Mapping):
+        return any(key not in was or news(was[key], value) for key, value in now.items())
+    if isinstance(now, (list, tuple)) and isinstance(was, (list, tuple)):
+        left = list(was)
+        for item in now:
+            if item not in left:
+                return True
+            left.remove(item)
+        return False
+    return True

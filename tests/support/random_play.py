@@ -26,6 +26,7 @@ from http.cookiejar import CookieJar
 from typing import Any
 
 from engine.actions import Action, IllegalAction
+from engine.effects import TIMER_DONE
 from engine.game import Game
 from engine.table import NEW, UNDO, UNDO_PASSES, Entry, Table
 
@@ -49,7 +50,8 @@ def candidates(expect: dict[str, Any], rng: random.Random, tries: int = 6) -> li
         return [{"choice": o} for o in picks[:tries]]
     if kind == "dice":
         n = count or rng.randint(1, 3)
-        return [{"dice": [rng.randint(1, 6) for _ in range(n)]} for _ in range(tries)]
+        faces: list[Any] = [*range(1, 7), *(options if expect.get("symbols") else [])]  # a symbol die's names too
+        return [{"dice": sorted((rng.choice(faces) for _ in range(n)), key=str)} for _ in range(tries)]
     if kind == "cards":
         n = count or rng.randint(1, 4)
         return [{"cards": [rng.choice(CARD_WORDS) for _ in range(n)]} for _ in range(tries)]
@@ -80,6 +82,39 @@ def legal_moves(table: Table, rng: random.Random) -> Iterator[Action]:
     for expect in expects:
         for data in candidates(expect, rng):
             yield Action(expect["action"], data, expect["seat"])
+
+
+def paced_moves(table: Table, rng: random.Random) -> list[tuple[Action, float]]:
+    """Candidate actions with the wall time each is taken at: answers to the prompts,
+    those the game waits for first (mostly, so a phone's optional switches do not fill
+    the game), and a running timer running out at its deadline, as the box's clock
+    would say (first now and then, so a night call may also pass unanswered)."""
+    at = table.kept[-1].at if table.kept else 0.0
+    expects = [e.to_json() for e in table.expects()]
+    rng.shuffle(expects)
+    if rng.random() < 0.9:
+        expects.sort(key=lambda e: bool(e.get("optional")))
+    answers = [(Action(e["action"], data, e["seat"]), at) for e in expects for data in candidates(e, rng)]
+    timed = [(Action(TIMER_DONE, {"name": n}), t.deadline) for n, t in table.current.timers.items() if t.deadline]
+    return [*timed, *answers] if rng.random() < 0.2 else [*answers, *timed]
+
+
+def paced_step(table: Table, rng: random.Random) -> Entry | None:
+    """One accepted action of :func:`paced_moves`, committed, as its log entry; None
+    when the game is over or no candidate is taken."""
+    game = table.game
+    if game is None or game.is_over(table.current.state):
+        return None
+    for action, at in paced_moves(table, rng):
+        seed = rng.randrange(1 << 32)
+        try:
+            outcome = table.attempt(action, seed, at)
+        except IllegalAction:
+            continue
+        entry = Entry(table._next_seq(), action, seed, at)
+        table.commit(outcome, entry)
+        return entry
+    return None
 
 
 def table_moves(table: Table, rng: random.Random, steps: int) -> Iterator[tuple[Action, int]]:
