@@ -29,6 +29,11 @@ end_turn    {}                                      the player
 show        {"choice": card}                        the holder's phone only
 notepad     {"choice": on | off}                    each player's phone only
 ==========  ======================================  =====================================
+
+Final steps (undo stops at them, see engine.table): a card shown to the suggester, a
+wrong accusation (the accuser has seen the envelope), and the end of the game.  Rolls,
+wheel turns, moves, suggestions and answers before a card is shown may be undone; the
+phones' notepad switches are private moves, which undo passes over.
 """
 
 from __future__ import annotations

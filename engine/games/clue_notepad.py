@@ -141,4 +141,5 @@ HELPER_MOVE = Move[ClueState](
     host=False,
     ask=_ask_helper,
     when=lambda s: not over(s),
+    private=True,  # a phone's own switch: never the table's step for undo
 )

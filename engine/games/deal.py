@@ -33,6 +33,12 @@ let           {}                                              the one answering
 pay           {"choice": offer} | {"cards": [card...]}        the payer
 correct       {"card", "owner", "to", "area", "colour"}       host only (a placement fixed)
 ============  ==============================================  ============================
+
+Final steps (undo stops at them, see engine.table): with the digital deck, every step
+after which a phone was dealt or drew cards (the end of a turn, a discard that ends
+it, a Spell that draws); and the end of the game.  Plays from a hand show nothing new
+and may be undone.  The correction ``correct`` moves a card laid in the wrong place
+(a misread, a slip) without undoing what came after.
 """
 
 from __future__ import annotations
@@ -101,6 +107,7 @@ class Deal(StepGame[DealState]):
     }
     steps = STEPS
     anytime = (PROTEGO, CORRECT)
+    corrections = {CORRECT.kind: _("the host moves a card laid in the wrong place (a correction)")}
 
     def __init__(self, deck: Deck | None = None) -> None:
         self.deck = deck

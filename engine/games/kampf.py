@@ -20,6 +20,11 @@ timer_done {"name": "night" | "discussion"}       the box, when the timer runs o
 vote       {"choice": player} (+ "seat")          each player, or the host for one
 cards      {"cards": [role, ...]}                 the host (physical cards)
 ========== ====================================== ===============================
+
+Final steps (undo stops at them, see engine.table): the whole night, from the host's
+start to the dawn (who acts is the secret: an undo that worked only while a held role
+was called would say which roles are in play), and the end of the game (the vote, or
+the cards entered).  The discussion and the votes before the last may be undone.
 """
 
 from __future__ import annotations

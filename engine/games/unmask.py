@@ -10,6 +10,12 @@ module of that part of the turn), and how its views read.
 Each move's arguments, who may make it and its prompt are declared with its handler,
 in the module of its part of the turn; the host may make any move for the table except
 a Revelio peek (it may only skip one) and a vote cast on a phone, a seat only its own.
+
+Final steps (undo stops at them, see engine.table): the roll that deals the Loyalty
+cards to the phones, a Revelio peek, the Shift in Loyalties when it changes what a
+phone shows, and the end of the game.  Everything else (rolls, Roles, Encounters,
+groups, reveals, votes) is public and may be undone.  No correction is declared: a
+misread die or card at a step that shows no secret is simply undone.
 """
 
 from __future__ import annotations

@@ -24,6 +24,12 @@ stupor         {}                                         the Minister
 imperio        {"choice": player}                         the Minister
 avada_kedavra  {"choice": player}                         the Minister
 =============  =========================================  ==============================
+
+Final steps (undo stops at them, see engine.table): every step that shows a policy or a
+party to a phone (the vote or show of hands that elects a government and deals the
+Minister's draw, the Minister's discard, Crucio, Stupor's look at the next policies),
+and the end of the game.  Nominations, votes that fail, and a policy read from the
+physical deck (public on the board) may be undone.
 """
 
 from __future__ import annotations
