@@ -7,6 +7,7 @@ import pytest
 
 from engine.actions import IllegalAction
 from engine.games.clue_rules import BURROW
+from engine.table import UndoRefused
 from support.clue import Play, rig_hands
 
 ENVELOPE = ["Snatchers", "Jinxed Broomstick", "Malfoy Manor"]
@@ -251,16 +252,30 @@ def test_physical_cards_the_accuser_says_if_they_were_right() -> None:
     assert play.s.winner == 1 and play.said[-1] == "Bob has solved the mystery and wins! Show everyone the envelope."
 
 
-def test_a_shown_card_cannot_be_unseen_by_undo() -> None:
-    """What a seat has been shown stays with it: undo warns, names the suggester, and the
-    suggester's phone keeps the card."""
+def test_a_shown_card_is_final_so_the_holder_cannot_show_another() -> None:
+    """The review's fault: undo a show and the holder showed a different card, leaving
+    the suggester with two.  The show is final: undo is refused in words that name
+    neither the card nor who saw it, and nothing changes."""
     play = table()
     in_gringotts(play)
     play.suggest("Peter Pettigrew", "Cursed Necklace")
     play.act("show", by=1, choice="Cursed Necklace")
-    warning = play.table.undo_warning()
-    assert warning is not None and "Ann (cards shown to you)" in warning
-    assert "Cursed Necklace" not in warning
-    play.table.undo()
-    assert play.s.step == "show"
-    assert play.table.private_view(0)["seen"] == [{"shown": [{"card": "Cursed Necklace", "by": 1, "suggestion": 0}]}]
+    before = (play.table.public_view(), play.table.private_view(0))
+    refusal = play.table.undo_refusal()
+    assert refusal is not None and "cannot be unseen" in refusal
+    assert "Cursed Necklace" not in refusal and "Ann" not in refusal and "Bob" not in refusal
+    with pytest.raises(UndoRefused):
+        play.table.check_undo()
+    assert (play.table.public_view(), play.table.private_view(0)) == before
+
+
+def test_a_wrong_accusation_is_final_so_the_accuser_stays_out() -> None:
+    """The review's fault: undo a wrong accusation and the accuser was back in the game
+    with the envelope on their phone, and then "solved" it.  The end of a player's game
+    showed them the envelope: undo stops there."""
+    play = table()
+    play.walk_to(BURROW)
+    play.accuse("Snatchers", "Jinxed Broomstick", "Gringotts")
+    with pytest.raises(UndoRefused):
+        play.table.check_undo()
+    assert play.s.eliminated == [0]

@@ -342,14 +342,15 @@ def test_the_host_corrects_a_placement() -> None:
         play.act("correct", by=0, card="Red Item", owner=1, to=0, area="items")
 
 
-def test_undoing_a_draw_warns_that_a_phone_saw_the_cards() -> None:
-    """Cards drawn to a phone cannot be unseen: undo names who saw them, never what."""
+def test_a_draw_is_final_and_undo_points_to_the_correction() -> None:
+    """Cards drawn to a phone cannot be unseen: undo is refused, naming neither who drew
+    nor what, and says how a card put in the wrong place is corrected instead."""
     play = Play(2)
     play.hand(0)
     play.end()
-    warning = play.table.undo_warning()
-    assert warning is not None and "Bob (cards drawn)" in warning
-    assert not any(card in warning for card in play.s.hands[1])
+    refusal = play.table.undo_refusal()
+    assert refusal is not None and "cannot be unseen" in refusal and "card laid in the wrong place" in refusal
+    assert "Bob" not in refusal and not any(card in refusal for card in play.s.hands[1])
 
 
 def test_nothing_is_corrected_before_the_deal_or_after_the_win() -> None:

@@ -159,3 +159,18 @@ def test_a_whole_game_can_be_played_from_the_prompts_alone(players: int) -> None
     assert play.table.public_view()["over"], f"stuck at {play.s.step} after {refused} refusals"
     assert refused == 0
     assert play.s.final.outcome in ("perfect", "partial", "death_eaters", "curse")
+
+
+def test_undo_after_the_shift_says_the_same_whoever_turned() -> None:
+    """The review found the Shift's undo warning naming the one player who turned ("Dan
+    (Loyalty cards and Loyalty)").  The Shift shows every phone its second card, so it is
+    final at every table, and the refusal's words are the same whether anyone turned."""
+    refusals = set()
+    for turns in (True, False):
+        play = seeded(5, lambda p, turns=turns: order_turns(p) == turns)
+        play_beginning(play)
+        assert "A Shift in Loyalties!" in " ".join(play.said)
+        refusal = play.table.undo_refusal()
+        assert refusal is not None and not any(name in refusal for name in play.s.names)
+        refusals.add(refusal)
+    assert len(refusals) == 1

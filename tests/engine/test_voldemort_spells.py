@@ -46,7 +46,8 @@ def test_crucio_shows_the_party_to_the_minister_alone_and_voldemort_as_a_death_e
     assert all(play.table.private_view(x)["view"]["crucio"] == [] for x in range(1, 7))
     public = play.table.public_view()["view"]
     assert public["investigated"] == [voldemort] and "crucio" not in public
-    assert play.table.undo_warning() and "Crucio" in play.table.undo_warning()
+    refusal = play.table.undo_refusal()
+    assert refusal and "cannot be unseen" in refusal and play.s.names[voldemort] not in refusal
 
 
 def test_crucio_shows_an_order_member_as_order_and_no_one_twice() -> None:

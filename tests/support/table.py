@@ -53,8 +53,7 @@ def twin_of(table: Table, change: Callable[[Any], set[int]]) -> tuple[Table, set
     """A copy of ``table`` with one secret changed by ``change``, which returns the seats
     that hold that secret (all seats when it changed nothing): the twin-state technique,
     where everything the holders do not see must come out the same at both tables."""
-    twin = Table(table.games)
-    twin.current = copy.deepcopy(table.current)
+    twin = copy.deepcopy(table)  # its log too: undo's words and who answered last are public
     return twin, change(twin.current.state)
 
 

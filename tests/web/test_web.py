@@ -419,21 +419,20 @@ def test_host_is_claimed_only_by_a_page_opened_on_purpose(tmp_path):
     assert opened.status_code == 200 and service.store.has_host()
 
 
-def test_undo_of_a_shown_secret_asks_the_host_and_the_phone_keeps_it(table):
-    """The host is told who saw what (never what), must confirm, and Ann's phone keeps
-    the word it was shown after the undo."""
+def test_undo_of_a_shown_secret_is_refused_in_public_words_and_changes_nothing(table):
+    """A peek showed Ann a word: undo answers 409 with words naming neither Ann nor the
+    word, the log gains nothing, and an undo with options is a 400."""
     app, service, host = table
     ann = join(app, 0)
     assert ann.post("/api/me/act", json={"kind": "peek", "data": {"choice": "Cy"}}).status_code == 200
     peeked = words(service)[2]
-    asked = host.post("/api/host/undo", json={})
-    assert asked.status_code == 409 and asked.json["confirm"] is True
-    assert "Ann" in asked.json["error"] and peeked not in asked.get_data(as_text=True)
-    assert service.table.current.state.peeked == "Cy"  # nothing undone yet
-    assert host.post("/api/host/undo", json={"confirm": "yes"}).status_code == 400
-    assert host.post("/api/host/undo", json={"confirm": True}).status_code == 200
-    assert service.table.current.state.peeked is None
-    assert {"peeked": "Cy", "peeked_word": peeked} in ann.get("/api/me").json["seen"]
+    logged = len(service.table.kept)
+    refused = host.post("/api/host/undo", json={})
+    assert refused.status_code == 409 and "cannot be unseen" in refused.json["error"]
+    assert "Ann" not in refused.json["error"] and peeked not in refused.get_data(as_text=True)
+    assert host.get("/api/table").json["undo_refused"] == refused.json["error"]
+    assert host.post("/api/host/undo", json={"confirm": True}).status_code == 400
+    assert service.table.current.state.peeked == "Cy" and len(service.table.kept) == logged
     assert peeked not in host.get("/api/table").get_data(as_text=True)
 
 
