@@ -91,6 +91,16 @@ def test_a_mis_tapped_seat_is_not_claimed_and_undo_names_whose_answer_it_takes_b
     assert daemon.service.table.current.state.step != "nominating"
 
 
+def test_a_step_that_showed_a_secret_leaves_undo_off_with_the_reason_on_the_host_page(box, browser):
+    daemon, base = box
+    daemon.service.submit(Action("table.new", {"game": "kampf", "seats": ["Ann", "Bob", "Cy"]}))
+    host = page_of(browser, base, "/host")
+    expect(host.locator("#undo")).to_be_enabled()  # the deal may be undone: a new game
+    daemon.service.submit(Action("start"))
+    expect(host.locator("#undo")).to_be_disabled()
+    expect(host.locator("#undo-what")).to_contain_text("the table's eyes are closed")
+
+
 def test_phones_show_the_last_lines_said_and_a_box_that_cannot_be_reached(box, browser):
     daemon, base = box
     daemon.service.submit(Action("table.new", {"game": "dice", "seats": ["Ann"]}))

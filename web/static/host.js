@@ -61,6 +61,7 @@
     const says = view.undo_refused || (view.undoes ? t("Undo takes back the answer to: {prompt}", { prompt: view.undoes }) : "");
     what.hidden = !says;
     what.textContent = says;
+    document.getElementById("undo").disabled = Boolean(view.undo_refused);
   }
 
   function drawTable(view) {
