@@ -161,6 +161,15 @@ def check_gpio(config: Config) -> CheckResult:
     return CheckResult("gpio", "ok", f"{pins} pins{strip} claimed with {type(outputs.pin_factory).__name__}")
 
 
+def gpio_setup_fix(config: Config, error: HardwareError) -> str:
+    """What the service says in the journal when it cannot claim its pins: the pin an
+    overlay or kernel driver holds, if any, else the doctor's likeliest fix for the cause."""
+    held = {} if config.box.simulate else _held_pins(config)
+    if held:
+        return f"{'; '.join(held.values())}: {_held_fix(held)}"
+    return _gpio_fix(error.__cause__, _in_group("gpio"))
+
+
 def _gpio_fix(cause: BaseException | None, in_group: bool) -> str:
     """The likeliest fix for why gpiozero could not claim the pins (or the strip its SPI)."""
     if isinstance(cause, StripError):

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from device import exit_status
 from device.notify import Notifier
 from support import ROOT
 
@@ -79,7 +80,7 @@ def test_unit_has_the_service_contract_and_hardening() -> None:
         "ProtectHome": "true",
         "PrivateTmp": "true",
         "NoNewPrivileges": "true",
-        "RestartPreventExitStatus": "2",
+        "RestartPreventExitStatus": "2 6",
         "ProtectKernelTunables": "true",
         "ProtectKernelModules": "true",
         "ProtectKernelLogs": "true",
@@ -99,8 +100,38 @@ def test_a_configuration_error_exits_with_the_status_systemd_does_not_restart(tm
     bad.write_text("[camera]\nfps = 500\n")
     from device.cli import main
 
-    assert main(["--config", str(bad), "run"]) == 2
-    assert dict(directives(UNIT.read_text()))["RestartPreventExitStatus"] == "2"
+    assert main(["--config", str(bad), "run"]) == exit_status.CONFIG_ERROR == 2
+    assert dict(directives(UNIT.read_text()))["RestartPreventExitStatus"].split() == ["2", "6"]
+
+
+def test_the_unit_does_not_restart_after_any_set_up_status() -> None:
+    listed = dict(directives(UNIT.read_text()))["RestartPreventExitStatus"].split()
+    assert listed == [str(status) for status in exit_status.NO_RESTART]
+    assert exit_status.SETUP_ERROR == 6
+
+
+def test_a_pin_that_cannot_be_claimed_exits_6_with_the_pin_and_the_fix(tmp_path: Path, monkeypatch, capsys) -> None:
+    """Real pins on a machine with no usable pin library: gpiozero cannot give the box its
+    pins, which a restart cannot change, so the service exits with a status the unit does
+    not restart, and the journal (stderr) names the pins and says what to do."""
+    from gpiozero import Device
+
+    from device import doctor
+    from device.cli import main
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+    monkeypatch.setattr(doctor, "_in_group", lambda name: True)  # as the service user is
+    config = tmp_path / "familiar.toml"
+    config.write_text(f'[box]\nstate_dir = "{tmp_path}"\n[camera]\nsource = "replay:{tmp_path}"\n')
+    try:
+        assert main(["--config", str(config), "run"]) == exit_status.SETUP_ERROR
+    finally:
+        Device.pin_factory = None
+    journal = capsys.readouterr().err
+    assert "set-up error: cannot use GPIO pins 4, 27, 22" in journal
+    assert "fix: on a Raspberry Pi: sudo apt install python3-lgpio" in journal
+    assert "not restarting (exit status 6)" in journal
 
 
 def security(unit_text: str, tmp_path: Path) -> tuple[float, str]:
