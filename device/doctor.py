@@ -27,7 +27,15 @@ from gpiozero.exc import PinFactoryFallback
 
 from device.buttons import Buttons
 from device.config import Config
-from device.narrator import SpeechError, alsa_device, find_sound_card, measure_wav, play_wav, synthesize
+from device.narrator import (
+    SpeechError,
+    alsa_device,
+    find_sound_card,
+    is_hdmi,
+    measure_wav,
+    play_wav,
+    synthesize,
+)
 from device.outputs import HardwareError, Outputs, make_pin_factory
 from device.strip import StripError
 
@@ -37,6 +45,7 @@ SPEECH_FLOOR_RMS = 300  # espeak-ng speech measures about 2500-3200 at full volu
 SPOKEN_LINE = "This is Familiar. If you can hear me, my speaker works."
 BOOT_CONFIG = Path("/boot/firmware/config.txt")
 SOUND_CARDS = Path("/proc/asound/cards")
+DRM_CONNECTORS = Path("/sys/class/drm")
 NUMPY_FIX = (
     "sudo /opt/familiar/.venv/bin/pip install 'numpy<2' 'opencv-python-headless<4.12' (sudo make install pins both)"
 )
@@ -299,10 +308,19 @@ def check_audio(config: Config) -> CheckResult:
             status,
             "no sound card found (aplay -l): narration only goes to WAV files",
             "plug in a USB speaker, or for a MAX98357A amplifier add dtoverlay=max98357a,no-sdmode "
-            f"to {BOOT_CONFIG} and reboot; then set audio.device (see aplay -L)",
+            f"to {BOOT_CONFIG} and reboot (audio.device = "
+            " finds the first card that is not HDMI)",
         )
     card_name = sound_card_name(device, _read(SOUND_CARDS)) or card or "no card listed"
     where = f"{device or 'the default device'} ({card_name})"
+    if is_hdmi(card_name) and not hdmi_screen_connected():
+        return CheckResult(
+            "audio",
+            "fail",
+            f"the narration would play on {where}, an HDMI output with no screen plugged in",
+            "plug in a USB speaker or wire the MAX98357A amplifier (hardware.md), keeping "
+            'audio.device = "" (the first card that is not HDMI); or plug in a screen with speakers',
+        )
     with tempfile.TemporaryDirectory(prefix="familiar-doctor-") as folder:
         line = Path(folder) / "line.wav"
         try:
@@ -330,6 +348,14 @@ def check_audio(config: Config) -> CheckResult:
         f'said "{SPOKEN_LINE}" ({stats.seconds:.1f} s, RMS {stats.rms:.0f}) '
         f"on {where}: if you heard nothing, check the volume and the cable",
     )
+
+
+def hdmi_screen_connected() -> bool:
+    """Whether an HDMI port has a screen, as the kernel's DRM connectors say
+    (``/sys/class/drm/card*-HDMI-A-*/status``); True when none are listed (no KMS
+    driver: nothing to tell), so only a port known to be empty fails the check."""
+    statuses = [_read(port / "status").strip() for port in DRM_CONNECTORS.glob("card*-HDMI-A-*")]
+    return not statuses or "connected" in statuses
 
 
 def sound_card_name(device: str, cards: str) -> str | None:

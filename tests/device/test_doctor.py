@@ -228,6 +228,68 @@ PI_CARDS = """\
 """
 
 
+PI5_CARDS = """\
+ 0 [vc4hdmi0       ]: vc4-hdmi - vc4-hdmi-0
+                      vc4-hdmi-0
+ 1 [vc4hdmi1       ]: vc4-hdmi - vc4-hdmi-1
+                      vc4-hdmi-1
+"""
+PI5_APLAY_L = """**** List of PLAYBACK Hardware Devices ****
+card 0: vc4hdmi0 [vc4-hdmi-0], device 0: MAI PCM i2s-hifi-0 [MAI PCM i2s-hifi-0]
+  Subdevices: 1/1
+card 1: vc4hdmi1 [vc4-hdmi-1], device 0: MAI PCM i2s-hifi-0 [MAI PCM i2s-hifi-0]
+  Subdevices: 1/1
+"""
+
+
+@pytest.fixture
+def pi5_sound(tmp_path: Path, monkeypatch) -> Path:
+    """A Raspberry Pi 5's sound cards (two HDMI ports, nothing else) and its DRM
+    connectors, both empty; returns the connectors' folder."""
+    from device import narrator
+
+    monkeypatch.setattr(narrator, "_aplay_listing", lambda: PI5_APLAY_L)
+    (tmp_path / "cards").write_text(PI5_CARDS)
+    monkeypatch.setattr(doctor, "SOUND_CARDS", tmp_path / "cards")
+    drm = tmp_path / "drm"
+    for port in ("card1-HDMI-A-1", "card1-HDMI-A-2"):
+        (drm / port).mkdir(parents=True)
+        (drm / port / "status").write_text("disconnected\n")
+    monkeypatch.setattr(doctor, "DRM_CONNECTORS", drm)
+    monkeypatch.setattr(doctor, "play_wav", lambda path, device, seconds: None)  # never play on the host
+    return drm
+
+
+def test_playing_on_hdmi_with_no_screen_fails(tmp_path: Path, pi5_sound: Path) -> None:
+    result = doctor.check_audio(simulated(tmp_path))
+    assert result.status == "fail"
+    assert result.detail == (
+        "the narration would play on plughw:CARD=vc4hdmi0,DEV=0 (card 0 vc4hdmi0: vc4-hdmi - vc4-hdmi-0), "
+        "an HDMI output with no screen plugged in"
+    )
+    assert "USB speaker" in result.fix and "MAX98357A" in result.fix
+    named = doctor.check_audio(simulated(tmp_path, audio=AudioConfig(device="vc4hdmi1")))
+    assert named.status == "fail" and "card 1 vc4hdmi1" in named.detail
+
+
+def test_hdmi_with_a_screen_plays(tmp_path: Path, pi5_sound: Path) -> None:
+    (pi5_sound / "card1-HDMI-A-2" / "status").write_text("connected\n")
+    result = doctor.check_audio(simulated(tmp_path))
+    assert result.status == "ok", result
+    assert "on plughw:CARD=vc4hdmi0,DEV=0 (card 0 vc4hdmi0" in result.detail
+
+
+def test_a_usb_speaker_beside_hdmi_is_the_default(tmp_path: Path, pi5_sound: Path, monkeypatch) -> None:
+    from device import narrator
+
+    usb = "card 2: Device [USB Audio Device], device 0: USB Audio [USB Audio]\n  Subdevices: 1/1\n"
+    monkeypatch.setattr(narrator, "_aplay_listing", lambda: PI5_APLAY_L + usb)
+    doctor.SOUND_CARDS.write_text(PI5_CARDS + " 2 [Device         ]: USB-Audio - USB Audio Device\n")
+    result = doctor.check_audio(simulated(tmp_path))
+    assert result.status == "ok", result
+    assert "on plughw:CARD=Device,DEV=0 (card 2 Device: USB-Audio - USB Audio Device)" in result.detail
+
+
 def test_the_sound_card_is_named_as_the_kernel_lists_it() -> None:
     name = doctor.sound_card_name
     assert name("plughw:CARD=Device,DEV=0", PI_CARDS) == "card 1 Device: USB-Audio - USB Audio Device"
