@@ -38,6 +38,7 @@ from device.narrator import (
 )
 from device.outputs import HardwareError, Outputs, make_pin_factory
 from device.strip import StripError
+from vision.camera.pi import NUMPY_FIX
 
 MIN_FREE_BYTES = 200 * 1024 * 1024  # the log, taught dice and cards, a few hundred WAVs
 LOW_FREE_BYTES = 1024 * 1024 * 1024
@@ -46,9 +47,6 @@ SPOKEN_LINE = "This is Familiar. If you can hear me, my speaker works."
 BOOT_CONFIG = Path("/boot/firmware/config.txt")
 SOUND_CARDS = Path("/proc/asound/cards")
 DRM_CONNECTORS = Path("/sys/class/drm")
-NUMPY_FIX = (
-    "sudo /opt/familiar/.venv/bin/pip install 'numpy<2' 'opencv-python-headless<4.12' (sudo make install pins both)"
-)
 OVERLAY_PINS = {"max98357a": ("sdmode-pin", 4, "no-sdmode"), "w1-gpio": ("gpiopin", 4, None)}
 """Device-tree overlays that take a GPIO by default: overlay -> (the parameter that moves
 the pin, its default pin, the parameter that drops it). The MAX98357A overlay drives the

@@ -164,19 +164,104 @@ def test_security_exposure_is_measured_and_the_kernel_hardening_counts(tmp_path:
     assert security(weaker, tmp_path)[0] > exposure + 1.0
 
 
-def install_plan(tmp_path: Path, *command: str, **paths: Path) -> str:
-    """What the installer would do, as its dry run prints it (changes nothing)."""
+BOOKWORM = ("bookworm", "Debian GNU/Linux 12 (bookworm)", "1:1.24.2-1+deb12u1")
+TRIXIE = ("trixie", "Debian GNU/Linux 13 (trixie)", "1:2.2.4+ds-1")
+"""Raspberry Pi OS releases as the installer sees them: codename, name, apt's python3-numpy."""
+
+
+def pi_system(folder: Path, release: tuple[str, str, str] = BOOKWORM, architecture: str = "arm64") -> dict[str, str]:
+    """The environment of an installer run that sees a Raspberry Pi OS system: ``dpkg
+    --print-architecture``, ``dpkg-query`` of python3-numpy and /etc/os-release answer as
+    they do there; every other dpkg question goes to this machine's dpkg."""
+    codename, name, numpy = release
+    shims = folder / "bin"
+    shims.mkdir(parents=True, exist_ok=True)
+    dpkg, query = shutil.which("dpkg") or "false", shutil.which("dpkg-query") or "false"
+    (shims / "dpkg").write_text(
+        f'#!/bin/sh\n[ "$1" = --print-architecture ] && {{ echo {architecture}; exit 0; }}\nexec {dpkg} "$@"\n'
+    )
+    (shims / "dpkg-query").write_text(
+        f'#!/bin/sh\ncase "$*" in *python3-numpy*) printf %s "{numpy}"; exit 0 ;; esac\nexec {query} "$@"\n'
+    )
+    for shim in shims.iterdir():
+        shim.chmod(0o755)
+    os_release = folder / "os-release"
+    os_release.write_text(f'PRETTY_NAME="{name}"\nVERSION_CODENAME={codename}\nID=debian\n')
+    return {"PATH": f"{shims}:{os.environ['PATH']}", "FAMILIAR_OS_RELEASE": str(os_release)}
+
+
+def run_installer(
+    tmp_path: Path, *command: str, system: dict[str, str] | None = None, **paths: Path
+) -> subprocess.CompletedProcess[str]:
+    """The installer's dry run (changes nothing) on a Bookworm arm64 system unless told."""
     env = {
         **os.environ,
+        **(system or pi_system(tmp_path / "system")),
         "FAMILIAR_DRY_RUN": "1",
         "CONFIG_DIR": str(tmp_path / "etc"),
         **{key: str(value) for key, value in paths.items()},
     }
-    result = subprocess.run(
+    return subprocess.run(
         list(command or ("sh", str(INSTALL))), capture_output=True, text=True, env=env, timeout=120, cwd=REPO
     )
+
+
+def install_plan(tmp_path: Path, *command: str, system: dict[str, str] | None = None, **paths: Path) -> str:
+    """What the installer would do, as its dry run prints it."""
+    result = run_installer(tmp_path, *command, system=system, **paths)
     assert result.returncode == 0, result.stderr
     return result.stdout
+
+
+@pytest.mark.parametrize(
+    ("release", "pins"),
+    [
+        (BOOKWORM, "numpy==1.24.2 opencv-python-headless>=4.8,<4.12"),
+        (TRIXIE, "numpy==2.2.4"),  # OpenCV 4.12 and later are built for numpy 2
+    ],
+)
+def test_make_install_plans_numpy_and_opencv_from_apt_s_numpy(tmp_path: Path, release, pins: str) -> None:
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    system = pi_system(tmp_path / "system", release)
+    plan = install_plan(tmp_path, "make", "-s", "install", "DRY_RUN=1", system=system)
+    assert f"= {release[1]}, arm64, extras [pi]" in plan
+    assert f"-m pip install -q /opt/familiar/src[pi] {pins}\n" in plan
+
+
+@pytest.mark.parametrize(
+    ("release", "architecture", "says"),
+    [
+        (BOOKWORM, "armhf", "this system is armhf: the box needs 64-bit Raspberry Pi OS (arm64)"),
+        (TRIXIE, "amd64", "this system is amd64: "),
+        (
+            ("bullseye", "Debian GNU/Linux 11 (bullseye)", "1:1.19.5-1"),
+            "arm64",
+            "this system is bullseye: the box installs on",
+        ),
+    ],
+)
+def test_make_install_refuses_other_systems_before_changing_anything(
+    tmp_path: Path, release, architecture: str, says: str
+) -> None:
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    system = pi_system(tmp_path / "system", release, architecture)
+    result = run_installer(tmp_path, "make", "-s", "install", "DRY_RUN=1", system=system)
+    assert result.returncode != 0
+    assert f"familiar cannot be installed here: {says}" in result.stderr
+    assert not [line for line in result.stdout.splitlines() if line.startswith("+ ")]
+
+
+def test_a_strip_in_the_config_installs_its_driver_and_a_compiler(tmp_path: Path) -> None:
+    (tmp_path / "etc").mkdir()
+    (tmp_path / "etc" / "familiar.toml").write_text('[lights]\nstrip = "/dev/spidev0.0"\n')
+    plan = install_plan(tmp_path)
+    assert "extras [pi,strip]" in plan and "/opt/familiar/src[pi,strip] numpy==1.24.2" in plan
+    for package in ("gcc", "python3-dev"):
+        assert f"= apt package {package} is installed" in plan or f"apt-get install -y -qq {package}" in plan
+    no_strip = install_plan(tmp_path / "none")
+    assert "python3-dev" not in no_strip and "[pi,strip]" not in no_strip
 
 
 def test_install_script_plan(tmp_path: Path) -> None:
@@ -187,7 +272,7 @@ def test_install_script_plan(tmp_path: Path) -> None:
         "usermod --append --groups gpio,spi,video,audio familiar",
         "python3 -m venv --system-site-packages /opt/familiar/.venv",
         "git -C " + str(REPO) + " archive HEAD | tar -x -C /opt/familiar/src.new",
-        "-m pip install -q /opt/familiar/src[pi]",
+        "-m pip install -q /opt/familiar/src[pi] numpy==1.24.2 opencv-python-headless>=4.8,<4.12",
         f"device/familiar.example.toml {tmp_path}/etc/familiar.toml",
         "systemd/familiar.service /etc/systemd/system/familiar.service",
         "systemctl enable familiar.service",
@@ -222,7 +307,7 @@ def test_a_second_run_over_an_installed_box_changes_nothing(tmp_path: Path) -> N
     commit = subprocess.run(
         ["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
     ).stdout.strip()
-    (prefix / "src" / ".commit").write_text(commit + "\n")
+    (prefix / "src" / ".commit").write_text(f"{commit}\n[pi]\nnumpy==1.24.2\nopencv-python-headless>=4.8,<4.12\n")
     units.mkdir()
     shutil.copy(UNIT, units / "familiar.service")
     etc.mkdir()

@@ -84,7 +84,7 @@ def test_picamera2_built_for_numpy_1_says_the_numpy_fix(tmp_path: Path, monkeypa
     with pytest.raises(CameraError) as caught:
         import_picamera2()
     assert f"this numpy ({np.__version__})" in str(caught.value)
-    assert "pip install 'numpy<2' 'opencv-python-headless<4.12'" in str(caught.value)
+    assert "sudo make install (it pins numpy to apt's python3-numpy)" in str(caught.value)
 
 
 def test_picamera2_failing_any_other_way_is_a_camera_error(tmp_path: Path, monkeypatch) -> None:

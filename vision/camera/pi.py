@@ -20,11 +20,11 @@ INSTALL_HINT = (
 )
 
 
+NUMPY_FIX = "sudo rm /opt/familiar/src/.commit && sudo make install (it pins numpy to apt's python3-numpy)"
 NUMPY_HINT = (
     "picamera2 (from apt) cannot load with this numpy ({numpy}): Raspberry Pi OS builds "
-    "picamera2 and simplejpeg against its own numpy 1.x, and numpy 2 breaks them. Fix: "
-    "`sudo /opt/familiar/.venv/bin/pip install 'numpy<2' 'opencv-python-headless<4.12'` "
-    "(sudo make install pins both)"
+    "picamera2 and simplejpeg against its own numpy (python3-numpy), and any other numpy "
+    f"in the venv breaks them. Fix: {NUMPY_FIX}"
 )
 NUMPY_MISMATCH = (
     "numpy.dtype size changed",
