@@ -48,6 +48,13 @@ skip() {
     echo "= $*"
 }
 
+# git in the checkout. A checkout cloned by another user (pi) is refused as "dubious
+# ownership" when root runs this without sudo (git trusts it only via SUDO_UID): this
+# one checkout is trusted for these commands, never in the global config.
+repo_git() {
+    git -c safe.directory="$REPO" -C "$REPO" "$@"
+}
+
 need_root() {
     if [ -z "$DRY_RUN" ] && [ "$(id -u)" != 0 ]; then
         echo "install.sh: run as root (sudo make install)" >&2
@@ -86,7 +93,9 @@ install_apt_packages() {
                 continue
             fi ;;
         esac
-        run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package"
+        # Without recommends: python3-picamera2 recommends the desktop's Qt and OpenGL
+        # previews, hundreds of MB that a Lite box never shows.
+        run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$package"
     done
 }
 
@@ -115,7 +124,7 @@ install_project() {
     else run install -d -m 0755 "$PREFIX"; run python3 -m venv --system-site-packages "$PREFIX/.venv"; fi
     # The committed tree when this is a git clone (no .venv, state or caches), copied into
     # a fresh folder so that files the new commit deleted do not linger.
-    commit=$(git -C "$REPO" rev-parse HEAD 2>/dev/null || true)
+    commit=$(repo_git rev-parse HEAD 2>/dev/null || true)
     plan=$(requirements)
     extras=$(echo "$plan" | head -n 1)
     pins=$(echo "$plan" | tail -n +2)
@@ -127,10 +136,14 @@ install_project() {
     run rm -rf "$PREFIX/src.new"
     run install -d -m 0755 "$PREFIX/src.new"
     if [ -n "$commit" ]; then
-        echo "+ git -C $REPO archive HEAD | tar -x -C $PREFIX/src.new"
-        if [ -z "$DRY_RUN" ]; then git -C "$REPO" archive HEAD | tar -x -C "$PREFIX/src.new"; fi
+        # Through a file, not a pipe: sh has no pipefail, and a failing git archive
+        # piped into tar left an empty tree that was then installed.
+        run git -c safe.directory="$REPO" -C "$REPO" archive --output="$PREFIX/src.tar" HEAD
+        run tar -x --no-same-owner -f "$PREFIX/src.tar" -C "$PREFIX/src.new"
+        run rm -f "$PREFIX/src.tar"
     else
-        run cp -a "$REPO/." "$PREFIX/src.new/"
+        # root-owned like the rest of /opt/familiar, not the checkout owner's
+        run cp -R "$REPO/." "$PREFIX/src.new/"
         run rm -rf "$PREFIX/src.new/.venv"
     fi
     run rm -rf "$PREFIX/src"

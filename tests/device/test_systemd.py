@@ -183,6 +183,10 @@ def pi_system(folder: Path, release: tuple[str, str, str] = BOOKWORM, architectu
     (shims / "dpkg-query").write_text(
         f'#!/bin/sh\ncase "$*" in *python3-numpy*) printf %s "{numpy}"; exit 0 ;; esac\nexec {query} "$@"\n'
     )
+    apt_cache = shutil.which("apt-cache") or "false"
+    (shims / "apt-cache").write_text(  # Raspberry Pi OS's own packages are in its apt sources
+        f'#!/bin/sh\ncase "$*" in "show python3-picamera2"|"show python3-lgpio") exit 0 ;; esac\nexec {apt_cache} "$@"\n'
+    )
     for shim in shims.iterdir():
         shim.chmod(0o755)
     os_release = folder / "os-release"
@@ -271,7 +275,8 @@ def test_install_script_plan(tmp_path: Path) -> None:
     for step in (
         "usermod --append --groups gpio,spi,video,audio familiar",
         "python3 -m venv --system-site-packages /opt/familiar/.venv",
-        "git -C " + str(REPO) + " archive HEAD | tar -x -C /opt/familiar/src.new",
+        f"+ git -c safe.directory={REPO} -C {REPO} archive --output=/opt/familiar/src.tar HEAD\n",
+        "+ tar -x --no-same-owner -f /opt/familiar/src.tar -C /opt/familiar/src.new\n",
         "-m pip install -q /opt/familiar/src[pi] numpy==1.24.2 opencv-python-headless>=4.8,<4.12",
         f"device/familiar.example.toml {tmp_path}/etc/familiar.toml",
         "systemd/familiar.service /etc/systemd/system/familiar.service",
@@ -280,6 +285,82 @@ def test_install_script_plan(tmp_path: Path) -> None:
     ):
         assert step in plan, step
     assert not (tmp_path / "etc").exists()  # a dry run changes nothing
+
+
+def test_apt_installs_nothing_the_packages_merely_recommend(tmp_path: Path) -> None:
+    """python3-picamera2 recommends the desktop's Qt and OpenGL previews."""
+    plan = install_plan(tmp_path)
+    installs = [line for line in plan.splitlines() if " apt-get install " in line]
+    assert any(line.endswith("--no-install-recommends python3-picamera2") for line in installs), plan
+    assert all("--no-install-recommends" in line for line in installs)
+
+
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="needs root (to own files as another user / to run for real)")
+
+
+@needs_root
+def test_root_installs_a_checkout_another_user_owns_from_git(tmp_path: Path) -> None:
+    """Run as root without sudo (no SUDO_UID), git refuses a checkout the pi user cloned
+    ("dubious ownership"): the installer took the copy path and, with no commit to stamp,
+    reinstalled at every run."""
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(REPO), str(clone)], check=True, timeout=120)
+    shutil.copy(INSTALL, clone / "systemd" / "install.sh")  # this installer, over the clone's committed one
+    subprocess.run(["chown", "-R", "65534:65534", str(clone)], check=True)
+    env = {key: value for key, value in os.environ.items() if not key.startswith("SUDO_")}
+    env["HOME"] = str(tmp_path)  # no global safe.directory of this machine's root
+    commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True).stdout
+    assert commit.strip()
+    system = {**pi_system(tmp_path / "system"), "HOME": str(tmp_path)}
+    refused = subprocess.run(["git", "-C", str(clone), "rev-parse", "HEAD"], capture_output=True, text=True, env=env)
+    assert "dubious ownership" in refused.stderr  # what the old installer ran into
+    plan = install_plan(tmp_path, "sh", str(clone / "systemd" / "install.sh"), system=system)
+    assert f"-C {clone} archive --output=/opt/familiar/src.tar HEAD" in plan
+    assert "cp -R" not in plan and f"+ echo {commit.strip()} [pi]" in plan
+
+
+GIT_ARCHIVE_FAILING_HALFWAY = "\n".join(
+    [
+        'case "$*" in *archive*)',
+        "    out=/dev/stdout",
+        '    for arg in "$@"; do case $arg in --output=*) out=${{arg#--output=}} ;; esac; done',
+        '    {git} -C {repo} archive HEAD README.md > "$out"  # a whole tar, of one file',
+        '    echo "fatal: unable to read tree" >&2; exit 128 ;;',
+        "esac",
+        'exec {git} "$@"',
+    ]
+)
+"""git, except that ``git archive`` writes part of the tree and then fails, as with a
+damaged object store."""
+
+
+@needs_root
+def test_a_failing_git_archive_stops_the_install(tmp_path: Path) -> None:
+    """For real (not a dry run), in temporary folders, with the system's commands standing
+    in: git archive fails halfway, and nothing after it runs (through the old pipe, tar
+    read the part it got and the install went on with a tree of one file)."""
+    system = pi_system(tmp_path / "system")
+    shims = Path(system["PATH"].split(":")[0])
+    log = tmp_path / "ran.log"
+    for name, script in {
+        "git": GIT_ARCHIVE_FAILING_HALFWAY.format(git=shutil.which("git"), repo=REPO),
+        "getent": "exit 0",  # every group exists
+        "id": f'case "$*" in "-nG familiar") echo familiar gpio spi video audio ;; familiar) ;; *) exec {shutil.which("id")} "$@" ;; esac',
+        "systemctl": f'echo "systemctl $*" >> {log}',
+    }.items():
+        (shims / name).write_text(f"#!/bin/sh\n{script}\n")
+        (shims / name).chmod(0o755)
+    dpkg = (shims / "dpkg").read_text()
+    (shims / "dpkg").write_text(dpkg.replace("#!/bin/sh\n", '#!/bin/sh\n[ "$1" = -s ] && exit 0\n'))  # all installed
+    prefix = tmp_path / "opt"
+    (prefix / ".venv" / "bin").mkdir(parents=True)
+    (prefix / ".venv" / "bin" / "python").write_text(f'#!/bin/sh\necho "python $*" >> {log}\n')
+    (prefix / ".venv" / "bin" / "python").chmod(0o755)
+    env = {**os.environ, **system, "PREFIX": str(prefix), "UNIT_DIR": str(tmp_path / "units")}
+    env.update(CONFIG_DIR=str(tmp_path / "etc"), FAMILIAR_DRY_RUN="")
+    result = subprocess.run(["sh", str(INSTALL)], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode != 0 and "fatal: unable to read tree" in result.stderr
+    assert not (prefix / "src").exists() and not log.exists()  # no pip, no unit, no restart
 
 
 def test_make_install_dry_run_prints_every_step_and_changes_nothing(tmp_path: Path) -> None:
