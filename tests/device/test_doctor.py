@@ -186,7 +186,7 @@ def test_full_doctor_on_a_simulated_box(tmp_path: Path, capsys, monkeypatch) -> 
     monkeypatch.setattr(doctor, "find_sound_card", lambda: None)  # never play on the host
     status = run_doctor(simulated(tmp_path))
     out = capsys.readouterr().out
-    for name in ("camera", "gpio", "audio", "speech", "disk", "web"):
+    for name in ("camera", "gpio", "audio", "speech", "disk", "power", "web"):
         assert f"] {name}: " in out
     assert status == 0, out  # the missing speaker is only a warning when simulating
 
@@ -327,6 +327,79 @@ def test_the_i2s_amp_overlay_taking_gpio_4_is_found_with_the_fix(real_pins: Conf
     assert "GPIO 13 (gpio.undo_pin)" in doctor.check_gpio(real_pins).detail
     doctor.BOOT_CONFIG.write_text("dtoverlay=max98357a,no-sdmode\n")
     assert doctor.check_gpio(real_pins).status == "ok"
+
+
+def test_overlay_parameters_on_the_next_dtparam_lines_count(real_pins: Config) -> None:
+    """The firmware gives a ``dtparam=`` after a ``dtoverlay=`` to that overlay."""
+    doctor.BOOT_CONFIG.write_text("dtoverlay=max98357a\ndtparam=no-sdmode\n")
+    assert doctor.check_gpio(real_pins).status == "ok"
+    doctor.BOOT_CONFIG.write_text("dtoverlay=max98357a\ndtparam=sdmode-pin=13  # moved\n")
+    assert "GPIO 13 (gpio.undo_pin)" in doctor.check_gpio(real_pins).detail
+    doctor.BOOT_CONFIG.write_text("dtoverlay=max98357a\ndtoverlay=\ndtparam=no-sdmode\n")  # ends its parameters
+    assert "GPIO 4 " in doctor.check_gpio(real_pins).detail
+    doctor.BOOT_CONFIG.write_text("dtparam=no-sdmode\ndtoverlay=max98357a\n")  # before it: not its parameter
+    assert "GPIO 4 " in doctor.check_gpio(real_pins).detail
+
+
+def test_an_overlay_under_another_model_s_filter_takes_no_pin() -> None:
+    text = "[pi4]\ndtoverlay=max98357a\n[all]\ndtparam=audio=off\n"
+    assert doctor.overlay_pins(text, "Raspberry Pi 5 Model B Rev 1.0") == {}
+    assert doctor.overlay_pins(text, "Raspberry Pi 4 Model B Rev 1.5") == {4: "dtoverlay=max98357a"}
+    assert doctor.overlay_pins("[none]\ndtoverlay=w1-gpio\n") == {}
+    assert doctor.overlay_pins("[cm5]\ndtoverlay=dwc2\n[all]\ndtoverlay=w1-gpio\n", "Raspberry Pi 5") == {
+        4: "dtoverlay=w1-gpio"
+    }
+
+
+def test_the_fix_names_the_section_that_holds_the_pin(real_pins: Config) -> None:
+    """GPIO 4 is the first threat LED, under [lights.bars]; [gpio] holds only the buttons
+    and the status LED."""
+    doctor.BOOT_CONFIG.write_text("dtoverlay=max98357a\n")
+    assert doctor.check_gpio(real_pins).fix.endswith(
+        "or move threat under [lights.bars] to a free pin in /etc/familiar/familiar.toml"
+    )
+    doctor.BOOT_CONFIG.write_text("dtoverlay=w1-gpio,gpiopin=26\n")
+    assert doctor.check_gpio(real_pins).fix.endswith(
+        "or move confirm_pin under [gpio] to a free pin in /etc/familiar/familiar.toml"
+    )
+
+
+def fake_vcgencmd(tmp_path: Path, monkeypatch, answer: str) -> None:
+    """A ``vcgencmd`` that answers ``get_throttled`` as a Pi's firmware does."""
+    script = tmp_path / "vcgencmd"
+    script.write_text(f'#!/bin/sh\n[ "$1" = get_throttled ] && echo "{answer}"\n')
+    script.chmod(0o755)
+    monkeypatch.setattr(doctor, "VCGENCMD", str(script))
+
+
+@pytest.mark.parametrize(
+    ("answer", "status", "says"),
+    [
+        ("throttled=0x0", "ok", "no under-voltage or throttling since boot (throttled=0x0)"),
+        (
+            "throttled=0x50005",
+            "fail",
+            "under-voltage now, throttled now, under-voltage since boot, throttled since boot",
+        ),
+        ("throttled=0x50000", "fail", "under-voltage since boot, throttled since boot (throttled=0x50000)"),
+        ("throttled=0x80008", "warn", "at the soft temperature limit now, at the soft temperature limit since boot"),
+    ],
+)
+def test_under_voltage_and_throttling_are_read_from_the_firmware(
+    tmp_path: Path, monkeypatch, answer: str, status: str, says: str
+) -> None:
+    fake_vcgencmd(tmp_path, monkeypatch, answer)
+    result = doctor.check_power(simulated(tmp_path))
+    assert (result.status, result.detail.startswith(says)) == (status, True), result
+    if status == "fail":
+        assert "official supply" in result.fix
+
+
+def test_no_vcgencmd_is_said_and_warns_on_a_box(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(doctor, "VCGENCMD", "no-such-vcgencmd")
+    assert doctor.check_power(simulated(tmp_path)).status == "ok"
+    real = dataclasses.replace(simulated(tmp_path), box=BoxConfig(state_dir=tmp_path))
+    assert doctor.check_power(real).status == "warn"
 
 
 def test_one_wire_on_gpio_4_is_found_too(real_pins: Config) -> None:
