@@ -151,8 +151,7 @@ install_project() {
     # numpy pinned to apt's (picamera2 is built for it), OpenCV for that numpy;
     # apt's lgpio already satisfies the [pi] extra's lgpio.
     run "$PREFIX/.venv/bin/python" -m pip install -q "$PREFIX/src$extras" $pins
-    # the message catalogs, compiled beside the installed .po files
-    run "$PREFIX/.venv/bin/python" -m web.catalogs compile
+    # (the wheel pip builds carries the compiled message catalogs: setup.py)
     run install -m 0644 "$REPO/hardware.md" "$PREFIX/hardware.md"
     if [ -n "$commit" ]; then
         echo "+ echo $commit $(echo $plan) > $PREFIX/src/.commit"
