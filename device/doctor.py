@@ -356,8 +356,7 @@ def check_audio(config: Config) -> CheckResult:
             status,
             "no sound card found (aplay -l): narration only goes to WAV files",
             "plug in a USB speaker, or for a MAX98357A amplifier add dtoverlay=max98357a,no-sdmode "
-            f"to {BOOT_CONFIG} and reboot (audio.device = "
-            " finds the first card that is not HDMI)",
+            f'to {BOOT_CONFIG} and reboot (audio.device = "" finds the first card that is not HDMI)',
         )
     card_name = sound_card_name(device, _read(SOUND_CARDS)) or card or "no card listed"
     where = f"{device or 'the default device'} ({card_name})"

@@ -110,7 +110,9 @@ def test_a_busy_web_port_fails_and_a_free_one_passes(tmp_path: Path) -> None:
 
 def test_no_sound_card_is_a_warning_when_simulating_and_a_failure_on_a_box(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(doctor, "find_sound_card", lambda: None)
-    assert doctor.check_audio(simulated(tmp_path)).status == "warn"
+    result = doctor.check_audio(simulated(tmp_path))
+    assert result.status == "warn"
+    assert result.fix.endswith('reboot (audio.device = "" finds the first card that is not HDMI)')
     real = dataclasses.replace(simulated(tmp_path), box=BoxConfig(state_dir=tmp_path))
     assert doctor.check_audio(real).status == "fail"
 
