@@ -9,9 +9,10 @@ downloads none), and only on numpy 1.x keeps OpenCV below 4.12, the first releas
 for numpy 2 alone.
 
 Standard library only: ``systemd/install.sh`` (and ``make venv`` on a Pi) run it with the
-system's python3 before anything else is installed: ``python3 -m device.pi_stack check``
-refuses a system the box does not install on, ``python3 -m device.pi_stack pins`` prints
-pip's requirements for this system, one a line.
+system's python3 before anything else is installed: ``python3 -m device.pi_stack pins``
+refuses (exit 3) a system the box does not install on, and otherwise prints the
+project's extras (``[pi]`` or ``[pi,strip]``) and then numpy's and OpenCV's pins, one a
+line.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ OPENCV_FOR_NUMPY_1 = "opencv-python-headless>=4.8,<4.12"
 NUMPY_PACKAGE = "python3-numpy"
 OS_RELEASE = Path("/etc/os-release")
 REFUSED = 3
-"""The exit status of ``check`` on a system the box does not install on."""
+"""The exit status on a system the box does not install on."""
 
 
 class Unsupported(RuntimeError):
@@ -114,7 +115,7 @@ def system_numpy() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m device.pi_stack", description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=("check", "pins"))
+    parser.add_argument("what", choices=("pins",))
     parser.add_argument("--config", type=Path, help="the box's configuration file (pins: which extras)")
     args = parser.parse_args(argv)
     os_release = Path(os.environ.get("FAMILIAR_OS_RELEASE", OS_RELEASE))
@@ -122,10 +123,9 @@ def main(argv: list[str] | None = None) -> int:
         problem = refusal(_output("dpkg", "--print-architecture"), system_release(os_release))
         if problem:
             raise Unsupported(problem)
-        if args.what == "pins":
-            config = args.config.read_text() if args.config and args.config.is_file() else ""
-            print(f"[{','.join(extras(config))}]")
-            print("\n".join(reader_pins(system_numpy())))
+        config = args.config.read_text() if args.config and args.config.is_file() else ""
+        print(f"[{','.join(extras(config))}]")
+        print("\n".join(reader_pins(system_numpy())))
     except (Unsupported, tomllib.TOMLDecodeError) as error:
         print(f"familiar cannot be installed here: {error}", file=sys.stderr)
         return REFUSED

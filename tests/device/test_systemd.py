@@ -313,7 +313,8 @@ def test_root_installs_a_checkout_another_user_owns_from_git(tmp_path: Path) -> 
     assert commit.strip()
     system = {**pi_system(tmp_path / "system"), "HOME": str(tmp_path)}
     refused = subprocess.run(["git", "-C", str(clone), "rev-parse", "HEAD"], capture_output=True, text=True, env=env)
-    assert "dubious ownership" in refused.stderr  # what the old installer ran into
+    if "dubious ownership" not in refused.stderr:  # what the old installer ran into
+        pytest.skip("this git (before 2.35.2) trusts a checkout of any owner")
     plan = install_plan(tmp_path, "sh", str(clone / "systemd" / "install.sh"), system=system)
     assert f"-C {clone} archive --output=/opt/familiar/src.tar HEAD" in plan
     assert "cp -R" not in plan and f"+ echo {commit.strip()} [pi]" in plan
