@@ -20,13 +20,18 @@ system-deps:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
-# On a Raspberry Pi the [pi] extra keeps apt's numpy 1.x, which apt's picamera2 needs.
-EXTRAS := test$(shell grep -qa "Raspberry Pi" /proc/device-tree/model 2>/dev/null && echo ,pi)
+# The tests drive the LED strip's own pixel buffer, so they need its driver ([strip]).
+# On a Raspberry Pi the [pi] extra, and numpy pinned to apt's (apt's picamera2 is built
+# for it) with an OpenCV for that numpy, as the installer does (device/pi_stack.py).
+comma := ,
+ON_PI := $(shell grep -qa "Raspberry Pi" /proc/device-tree/model 2>/dev/null && echo yes)
+EXTRAS := test,strip$(if $(ON_PI),$(comma)pi)
+PI_PINS = $(if $(ON_PI),$(shell $(PYTHON) -m device.pi_stack pins | tail -n +2))
 
 $(STAMP): pyproject.toml
 	@[ -x $(PY) ] || $(PYTHON) -m venv --system-site-packages $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[$(EXTRAS)]'
+	$(PY) -m pip install -q -e '.[$(EXTRAS)]' $(foreach pin,$(PI_PINS),'$(pin)')
 	@touch $(STAMP)
 
 # The message catalogs the box reads (web/translations/*/LC_MESSAGES/*.mo), from the .po files.

@@ -15,6 +15,7 @@ BENCHMARKS = (
     "bench.cards",
     "bench.cluttered_cards",
     "bench.daemon",
+    "bench.settle",
     "bench.long_log",
     "bench.load",
 )

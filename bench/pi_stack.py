@@ -1,35 +1,34 @@
 """A Python with the Raspberry Pi's numpy and OpenCV, for measuring what the box runs.
 
-The box installs pyproject's ``pi`` extra: numpy 1.x (apt's picamera2 is built for it)
-and the last OpenCV built for it (4.11).  A development machine gets the newest of
-both, and OpenCV 5's import alone holds ~64 MB where 4.11's holds ~50 MB, so a memory
-figure measured there is not the box's.  The readers read the same on both stacks
-(``bench.stack_readings``, ``docs/experiments/pi-numpy-stack.md``); their memory is
-what differs.
+The box installs numpy pinned to apt's and, on numpy 1.x, the last OpenCV built for it
+(``device.pi_stack``): on Bookworm numpy 1.24.2 and OpenCV 4.11.  A development machine
+gets the newest of both, and OpenCV 5's import alone holds ~64 MB where 4.11's holds
+~50 MB, so a memory figure measured there is not the box's.  The readers read the same
+on both stacks (``bench.stack_readings``, ``docs/experiments/pi-numpy-stack.md``); their
+memory is what differs.
 
-The venv holds only those two pins, read from pyproject.toml so they are written once,
-and is made on first use in ``.venv-pi``.  Where this machine's Python has no wheels
-for them (numpy 1.x stops at Python 3.12), the benchmark says so and goes on.
+The venv holds only the installer's pins for Bookworm's numpy, and is made on first use
+in ``.venv-pi``.  Where this machine's Python has no wheels for them (numpy 1.x stops at
+Python 3.12), the benchmark says so and goes on.
 """
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
+
+from device.pi_stack import reader_pins
 
 ROOT = Path(__file__).resolve().parents[1]
 VENV = ROOT / ".venv-pi"
-READER_PACKAGES = ("numpy", "opencv-python-headless")
-"""The ``pi`` pins the dice reader imports (lgpio is the box's GPIO, not the reader's)."""
+BOOKWORM_NUMPY = "1.24.2"
+"""Raspberry Pi OS Bookworm's python3-numpy (1:1.24.2-1+deb12u1), which its picamera2 is built for."""
 
 
 def pins() -> list[str]:
-    """The ``pi`` extra's requirements for the reader's packages, as pyproject writes them."""
-    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
-    return [req for req in extras["pi"] if re.split(r"[^\w.-]", req, maxsplit=1)[0] in READER_PACKAGES]
+    """What the installer pins on Bookworm: its numpy and the OpenCV for it."""
+    return reader_pins(BOOKWORM_NUMPY)
 
 
 def python() -> Path | None:

@@ -1,7 +1,8 @@
 """The ``familiar`` command: run the box, run the demo, check the hardware, read photos.
 
-Exit status: 0 fine, 1 a problem the box reported (hardware, a failed check), 2 a
-bad command line or configuration file.
+Exit status (device/exit_status.py): 0 fine, 1 a problem the box reported (a failed
+check, the state folder), 2 a bad command line or configuration file, 6 a GPIO pin that
+cannot be set up. systemd restarts the service after 1, never after 2 or 6.
 """
 
 from __future__ import annotations
@@ -14,10 +15,17 @@ import signal
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from device import memory  # first: it sets OpenBLAS's threads before numpy loads
+from device import (
+    exit_status,
+    memory,  # first: it sets OpenBLAS's threads before numpy loads
+)
 from device.config import Config, ConfigError, load_config
 from vision import cli as vision_cli  # noqa
+
+if TYPE_CHECKING:
+    from device.outputs import HardwareError
 
 DEMO_PHOTOS = Path(__file__).resolve().parent / "demo_tray"
 """Real tray photos shipped as package data (see its README.md)."""
@@ -51,9 +59,11 @@ def _serve(config: Config, first_game: tuple[str, list[str], dict] | None = None
     memory.limit_malloc_arenas()  # before the daemon's threads start
     try:
         daemon = Daemon(config)
-    except (HardwareError, StorageError) as exc:
+    except HardwareError as exc:
+        return _setup_error(config, exc)
+    except StorageError as exc:
         print(f"familiar: {exc}", file=sys.stderr)
-        return 1
+        return exit_status.FAILED
     signal.signal(signal.SIGTERM, lambda *_: daemon.stopping.set())
     signal.signal(signal.SIGINT, lambda *_: daemon.stopping.set())
 
@@ -75,6 +85,22 @@ def _serve(config: Config, first_game: tuple[str, list[str], dict] | None = None
     return daemon.run(after_start=first_table)
 
 
+def _setup_error(config: Config, error: HardwareError) -> int:
+    """Says in the journal which pin failed and how to fix it, and exits with the status
+    the unit does not restart: retrying every few seconds cannot free a pin."""
+    from device.doctor import gpio_setup_fix
+
+    print(f"familiar: set-up error: {error}", file=sys.stderr)
+    print(f"familiar: fix: {gpio_setup_fix(config, error)}", file=sys.stderr)
+    print(
+        f"familiar: not restarting (exit status {exit_status.SETUP_ERROR}); check with `familiar doctor`, "
+        "then: sudo systemctl restart familiar",
+        file=sys.stderr,
+        flush=True,
+    )
+    return exit_status.SETUP_ERROR
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     return _serve(_config(args))
 
@@ -86,7 +112,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if args.game not in registry():
         known = ", ".join(sorted(registry()))
         print(f"familiar demo: unknown game {args.game[:40]!r}; known: {known}", file=sys.stderr)
-        return 2
+        return exit_status.CONFIG_ERROR
     base = _config(args)  # a bad file is refused before a state directory is made
     state = Path(args.state) if args.state else Path(tempfile.mkdtemp(prefix="familiar-demo-"))
     config = demo_config(base, state, args.port)
@@ -137,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except ConfigError as exc:
         print(f"familiar: configuration error: {exc}", file=sys.stderr)
-        return 2
+        return exit_status.CONFIG_ERROR
 
 
 if __name__ == "__main__":

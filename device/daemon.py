@@ -55,6 +55,9 @@ CAMERA_STEADY_S = 30.0
 """A camera that failed is declared working again only after this long without failing:
 reopening one that fails at a corrupt photo works for a few seconds each time, and the
 warning was said at every trip round the folder."""
+LATEST_FRAME_S = 1.0
+"""How often a camera that watches motion on a low-resolution stream also hands over a
+full frame for the host page's camera view and for teaching (and at every settle)."""
 TIMERS_STALL_S = 30.0
 """The timer thread beats five times a second; a look at the timers waits at most for the
 table's lock (one log append)."""
@@ -317,21 +320,26 @@ class Daemon:
             self.heartbeats.beat("camera")
 
     def _watch(self, camera: Any, settle: SettleDetector) -> None:
-        opened = time.monotonic()
+        """Watches the camera's motion frames (its low-resolution stream where it has one)
+        with the settle detector, and hands the full frame of each settled scene on."""
+        opened = latest_at = time.monotonic()
         while not self.stopping.is_set():
             if self._remeter.is_set():
                 self._remeter.clear()
                 camera.remeter()
-            frame = camera.read()
+            seen = camera.read_motion()
             self.heartbeats.beat("camera")
-            self._latest_frame = frame
-            if "camera" in self.problems and time.monotonic() - opened >= CAMERA_STEADY_S:
+            now = time.monotonic()
+            if camera.motion_is_full or now - latest_at >= LATEST_FRAME_S:
+                self._latest_frame, latest_at = camera.still(seen), now  # for the host page and teaching
+            if "camera" in self.problems and now - opened >= CAMERA_STEADY_S:
                 self._solved("camera")
-            settled = settle.feed(frame)
+            settled = settle.feed(seen)
             if settled is None:
                 continue
             try:
-                self._on_settled(settled)
+                self._latest_frame = frame = camera.still(settled)  # the readers read the full frame
+                self._on_settled(frame)
             except Exception:  # noqa: BLE001 - a reader bug must not blind the box
                 log.exception("reading a settled frame failed")
                 self._problem("vision", _("a photo could not be read: enter it by hand on the host page"), "failing")

@@ -17,6 +17,7 @@ import os
 import re
 import shutil
 import socket
+import subprocess
 import tempfile
 import warnings
 from collections.abc import Callable, Sequence
@@ -26,20 +27,30 @@ from pathlib import Path
 from gpiozero.exc import PinFactoryFallback
 
 from device.buttons import Buttons
+from device.config import DEFAULT_PATH as DEFAULT_CONFIG
 from device.config import Config
-from device.narrator import SpeechError, alsa_device, find_sound_card, measure_wav, play_wav, synthesize
+from device.narrator import (
+    SpeechError,
+    alsa_device,
+    find_sound_card,
+    is_hdmi,
+    measure_wav,
+    play_wav,
+    synthesize,
+)
 from device.outputs import HardwareError, Outputs, make_pin_factory
 from device.strip import StripError
+from vision.camera.pi import NUMPY_FIX
 
 MIN_FREE_BYTES = 200 * 1024 * 1024  # the log, taught dice and cards, a few hundred WAVs
 LOW_FREE_BYTES = 1024 * 1024 * 1024
 SPEECH_FLOOR_RMS = 300  # espeak-ng speech measures about 2500-3200 at full volume
 SPOKEN_LINE = "This is Familiar. If you can hear me, my speaker works."
 BOOT_CONFIG = Path("/boot/firmware/config.txt")
+DEVICE_MODEL = Path("/proc/device-tree/model")
+VCGENCMD = "vcgencmd"
 SOUND_CARDS = Path("/proc/asound/cards")
-NUMPY_FIX = (
-    "sudo /opt/familiar/.venv/bin/pip install 'numpy<2' 'opencv-python-headless<4.12' (sudo make install pins both)"
-)
+DRM_CONNECTORS = Path("/sys/class/drm")
 OVERLAY_PINS = {"max98357a": ("sdmode-pin", 4, "no-sdmode"), "w1-gpio": ("gpiopin", 4, None)}
 """Device-tree overlays that take a GPIO by default: overlay -> (the parameter that moves
 the pin, its default pin, the parameter that drops it). The MAX98357A overlay drives the
@@ -161,6 +172,15 @@ def check_gpio(config: Config) -> CheckResult:
     return CheckResult("gpio", "ok", f"{pins} pins{strip} claimed with {type(outputs.pin_factory).__name__}")
 
 
+def gpio_setup_fix(config: Config, error: HardwareError) -> str:
+    """What the service says in the journal when it cannot claim its pins: the pin an
+    overlay or kernel driver holds, if any, else the doctor's likeliest fix for the cause."""
+    held = {} if config.box.simulate else _held_pins(config)
+    if held:
+        return f"{'; '.join(held.values())}: {_held_fix(held)}"
+    return _gpio_fix(error.__cause__, _in_group("gpio"))
+
+
 def _gpio_fix(cause: BaseException | None, in_group: bool) -> str:
     """The likeliest fix for why gpiozero could not claim the pins (or the strip its SPI)."""
     if isinstance(cause, StripError):
@@ -188,7 +208,7 @@ def _held_pins(config: Config) -> dict[int, str]:
         boot = ""
     held = {
         pin: f"GPIO {pin} ({keys[pin]}) is taken by {line} in {BOOT_CONFIG}"
-        for pin, line in overlay_pins(boot).items()
+        for pin, line in overlay_pins(boot, _read(DEVICE_MODEL).rstrip("\x00")).items()
         if pin in keys
     }
     for pin, user in kernel_held_pins(sorted(keys)).items():
@@ -197,23 +217,47 @@ def _held_pins(config: Config) -> dict[int, str]:
 
 
 def _held_fix(held: dict[int, str]) -> str:
+    move = f"or move {_pin_option(next(iter(held.values())))} to a free pin in {DEFAULT_CONFIG}"
     if any("max98357a" in text or "sdmode" in text for text in held.values()):
-        return (
-            f"use dtoverlay=max98357a,no-sdmode in {BOOT_CONFIG} and reboot (the amp plays "
-            "without SD_MODE), or move that pin in [gpio]"
-        )
-    return f"remove the overlay that takes the pin from {BOOT_CONFIG} and reboot, or move the pin in [gpio]"
+        return f"use dtoverlay=max98357a,no-sdmode in {BOOT_CONFIG} and reboot (the amp plays without SD_MODE), {move}"
+    return f"remove the overlay that takes the pin from {BOOT_CONFIG} and reboot, {move}"
 
 
-def overlay_pins(boot_config: str) -> dict[int, str]:
-    """BCM pins that the ``dtoverlay=`` lines of a config.txt give to a kernel driver
-    (see OVERLAY_PINS), with the line that does it."""
-    taken = {}
+def _pin_option(held: str) -> str:
+    """The option of familiar.toml that names a held pin, by its section: "GPIO 4
+    (lights.bars.threat.pins) ..." is ``threat`` under ``[lights.bars]``."""
+    key = held[held.index("(") + 1 : held.index(")")]
+    if key.startswith("lights.bars."):
+        return f"{key.split('.')[2]} under [lights.bars]"
+    section, _, option = key.partition(".")
+    return f"{option} under [{section}]"
+
+
+def overlay_pins(boot_config: str, model: str = "") -> dict[int, str]:
+    """BCM pins that the overlays of a config.txt give to a kernel driver (see
+    OVERLAY_PINS), with the line that loads the overlay.
+
+    As the firmware reads it: ``dtparam=`` lines after a ``dtoverlay=`` line are that
+    overlay's parameters (``dtparam=no-sdmode`` on the next line drops the amp's pin), an
+    empty ``dtoverlay=`` ends them, and a line under a ``[pi4]``-style filter that does
+    not match ``model`` (/proc/device-tree/model) is skipped."""
+    loaded: list[tuple[str, list[str], str]] = []  # overlay, its parameters, its line
+    applies = True
     for raw in boot_config.splitlines():
         line = raw.split("#", 1)[0].strip()
-        if not line.startswith("dtoverlay="):
+        if line.startswith("[") and line.endswith("]"):
+            applies = _section_applies(line[1:-1].strip().lower(), model)
             continue
-        name, *params = (part.strip() for part in line.removeprefix("dtoverlay=").split(","))
+        option, _, value = line.partition("=")
+        if not applies or option not in ("dtoverlay", "dtparam"):
+            continue
+        parts = [part.strip() for part in value.split(",") if part.strip()]
+        if option == "dtoverlay":
+            loaded.append((parts[0], parts[1:], line) if parts else ("", [], line))
+        elif loaded and loaded[-1][0]:
+            loaded[-1][1].extend(parts)
+    taken = {}
+    for name, params, line in loaded:
         if name not in OVERLAY_PINS:
             continue
         key, pin, off = OVERLAY_PINS[name]
@@ -225,6 +269,28 @@ def overlay_pins(boot_config: str) -> dict[int, str]:
                 pin = int(value)
         taken[pin] = line
     return taken
+
+
+MODEL_FILTERS = {
+    "pi5": ("Raspberry Pi 5", "Raspberry Pi 500", "Compute Module 5"),
+    "pi4": ("Raspberry Pi 4", "Raspberry Pi 400", "Compute Module 4"),
+    "pi400": ("Raspberry Pi 400",),
+    "pi500": ("Raspberry Pi 500",),
+    "cm4": ("Compute Module 4",),
+    "cm5": ("Compute Module 5",),
+    "pi3": ("Raspberry Pi 3", "Zero 2"),
+    "pi02": ("Zero 2",),
+}
+"""config.txt's model filters and the models (as /proc/device-tree/model names them) they
+select; any other filter (``[all]``, ``[HDMI:0]``, ``[edid=...]``) is taken to apply."""
+
+
+def _section_applies(section: str, model: str) -> bool:
+    if section == "none":
+        return False
+    if section not in MODEL_FILTERS or not model:
+        return True
+    return any(name in model for name in MODEL_FILTERS[section])
 
 
 def kernel_held_pins(pins: Sequence[int]) -> dict[int, str]:
@@ -290,10 +356,18 @@ def check_audio(config: Config) -> CheckResult:
             status,
             "no sound card found (aplay -l): narration only goes to WAV files",
             "plug in a USB speaker, or for a MAX98357A amplifier add dtoverlay=max98357a,no-sdmode "
-            f"to {BOOT_CONFIG} and reboot; then set audio.device (see aplay -L)",
+            f'to {BOOT_CONFIG} and reboot (audio.device = "" finds the first card that is not HDMI)',
         )
     card_name = sound_card_name(device, _read(SOUND_CARDS)) or card or "no card listed"
     where = f"{device or 'the default device'} ({card_name})"
+    if is_hdmi(card_name) and not hdmi_screen_connected():
+        return CheckResult(
+            "audio",
+            "fail",
+            f"the narration would play on {where}, an HDMI output with no screen plugged in",
+            "plug in a USB speaker or wire the MAX98357A amplifier (hardware.md), keeping "
+            'audio.device = "" (the first card that is not HDMI); or plug in a screen with speakers',
+        )
     with tempfile.TemporaryDirectory(prefix="familiar-doctor-") as folder:
         line = Path(folder) / "line.wav"
         try:
@@ -321,6 +395,14 @@ def check_audio(config: Config) -> CheckResult:
         f'said "{SPOKEN_LINE}" ({stats.seconds:.1f} s, RMS {stats.rms:.0f}) '
         f"on {where}: if you heard nothing, check the volume and the cable",
     )
+
+
+def hdmi_screen_connected() -> bool:
+    """Whether an HDMI port has a screen, as the kernel's DRM connectors say
+    (``/sys/class/drm/card*-HDMI-A-*/status``); True when none are listed (no KMS
+    driver: nothing to tell), so only a port known to be empty fails the check."""
+    statuses = [_read(port / "status").strip() for port in DRM_CONNECTORS.glob("card*-HDMI-A-*")]
+    return not statuses or "connected" in statuses
 
 
 def sound_card_name(device: str, cards: str) -> str | None:
@@ -398,6 +480,54 @@ def check_disk(config: Config) -> CheckResult:
     return CheckResult("disk", "ok", detail)
 
 
+THROTTLED_BITS = {
+    0: "under-voltage now",
+    1: "the CPU clock capped now",
+    2: "throttled now",
+    3: "at the soft temperature limit now",
+    16: "under-voltage since boot",
+    17: "the CPU clock capped since boot",
+    18: "throttled since boot",
+    19: "at the soft temperature limit since boot",
+}
+"""The bits of ``vcgencmd get_throttled`` (Raspberry Pi documentation, "vcgencmd")."""
+UNDERVOLTAGE_BITS = (0, 16)
+
+
+def check_power(config: Config) -> CheckResult:
+    """The firmware's record of under-voltage and throttling since boot: a weak supply or
+    a thin cable browns the Pi out under load (the reader on every core, the strip and the
+    amp on the 5 V pins), which shows as a camera or USB speaker dropping out mid-game."""
+    name = "power"
+    if shutil.which(VCGENCMD) is None:
+        status = "ok" if config.box.simulate else "warn"
+        return CheckResult(name, status, f"{VCGENCMD} not found: not a Raspberry Pi, power not checked")
+    try:
+        done = subprocess.run([VCGENCMD, "get_throttled"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return CheckResult(name, "warn", f"{VCGENCMD} get_throttled failed: {error}")
+    match = re.search(r"throttled=(0x[0-9a-fA-F]+)", done.stdout)
+    if match is None:
+        problem = (done.stderr or done.stdout).strip() or f"exit status {done.returncode}"
+        return CheckResult(
+            name, "warn", f"{VCGENCMD} get_throttled: {problem}", "the service user needs the video group"
+        )
+    flags = int(match.group(1), 16)
+    seen = [text for bit, text in THROTTLED_BITS.items() if flags >> bit & 1]
+    if not seen:
+        return CheckResult(name, "ok", f"no under-voltage or throttling since boot ({match.group(0)})")
+    detail = f"{', '.join(seen)} ({match.group(0)})"
+    if any(flags >> bit & 1 for bit in UNDERVOLTAGE_BITS):
+        return CheckResult(
+            name,
+            "fail",
+            detail,
+            "use the official supply (Pi 4: 5.1 V 3 A, Pi 5: 5.1 V 5 A) on a short cable, and power the "
+            "strip from its own 5 V supply (hardware.md, power budget)",
+        )
+    return CheckResult(name, "warn", detail, "give the Pi a heatsink or the Active Cooler and air in the box")
+
+
 def check_web_port(config: Config) -> CheckResult:
     """The web page's address can be bound (nothing else listens there)."""
     host, port = config.web.host, config.web.port
@@ -417,7 +547,16 @@ def check_web_port(config: Config) -> CheckResult:
     return CheckResult("web", "ok", f"{host}:{port} is free")
 
 
-CHECKS: tuple[Check, ...] = (check_python, check_camera, check_gpio, check_audio, check_tts, check_disk, check_web_port)
+CHECKS: tuple[Check, ...] = (
+    check_python,
+    check_camera,
+    check_gpio,
+    check_audio,
+    check_tts,
+    check_disk,
+    check_power,
+    check_web_port,
+)
 
 
 def run_doctor(config: Config, checks: Sequence[Check] = CHECKS) -> int:

@@ -139,10 +139,11 @@ def _espeak(text: str, path: Path, voice: str, audio: AudioConfig) -> None:
 
 
 def find_sound_card() -> str | None:
-    """The first ALSA playback card listed by ``aplay -l`` (e.g. ``card 1: UACDemoV10 ...``),
-    or None when there is none or alsa-utils is missing."""
-    cards = [line for line in _aplay_listing().splitlines() if line.startswith("card ")]
-    return cards[0] if cards else None
+    """The ALSA playback card that ``audio.device = ""`` plays on, as ``aplay -l`` lists it
+    (e.g. ``card 1: UACDemoV10 ...``; see :func:`default_card`), or None when there is
+    none or alsa-utils is missing."""
+    card = default_card(_aplay_listing())
+    return card[0] if card else None
 
 
 def _aplay_listing() -> str:
@@ -155,11 +156,33 @@ def _aplay_listing() -> str:
 _CARD_LINE = re.compile(r"^card (\d+): (\S+) \[(.*?)\], device (\d+): ([^\n]*)$", re.MULTILINE)
 
 
+def _playback_devices(listing: str) -> list[tuple[str, str]]:
+    """Each playback device of an ``aplay -l`` listing: its line and its ALSA device, by
+    the card's id, not its number (numbers change when cards are plugged in another order)."""
+    return [
+        (match.group(0), f"plughw:CARD={match.group(2)},DEV={match.group(4)}") for match in _CARD_LINE.finditer(listing)
+    ]
+
+
+def is_hdmi(card: str) -> bool:
+    """An HDMI output (``vc4hdmi0 [vc4-hdmi-0]`` on a Pi 4 or 5, ``bcm2835 HDMI 1`` on
+    older kernels): silent unless a screen with speakers is plugged in."""
+    return "hdmi" in card.casefold()
+
+
+def default_card(listing: str) -> tuple[str, str] | None:
+    """The card ``audio.device = ""`` plays on: the first playback device that is not HDMI,
+    else the first one. ALSA's own default is card 0, which on a Pi 5 (no headphone
+    jack) is HDMI, so a box with a USB speaker or an I2S amp would be silent."""
+    devices = _playback_devices(listing)
+    speakers = [device for device in devices if not is_hdmi(device[0])]
+    return (speakers or devices or [None])[0]
+
+
 def card_device(name: str, listing: str) -> str | None:
     """The ALSA device of the first playback card whose short id, long name or device name
     contains ``name`` (any case) in an ``aplay -l`` listing, e.g. "USB" finds
-    ``card 1: UACDemoV10 [UACDemoV1.0], device 0: USB Audio`` as ``plughw:CARD=UACDemoV10,DEV=0``.
-    The card's id, not its number: numbers change when cards are plugged in another order."""
+    ``card 1: UACDemoV10 [UACDemoV1.0], device 0: USB Audio`` as ``plughw:CARD=UACDemoV10,DEV=0``."""
     wanted = name.casefold()
     for _number, card_id, long_name, device, device_name in _CARD_LINE.findall(listing):
         if wanted in f"{card_id} {long_name} {device_name}".casefold():
@@ -168,12 +191,17 @@ def card_device(name: str, listing: str) -> str | None:
 
 
 def alsa_device(configured: str) -> str:
-    """The ALSA device to play on for ``audio.device``: "" (the default device) and ALSA
-    names (``plughw:1,0``, ``default``, ``null``...) as they are; any other word is a sound
-    card's name, looked up now, so a card plugged in later is found at the next line."""
-    if not configured or ":" in configured or configured in ALSA_NAMES:
+    """The ALSA device to play on for ``audio.device``: "" is the first card that is not
+    HDMI (:func:`default_card`; ALSA's default when there is no card to list), ALSA names
+    (``plughw:1,0``, ``default``, ``null``...) are kept as they are; any other word is a
+    sound card's name. Cards are looked up now, so a card plugged in later is found at
+    the next line."""
+    if configured and (":" in configured or configured in ALSA_NAMES):
         return configured
     listing = _aplay_listing()
+    if not configured:
+        card = default_card(listing)
+        return card[1] if card else ""
     found = card_device(configured, listing)
     if found is None:
         cards = ", ".join(f"{i} [{n}]" for _, i, n, _, _ in _CARD_LINE.findall(listing)) or "none"

@@ -43,6 +43,14 @@ RESET_SECONDS = 300e-6
 """Low time framing each write: WS2812B-V5 latches after 280 us (older parts 50 us)."""
 
 
+DRIVER_FIX = (
+    "run sudo make install again: with lights.strip set it installs the driver (the [strip] extra), "
+    "or pip install 'familiar[strip]'"
+)
+"""The strip's driver is an extra (it pulls in Adafruit-Blinka, which needs a compiler on
+the Pi): a box configured without a strip was installed without it."""
+
+
 class StripError(RuntimeError):
     """The strip's SPI device cannot be used; the message says why and how to fix it."""
 
@@ -70,8 +78,10 @@ class RecordingSpidev:
 def open_spidev(path: str) -> Any:
     """Opens the kernel's SPI device through Adafruit_PureIO (imported here, so a box
     without a strip never loads it), or raises :class:`StripError` with the fix."""
-    from Adafruit_PureIO.spi import SPI
-
+    try:
+        from Adafruit_PureIO.spi import SPI
+    except ImportError as cause:
+        raise StripError(f"the LED strip's driver is not installed ({cause}); {DRIVER_FIX}") from cause
     try:
         return SPI(path)
     except PermissionError as cause:
@@ -130,7 +140,10 @@ class StripLights:
     first k pixels in its colour; ``attention`` blinks pixel k (the current space)."""
 
     def __init__(self, device: Any, lights: LightsConfig) -> None:
-        from neopixel_spi import NeoPixel_SPI  # imported only when a strip is configured
+        try:
+            from neopixel_spi import NeoPixel_SPI  # imported only when a strip is configured
+        except ImportError as cause:
+            raise StripError(f"the LED strip's driver is not installed ({cause}); {DRIVER_FIX}") from cause
 
         self._bus = SpidevBus(device)
         self._pixels = NeoPixel_SPI(

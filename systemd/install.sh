@@ -1,18 +1,23 @@
 #!/bin/sh
 # Installs familiar as a system service on a Raspberry Pi (run as root: `sudo make install`).
 #
-#   1. apt: picamera2, lgpio, espeak-ng, alsa-utils (and python3-venv)
+#   0. refuses anything but 64-bit (arm64) Raspberry Pi OS Bookworm or Trixie
+#      (device/pi_stack.py says why)
+#   1. apt: picamera2, lgpio, espeak-ng, alsa-utils (and python3-venv); with an LED strip
+#      configured, a C compiler for the strip driver's sysv_ipc (it has no wheel)
 #   2. the system user `familiar` in the groups gpio, spi, video and audio
 #   3. the project copied to /opt/familiar/src, installed into /opt/familiar/.venv
-#      (made with --system-site-packages so apt's picamera2 and lgpio are importable)
+#      (made with --system-site-packages so apt's picamera2 and lgpio are importable),
+#      with numpy pinned to apt's own (picamera2 is built for it) and, on numpy 1.x,
+#      OpenCV below 4.12
 #   4. /etc/familiar/familiar.toml from the example, only if there is none yet
 #   5. systemd/familiar.service installed, enabled and (re)started
 #
 # FAMILIAR_DRY_RUN=1 (make install DRY_RUN=1) prints every step instead of running it:
 # "+ command" for what it would run, "= ..." for what is already in place and skipped.
 # Run twice, the second run changes nothing: apt, groupadd, useradd and usermod find
-# everything present, the project is copied and pip-installed only when the commit
-# differs from the one installed (src/.commit), the config is kept, the unit is copied
+# everything present, the project is copied and pip-installed only when the commit or
+# the requirements differ from the ones installed (src/.commit), the config is kept, the unit is copied
 # only when it differs, and the service is restarted only when code or unit changed
 # (else only started, which does nothing to a running service).
 # PREFIX (default /opt/familiar), CONFIG_DIR (default /etc/familiar) and UNIT_DIR
@@ -29,6 +34,8 @@ APT_PACKAGES="python3-venv espeak-ng alsa-utils"
 # Only in Raspberry Pi OS's own apt repository; elsewhere pip's lgpio wheel (the [pi]
 # extra) stands in for python3-lgpio, and only a USB webcam can be used.
 PI_PACKAGES="python3-picamera2 python3-lgpio"
+# The LED strip's driver pulls in Adafruit-Blinka, and Blinka sysv_ipc, which pip builds.
+STRIP_PACKAGES="gcc python3-dev"
 
 CHANGED=
 
@@ -41,6 +48,13 @@ skip() {
     echo "= $*"
 }
 
+# git in the checkout. A checkout cloned by another user (pi) is refused as "dubious
+# ownership" when root runs this without sudo (git trusts it only via SUDO_UID): this
+# one checkout is trusted for these commands, never in the global config.
+repo_git() {
+    git -c safe.directory="$REPO" -C "$REPO" "$@"
+}
+
 need_root() {
     if [ -z "$DRY_RUN" ] && [ "$(id -u)" != 0 ]; then
         echo "install.sh: run as root (sudo make install)" >&2
@@ -48,9 +62,25 @@ need_root() {
     fi
 }
 
+# pip's requirements for this system (device/pi_stack.py): the project's extras on the
+# first line, then numpy and OpenCV pins; refuses (exit 3) a system the box does not
+# install on.
+requirements() {
+    PYTHONPATH="$REPO" python3 -m device.pi_stack pins --config "$CONFIG_DIR/familiar.toml" || exit 3
+}
+
+check_system() {
+    plan=$(requirements)
+    EXTRAS=$(echo "$plan" | head -n 1)
+    echo "= $(. "${FAMILIAR_OS_RELEASE:-/etc/os-release}" && echo "$PRETTY_NAME"), $(dpkg --print-architecture)," \
+        "extras $EXTRAS"
+}
+
 install_apt_packages() {
     missing=
-    for package in $APT_PACKAGES $PI_PACKAGES; do
+    strip=
+    case "$EXTRAS" in *strip*) strip=$STRIP_PACKAGES ;; esac
+    for package in $APT_PACKAGES $PI_PACKAGES $strip; do
         if dpkg -s "$package" >/dev/null 2>&1; then skip "apt package $package is installed"
         else missing="$missing $package"; fi
     done
@@ -63,7 +93,9 @@ install_apt_packages() {
                 continue
             fi ;;
         esac
-        run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package"
+        # Without recommends: python3-picamera2 recommends the desktop's Qt and OpenGL
+        # previews, hundreds of MB that a Lite box never shows.
+        run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$package"
     done
 }
 
@@ -92,31 +124,38 @@ install_project() {
     else run install -d -m 0755 "$PREFIX"; run python3 -m venv --system-site-packages "$PREFIX/.venv"; fi
     # The committed tree when this is a git clone (no .venv, state or caches), copied into
     # a fresh folder so that files the new commit deleted do not linger.
-    commit=$(git -C "$REPO" rev-parse HEAD 2>/dev/null || true)
-    if [ -n "$commit" ] && [ "$(cat "$PREFIX/src/.commit" 2>/dev/null)" = "$commit" ]; then
-        skip "$PREFIX/src holds commit $commit, installed"
+    commit=$(repo_git rev-parse HEAD 2>/dev/null || true)
+    plan=$(requirements)
+    extras=$(echo "$plan" | head -n 1)
+    pins=$(echo "$plan" | tail -n +2)
+    stamp=$(printf '%s\n%s' "$commit" "$plan")
+    if [ -n "$commit" ] && [ "$(cat "$PREFIX/src/.commit" 2>/dev/null)" = "$stamp" ]; then
+        skip "$PREFIX/src holds commit $commit, installed with $(echo $plan)"
         return
     fi
     run rm -rf "$PREFIX/src.new"
     run install -d -m 0755 "$PREFIX/src.new"
     if [ -n "$commit" ]; then
-        echo "+ git -C $REPO archive HEAD | tar -x -C $PREFIX/src.new"
-        if [ -z "$DRY_RUN" ]; then git -C "$REPO" archive HEAD | tar -x -C "$PREFIX/src.new"; fi
+        # Through a file, not a pipe: sh has no pipefail, and a failing git archive
+        # piped into tar left an empty tree that was then installed.
+        run git -c safe.directory="$REPO" -C "$REPO" archive --output="$PREFIX/src.tar" HEAD
+        run tar -x --no-same-owner -f "$PREFIX/src.tar" -C "$PREFIX/src.new"
+        run rm -f "$PREFIX/src.tar"
     else
-        run cp -a "$REPO/." "$PREFIX/src.new/"
+        # root-owned like the rest of /opt/familiar, not the checkout owner's
+        run cp -R "$REPO/." "$PREFIX/src.new/"
         run rm -rf "$PREFIX/src.new/.venv"
     fi
     run rm -rf "$PREFIX/src"
     run mv "$PREFIX/src.new" "$PREFIX/src"
-    # The [pi] extra keeps apt's numpy 1.x (picamera2 is built for it) with OpenCV 4.11;
-    # apt's lgpio already satisfies lgpio.
-    run "$PREFIX/.venv/bin/python" -m pip install -q "$PREFIX/src[pi]"
-    # the message catalogs, compiled beside the installed .po files
-    run "$PREFIX/.venv/bin/python" -m web.catalogs compile
+    # numpy pinned to apt's (picamera2 is built for it), OpenCV for that numpy;
+    # apt's lgpio already satisfies the [pi] extra's lgpio.
+    run "$PREFIX/.venv/bin/python" -m pip install -q "$PREFIX/src$extras" $pins
+    # (the wheel pip builds carries the compiled message catalogs: setup.py)
     run install -m 0644 "$REPO/hardware.md" "$PREFIX/hardware.md"
     if [ -n "$commit" ]; then
-        echo "+ echo $commit > $PREFIX/src/.commit"
-        if [ -z "$DRY_RUN" ]; then echo "$commit" > "$PREFIX/src/.commit"; fi
+        echo "+ echo $commit $(echo $plan) > $PREFIX/src/.commit"
+        if [ -z "$DRY_RUN" ]; then echo "$stamp" > "$PREFIX/src/.commit"; fi
     fi
     CHANGED=1
 }
@@ -145,6 +184,7 @@ install_unit() {
 }
 
 need_root
+check_system
 install_apt_packages
 create_user
 install_project

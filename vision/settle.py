@@ -59,7 +59,11 @@ class SettleDetector:
     pixels of a ``work_width`` wide copy (frames are shrunk by a whole factor to at least
     that width, and pixel counts scaled to match):
 
-    - ``settle_s``: how long the tray must be still before its frame is handed out;
+    - ``settle_s``: how long the tray must be still before its frame is handed out. A
+      quarter second: dice that stopped stay put, and a die still creeping or rocking
+      moves against the anchor within it; at 30 fps that is 8 frames, and the frames from
+      dice at rest to the reading fell from 16 to 6 of the replay's (``bench.settle``);
+      the game-turn scenes of tests/vision/test_settle.py pass at 10 and 30 fps;
     - ``occluded_timeout_s``: how long a large change touching the border (an arm) is
       waited out before being accepted as the new scene;
     - ``min_area``: changed work pixels that count as a change (a 12 px die at 640 px
@@ -84,7 +88,7 @@ class SettleDetector:
     def __init__(
         self,
         fps: float = 15.0,
-        settle_s: float = 0.6,
+        settle_s: float = 0.25,
         occluded_timeout_s: float = 5.0,
         work_width: int = 256,
         min_area: int = 10,

@@ -5,9 +5,10 @@ words of a language with the gettext catalogs in ``web/translations`` (one domai
 game, ``familiar`` for the core, ``messages`` for the pages), read with Babel.  The
 narrator and the pages both translate here, so a line is said and shown alike.
 
-Catalogs are compiled at install (``make catalogs-compile``); a catalog whose ``.mo``
-is missing or older than its ``.po`` (a checkout edited since) is read from the ``.po``
-instead, so the box never speaks from a stale catalog.
+Catalogs are compiled into the built package (``setup.py``) and in a checkout by
+``make catalogs``; a catalog whose ``.mo`` is missing or older than its ``.po`` (a
+checkout edited since) is read from the ``.po`` instead, so the box never speaks from a
+stale catalog.
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ handle replaced (the bytes that would go to /dev/spidev0.0 asserted, decoded bit
 from __future__ import annotations
 
 import dataclasses
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -187,6 +188,15 @@ def test_a_missing_spi_device_is_a_hardware_error_with_the_fix(mock_factory) -> 
     with pytest.raises(HardwareError) as caught:
         Outputs.from_config(cfg, pin_factory=mock_factory)
     assert "/dev/spidev0.0" in str(caught.value) and "dtparam=spi=on" in str(caught.value)
+    Outputs.from_config(config(), pin_factory=mock_factory).close()  # the pins were released
+
+
+def test_a_strip_without_its_driver_installed_is_a_hardware_error_with_the_fix(mock_factory, monkeypatch) -> None:
+    """The driver is the [strip] extra: a box installed without a strip, then given one in
+    its config, stops with a set-up error saying to install again, not with a traceback."""
+    monkeypatch.setitem(sys.modules, "neopixel_spi", None)  # makes the import fail
+    with pytest.raises(HardwareError, match=r"LED strip's driver is not installed.*sudo make install"):
+        Outputs.from_config(strip_only(), pin_factory=mock_factory)
     Outputs.from_config(config(), pin_factory=mock_factory).close()  # the pins were released
 
 

@@ -29,7 +29,10 @@ from engine.actions import Action
 from support.daemon import answers, call, free_port, make_daemon, start_demo
 from support.unmask import Play
 from support.waiting import wait_for
+from vision.camera.base import Camera
+from vision.camera.replay import ReplayCamera, ReplayFinished
 from vision.dice import TaughtDice
+from vision.settle import SettleDetector
 
 
 @pytest.fixture
@@ -323,6 +326,44 @@ def test_a_log_entry_set_aside_at_start_is_said_aloud(tmp_path):
         assert box.service.table.current.seats == ("Ann",)
         assert box.narrator.wait_idle(60)
         assert any(line.startswith("Log entry #2 could not be replayed") for line in box.narrator.history)
+    finally:
+        box.close()
+        Device.pin_factory = None
+
+
+class TwoStreamCamera(Camera):
+    """A camera with a low-resolution motion stream, as the Pi camera has: a shrunk copy
+    of each replayed frame for motion, the full frame only when asked for one."""
+
+    motion_is_full = False
+
+    def __init__(self, replay: ReplayCamera) -> None:
+        self.replay, self.full, self.full_reads = replay, None, 0
+
+    def read_motion(self):
+        self.full = self.replay.read()
+        return cv2.resize(self.full, (256, 256), interpolation=cv2.INTER_AREA)
+
+    def read(self):
+        self.full_reads += 1
+        return self.full
+
+    def close(self) -> None:
+        self.replay.close()
+
+
+def test_motion_is_watched_on_the_small_stream_and_the_full_frame_is_read(tmp_path, monkeypatch):
+    box = make_daemon(tmp_path)
+    try:
+        settled: list = []
+        monkeypatch.setattr(box, "_on_settled", settled.append)
+        replay = ReplayCamera([DEMO_PHOTOS / ROLL_PHOTO], fps=None, loop=False, hold_s=2.0)
+        camera = TwoStreamCamera(replay)
+        with pytest.raises(ReplayFinished):
+            box._watch(camera, SettleDetector(fps=15))
+        assert len(settled) == 1 and settled[0].shape == (640, 640, 3)  # the reader's frame is the full one
+        assert box._latest_frame.shape == (640, 640, 3)  # so are the host page's and teaching's
+        assert camera.full_reads <= 3  # not one per frame: at start, at the settle, and about once a second
     finally:
         box.close()
         Device.pin_factory = None

@@ -110,7 +110,9 @@ def test_a_busy_web_port_fails_and_a_free_one_passes(tmp_path: Path) -> None:
 
 def test_no_sound_card_is_a_warning_when_simulating_and_a_failure_on_a_box(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(doctor, "find_sound_card", lambda: None)
-    assert doctor.check_audio(simulated(tmp_path)).status == "warn"
+    result = doctor.check_audio(simulated(tmp_path))
+    assert result.status == "warn"
+    assert result.fix.endswith('reboot (audio.device = "" finds the first card that is not HDMI)')
     real = dataclasses.replace(simulated(tmp_path), box=BoxConfig(state_dir=tmp_path))
     assert doctor.check_audio(real).status == "fail"
 
@@ -186,7 +188,7 @@ def test_full_doctor_on_a_simulated_box(tmp_path: Path, capsys, monkeypatch) -> 
     monkeypatch.setattr(doctor, "find_sound_card", lambda: None)  # never play on the host
     status = run_doctor(simulated(tmp_path))
     out = capsys.readouterr().out
-    for name in ("camera", "gpio", "audio", "speech", "disk", "web"):
+    for name in ("camera", "gpio", "audio", "speech", "disk", "power", "web"):
         assert f"] {name}: " in out
     assert status == 0, out  # the missing speaker is only a warning when simulating
 
@@ -228,6 +230,68 @@ PI_CARDS = """\
 """
 
 
+PI5_CARDS = """\
+ 0 [vc4hdmi0       ]: vc4-hdmi - vc4-hdmi-0
+                      vc4-hdmi-0
+ 1 [vc4hdmi1       ]: vc4-hdmi - vc4-hdmi-1
+                      vc4-hdmi-1
+"""
+PI5_APLAY_L = """**** List of PLAYBACK Hardware Devices ****
+card 0: vc4hdmi0 [vc4-hdmi-0], device 0: MAI PCM i2s-hifi-0 [MAI PCM i2s-hifi-0]
+  Subdevices: 1/1
+card 1: vc4hdmi1 [vc4-hdmi-1], device 0: MAI PCM i2s-hifi-0 [MAI PCM i2s-hifi-0]
+  Subdevices: 1/1
+"""
+
+
+@pytest.fixture
+def pi5_sound(tmp_path: Path, monkeypatch) -> Path:
+    """A Raspberry Pi 5's sound cards (two HDMI ports, nothing else) and its DRM
+    connectors, both empty; returns the connectors' folder."""
+    from device import narrator
+
+    monkeypatch.setattr(narrator, "_aplay_listing", lambda: PI5_APLAY_L)
+    (tmp_path / "cards").write_text(PI5_CARDS)
+    monkeypatch.setattr(doctor, "SOUND_CARDS", tmp_path / "cards")
+    drm = tmp_path / "drm"
+    for port in ("card1-HDMI-A-1", "card1-HDMI-A-2"):
+        (drm / port).mkdir(parents=True)
+        (drm / port / "status").write_text("disconnected\n")
+    monkeypatch.setattr(doctor, "DRM_CONNECTORS", drm)
+    monkeypatch.setattr(doctor, "play_wav", lambda path, device, seconds: None)  # never play on the host
+    return drm
+
+
+def test_playing_on_hdmi_with_no_screen_fails(tmp_path: Path, pi5_sound: Path) -> None:
+    result = doctor.check_audio(simulated(tmp_path))
+    assert result.status == "fail"
+    assert result.detail == (
+        "the narration would play on plughw:CARD=vc4hdmi0,DEV=0 (card 0 vc4hdmi0: vc4-hdmi - vc4-hdmi-0), "
+        "an HDMI output with no screen plugged in"
+    )
+    assert "USB speaker" in result.fix and "MAX98357A" in result.fix
+    named = doctor.check_audio(simulated(tmp_path, audio=AudioConfig(device="vc4hdmi1")))
+    assert named.status == "fail" and "card 1 vc4hdmi1" in named.detail
+
+
+def test_hdmi_with_a_screen_plays(tmp_path: Path, pi5_sound: Path) -> None:
+    (pi5_sound / "card1-HDMI-A-2" / "status").write_text("connected\n")
+    result = doctor.check_audio(simulated(tmp_path))
+    assert result.status == "ok", result
+    assert "on plughw:CARD=vc4hdmi0,DEV=0 (card 0 vc4hdmi0" in result.detail
+
+
+def test_a_usb_speaker_beside_hdmi_is_the_default(tmp_path: Path, pi5_sound: Path, monkeypatch) -> None:
+    from device import narrator
+
+    usb = "card 2: Device [USB Audio Device], device 0: USB Audio [USB Audio]\n  Subdevices: 1/1\n"
+    monkeypatch.setattr(narrator, "_aplay_listing", lambda: PI5_APLAY_L + usb)
+    doctor.SOUND_CARDS.write_text(PI5_CARDS + " 2 [Device         ]: USB-Audio - USB Audio Device\n")
+    result = doctor.check_audio(simulated(tmp_path))
+    assert result.status == "ok", result
+    assert "on plughw:CARD=Device,DEV=0 (card 2 Device: USB-Audio - USB Audio Device)" in result.detail
+
+
 def test_the_sound_card_is_named_as_the_kernel_lists_it() -> None:
     name = doctor.sound_card_name
     assert name("plughw:CARD=Device,DEV=0", PI_CARDS) == "card 1 Device: USB-Audio - USB Audio Device"
@@ -265,6 +329,79 @@ def test_the_i2s_amp_overlay_taking_gpio_4_is_found_with_the_fix(real_pins: Conf
     assert "GPIO 13 (gpio.undo_pin)" in doctor.check_gpio(real_pins).detail
     doctor.BOOT_CONFIG.write_text("dtoverlay=max98357a,no-sdmode\n")
     assert doctor.check_gpio(real_pins).status == "ok"
+
+
+def test_overlay_parameters_on_the_next_dtparam_lines_count(real_pins: Config) -> None:
+    """The firmware gives a ``dtparam=`` after a ``dtoverlay=`` to that overlay."""
+    doctor.BOOT_CONFIG.write_text("dtoverlay=max98357a\ndtparam=no-sdmode\n")
+    assert doctor.check_gpio(real_pins).status == "ok"
+    doctor.BOOT_CONFIG.write_text("dtoverlay=max98357a\ndtparam=sdmode-pin=13  # moved\n")
+    assert "GPIO 13 (gpio.undo_pin)" in doctor.check_gpio(real_pins).detail
+    doctor.BOOT_CONFIG.write_text("dtoverlay=max98357a\ndtoverlay=\ndtparam=no-sdmode\n")  # ends its parameters
+    assert "GPIO 4 " in doctor.check_gpio(real_pins).detail
+    doctor.BOOT_CONFIG.write_text("dtparam=no-sdmode\ndtoverlay=max98357a\n")  # before it: not its parameter
+    assert "GPIO 4 " in doctor.check_gpio(real_pins).detail
+
+
+def test_an_overlay_under_another_model_s_filter_takes_no_pin() -> None:
+    text = "[pi4]\ndtoverlay=max98357a\n[all]\ndtparam=audio=off\n"
+    assert doctor.overlay_pins(text, "Raspberry Pi 5 Model B Rev 1.0") == {}
+    assert doctor.overlay_pins(text, "Raspberry Pi 4 Model B Rev 1.5") == {4: "dtoverlay=max98357a"}
+    assert doctor.overlay_pins("[none]\ndtoverlay=w1-gpio\n") == {}
+    assert doctor.overlay_pins("[cm5]\ndtoverlay=dwc2\n[all]\ndtoverlay=w1-gpio\n", "Raspberry Pi 5") == {
+        4: "dtoverlay=w1-gpio"
+    }
+
+
+def test_the_fix_names_the_section_that_holds_the_pin(real_pins: Config) -> None:
+    """GPIO 4 is the first threat LED, under [lights.bars]; [gpio] holds only the buttons
+    and the status LED."""
+    doctor.BOOT_CONFIG.write_text("dtoverlay=max98357a\n")
+    assert doctor.check_gpio(real_pins).fix.endswith(
+        "or move threat under [lights.bars] to a free pin in /etc/familiar/familiar.toml"
+    )
+    doctor.BOOT_CONFIG.write_text("dtoverlay=w1-gpio,gpiopin=26\n")
+    assert doctor.check_gpio(real_pins).fix.endswith(
+        "or move confirm_pin under [gpio] to a free pin in /etc/familiar/familiar.toml"
+    )
+
+
+def fake_vcgencmd(tmp_path: Path, monkeypatch, answer: str) -> None:
+    """A ``vcgencmd`` that answers ``get_throttled`` as a Pi's firmware does."""
+    script = tmp_path / "vcgencmd"
+    script.write_text(f'#!/bin/sh\n[ "$1" = get_throttled ] && echo "{answer}"\n')
+    script.chmod(0o755)
+    monkeypatch.setattr(doctor, "VCGENCMD", str(script))
+
+
+@pytest.mark.parametrize(
+    ("answer", "status", "says"),
+    [
+        ("throttled=0x0", "ok", "no under-voltage or throttling since boot (throttled=0x0)"),
+        (
+            "throttled=0x50005",
+            "fail",
+            "under-voltage now, throttled now, under-voltage since boot, throttled since boot",
+        ),
+        ("throttled=0x50000", "fail", "under-voltage since boot, throttled since boot (throttled=0x50000)"),
+        ("throttled=0x80008", "warn", "at the soft temperature limit now, at the soft temperature limit since boot"),
+    ],
+)
+def test_under_voltage_and_throttling_are_read_from_the_firmware(
+    tmp_path: Path, monkeypatch, answer: str, status: str, says: str
+) -> None:
+    fake_vcgencmd(tmp_path, monkeypatch, answer)
+    result = doctor.check_power(simulated(tmp_path))
+    assert (result.status, result.detail.startswith(says)) == (status, True), result
+    if status == "fail":
+        assert "official supply" in result.fix
+
+
+def test_no_vcgencmd_is_said_and_warns_on_a_box(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(doctor, "VCGENCMD", "no-such-vcgencmd")
+    assert doctor.check_power(simulated(tmp_path)).status == "ok"
+    real = dataclasses.replace(simulated(tmp_path), box=BoxConfig(state_dir=tmp_path))
+    assert doctor.check_power(real).status == "warn"
 
 
 def test_one_wire_on_gpio_4_is_found_too(real_pins: Config) -> None:

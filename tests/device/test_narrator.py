@@ -317,8 +317,56 @@ def test_a_sound_card_is_found_by_its_name() -> None:
     assert narrator_module.card_device("headphones", APLAY_L) == "plughw:CARD=Headphones,DEV=0"
     assert narrator_module.card_device("USB", APLAY_L) == "plughw:CARD=UACDemoV10,DEV=0"  # its device's name
     assert narrator_module.card_device("HDMI", APLAY_L) is None
-    for name in ("", "default", "null", "plughw:1,0", "hw:CARD=x,DEV=0"):
+    for name in ("default", "null", "plughw:1,0", "hw:CARD=x,DEV=0"):
         assert narrator_module.alsa_device(name) == name  # ALSA's own names pass as they are
+
+
+PI5_APLAY_L = """**** List of PLAYBACK Hardware Devices ****
+card 0: vc4hdmi0 [vc4-hdmi-0], device 0: MAI PCM i2s-hifi-0 [MAI PCM i2s-hifi-0]
+  Subdevices: 1/1
+  Subdevice #0: subdevice #0
+card 1: vc4hdmi1 [vc4-hdmi-1], device 0: MAI PCM i2s-hifi-0 [MAI PCM i2s-hifi-0]
+  Subdevices: 1/1
+  Subdevice #0: subdevice #0
+"""
+"""``aplay -l`` on a Raspberry Pi 5: no headphone jack, card 0 is the first HDMI port."""
+PI5_USB_SPEAKER = (
+    PI5_APLAY_L
+    + """card 2: Device [USB Audio Device], device 0: USB Audio [USB Audio]
+  Subdevices: 1/1
+  Subdevice #0: subdevice #0
+"""
+)
+PI4_APLAY_L = """**** List of PLAYBACK Hardware Devices ****
+card 0: Headphones [bcm2835 Headphones], device 0: bcm2835 Headphones [bcm2835 Headphones]
+  Subdevices: 8/8
+card 1: vc4hdmi0 [vc4-hdmi-0], device 0: MAI PCM i2s-hifi-0 [MAI PCM i2s-hifi-0]
+  Subdevices: 1/1
+card 2: MAX98357A [MAX98357A], device 0: bcm2835-i2s-HiFi HiFi-0 [bcm2835-i2s-HiFi HiFi-0]
+  Subdevices: 1/1
+"""
+
+
+@pytest.mark.parametrize(
+    ("listing", "device"),
+    [
+        (PI5_USB_SPEAKER, "plughw:CARD=Device,DEV=0"),  # not ALSA's card 0, the HDMI port
+        (PI5_APLAY_L, "plughw:CARD=vc4hdmi0,DEV=0"),  # only HDMI: the first one, as ALSA would
+        (PI4_APLAY_L, "plughw:CARD=Headphones,DEV=0"),  # the first card that is not HDMI
+        (APLAY_L, "plughw:CARD=Headphones,DEV=0"),
+        ("aplay: device_list:274: no soundcards found...\n", ""),  # ALSA's default
+    ],
+)
+def test_the_default_device_is_the_first_card_that_is_not_hdmi(monkeypatch, listing: str, device: str) -> None:
+    monkeypatch.setattr(narrator_module, "_aplay_listing", lambda: listing)
+    assert narrator_module.alsa_device("") == device
+
+
+def test_the_default_card_line_names_the_card_played_on(monkeypatch) -> None:
+    monkeypatch.setattr(narrator_module, "_aplay_listing", lambda: PI5_USB_SPEAKER)
+    assert narrator_module.find_sound_card() == "card 2: Device [USB Audio Device], device 0: USB Audio [USB Audio]"
+    monkeypatch.setattr(narrator_module, "_aplay_listing", lambda: "")
+    assert narrator_module.find_sound_card() is None
 
 
 def test_a_named_card_that_is_not_plugged_in_is_a_problem_naming_it(tmp_path: Path) -> None:

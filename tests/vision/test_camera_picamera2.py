@@ -84,10 +84,81 @@ def test_picamera2_built_for_numpy_1_says_the_numpy_fix(tmp_path: Path, monkeypa
     with pytest.raises(CameraError) as caught:
         import_picamera2()
     assert f"this numpy ({np.__version__})" in str(caught.value)
-    assert "pip install 'numpy<2' 'opencv-python-headless<4.12'" in str(caught.value)
+    assert "sudo make install (it pins numpy to apt's python3-numpy)" in str(caught.value)
 
 
 def test_picamera2_failing_any_other_way_is_a_camera_error(tmp_path: Path, monkeypatch) -> None:
     broken_picamera2(tmp_path, monkeypatch, 'raise RuntimeError("libcamera.so.0.2: cannot open")')
     with pytest.raises(CameraError, match="RuntimeError: libcamera.so.0.2: cannot open.*reinstall"):
         open_camera("picamera2", 640, 480, 15)
+
+
+class FakePicamera2:
+    """picamera2's camera as ``Picamera2Camera`` drives it: the configuration asked for,
+    and frames of both streams (main RGB888, lores YUV420 of one colour)."""
+
+    sensor_modes = IMX708
+    camera_controls: dict = {}
+
+    def __init__(self, num: int) -> None:
+        self.config: dict = {}
+        self.captured: list[str] = []
+
+    def create_video_configuration(self, **config) -> dict:
+        return config
+
+    def configure(self, config: dict) -> None:
+        self.config = config
+
+    def start(self) -> None:
+        pass
+
+    def capture_metadata(self) -> dict:
+        return {}
+
+    def set_controls(self, controls: dict) -> None:
+        pass
+
+    def capture_array(self, stream: str, wait: float) -> np.ndarray:
+        self.captured.append(stream)
+        width, height = self.config[stream]["size"]
+        if stream == "main":
+            return np.full((height, width, 3), (40, 90, 200), np.uint8)
+        bgr = np.full((height, width, 3), (40, 90, 200), np.uint8)
+        import cv2
+
+        return cv2.cvtColor(bgr, cv2.COLOR_BGR2YUV_I420)  # (height * 3 / 2, width), as the ISP writes it
+
+    def stop(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def test_motion_is_watched_on_the_low_resolution_stream_and_read_on_the_main(monkeypatch) -> None:
+    """The settle detector gets the lores stream at its own work width (no 1280x720 frame
+    copied and shrunk for every frame); the readers get a main frame once still."""
+    from vision.camera import pi
+
+    monkeypatch.setattr(pi, "import_picamera2", lambda: FakePicamera2)
+    monkeypatch.setattr(pi, "csi_cameras", lambda cls: [(0, {"Model": "imx708"})])
+    with pi.Picamera2Camera(1280, 720, 30, warmup_s=0) as camera:
+        fake = camera._camera
+        assert fake.config["lores"] == {"size": (256, 144), "format": "YUV420"}
+        assert "motion on a 256x144 stream" in camera.description
+        seen = camera.read_motion()
+        assert seen.shape == (144, 256, 3) and fake.captured == ["lores"]
+        assert np.abs(seen.astype(int) - (40, 90, 200)).max() <= 3  # the colour survives YUV420
+        full = camera.still(seen)
+        assert full.shape == (720, 1280, 3) and fake.captured == ["lores", "main"]
+
+
+@pytest.mark.parametrize(
+    ("main", "lores"),
+    [((1280, 720), (256, 144)), ((640, 480), (256, 192)), ((2304, 1296), (256, 144)), ((160, 120), (128, 96))],
+)
+def test_the_motion_stream_keeps_the_view_s_aspect(main, lores) -> None:
+    from vision.camera.pi import motion_size
+
+    assert motion_size(*main) == lores

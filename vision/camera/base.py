@@ -57,6 +57,19 @@ class Camera(abc.ABC):
     def close(self) -> None:
         """Release the device; safe to call twice."""
 
+    motion_is_full: bool = True
+    """Whether ``read_motion`` gives full frames (False: a camera's low-resolution stream)."""
+
+    def read_motion(self) -> np.ndarray:
+        """The next frame for watching the tray move (the settle detector): the full frame,
+        unless the camera has a cheaper low-resolution stream of the same view."""
+        return self.read()
+
+    def still(self, seen: np.ndarray) -> np.ndarray:
+        """The full-resolution frame of the scene in ``seen`` (a frame of ``read_motion``),
+        for the readers once the tray is still: ``seen`` itself where it is a full frame."""
+        return seen if self.motion_is_full else self.read()
+
     def remeter(self) -> None:  # noqa: B027 - a no-op unless the source meters exposure itself
         """Measure exposure and white balance afresh and lock them again (a new game, or
         the host changed the lights). Sources without automatic exposure do nothing."""

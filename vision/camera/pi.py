@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import cv2
 import numpy as np
 
 from vision.camera.base import NO_CAMERA_HINT, Camera, CameraError, CameraTuning, as_bgr
@@ -20,11 +21,11 @@ INSTALL_HINT = (
 )
 
 
+NUMPY_FIX = "sudo rm /opt/familiar/src/.commit && sudo make install (it pins numpy to apt's python3-numpy)"
 NUMPY_HINT = (
     "picamera2 (from apt) cannot load with this numpy ({numpy}): Raspberry Pi OS builds "
-    "picamera2 and simplejpeg against its own numpy 1.x, and numpy 2 breaks them. Fix: "
-    "`sudo /opt/familiar/.venv/bin/pip install 'numpy<2' 'opencv-python-headless<4.12'` "
-    "(sudo make install pins both)"
+    "picamera2 and simplejpeg against its own numpy (python3-numpy), and any other numpy "
+    f"in the venv breaks them. Fix: {NUMPY_FIX}"
 )
 NUMPY_MISMATCH = (
     "numpy.dtype size changed",
@@ -67,6 +68,18 @@ def _numpy_mismatch(exc: BaseException) -> bool:
             return True
         exc = exc.__cause__ or exc.__context__
     return False
+
+
+MOTION_WIDTH = 256
+"""The low-resolution stream's width: the settle detector's work width, so its frames
+need no shrinking. A multiple of 64, so YUV420 rows carry no padding."""
+
+
+def motion_size(width: int, height: int) -> tuple[int, int]:
+    """The low-resolution stream for a main stream of ``width`` x ``height``: the
+    detector's width (never wider than the main stream), the same aspect, even height."""
+    lores_width = min(MOTION_WIDTH, width // 64 * 64 or width)
+    return lores_width, max(2, round(lores_width * height / width / 2) * 2)
 
 
 def full_view_mode(modes: list[dict[str, Any]], size: tuple[int, int], fps: float) -> dict[str, Any] | None:
@@ -177,12 +190,17 @@ class Picamera2Camera(Camera):
         mode = full_view_mode(self._camera.sensor_modes, (width, height), fps)
         # ``sensor=`` (picamera2 0.3.13+, every Bookworm release) fixes the sensor mode.
         sensor = {"output_size": mode["size"], "bit_depth": mode["bit_depth"]} if mode else {}
+        self._lores = motion_size(width, height)
         config = self._camera.create_video_configuration(
-            main={"size": (width, height), "format": "RGB888"}, sensor=sensor, controls=controls
+            main={"size": (width, height), "format": "RGB888"},
+            lores={"size": self._lores, "format": "YUV420"},
+            sensor=sensor,
+            controls=controls,
         )
         self._camera.configure(config)
         self._camera.start()
         settings = [f"sensor {mode['size'][0]}x{mode['size'][1]} full view" if mode else "sensor mode by picamera2"]
+        settings.append(f"motion on a {self._lores[0]}x{self._lores[1]} stream")
         if "AeFlickerPeriod" in controls:
             settings.append(f"flicker period {controls['AeFlickerPeriod']} us")
         settings.append(self._focus(tuning.lens_position))
@@ -244,6 +262,20 @@ class Picamera2Camera(Camera):
         except Exception as exc:
             raise CameraError(f"the Pi camera stopped delivering frames ({exc}): check the ribbon cable") from exc
         return as_bgr(frame, "picamera2")
+
+    motion_is_full = False
+
+    def read_motion(self) -> np.ndarray:
+        """The newest frame of the low-resolution stream, as BGR: the settle detector's
+        whole work at the size it works at, with no full frame copied or shrunk."""
+        if self._camera is None:
+            raise CameraError("picamera2: camera is closed")
+        try:
+            planes = self._camera.capture_array("lores", wait=self._timeout_s)
+        except Exception as exc:
+            raise CameraError(f"the Pi camera stopped delivering frames ({exc}): check the ribbon cable") from exc
+        width, height = self._lores
+        return cv2.cvtColor(np.ascontiguousarray(planes[: height * 3 // 2, :width]), cv2.COLOR_YUV2BGR_I420)
 
     def close(self) -> None:
         camera, self._camera = self._camera, None

@@ -34,8 +34,9 @@ class ReplayCamera(Camera):
     """Frames from a folder of photos (sorted by name), a list of photo paths, or a video.
 
     ``fps=None`` replays unpaced (as fast as ``read`` is called: tests); otherwise
-    ``read`` waits so frames arrive at ``fps``, like a real camera. With ``loop`` the
-    replay starts over at the end, else :class:`ReplayFinished` is raised.
+    ``read`` waits so frames arrive at ``fps``, like a real camera, unless ``paced`` is
+    False (a benchmark counting frames at that rate). With ``loop`` the replay starts
+    over at the end, else :class:`ReplayFinished` is raised.
     """
 
     def __init__(
@@ -48,10 +49,11 @@ class ReplayCamera(Camera):
         hold_s: float = 4.0,
         noise: float = 2.0,
         seed: int = 0,
+        paced: bool = True,
     ) -> None:
         self._paths, self._video = _resolve_source(source)
         self._loop = loop
-        self._period = None if not fps else 1.0 / fps
+        self._period = None if not fps or not paced else 1.0 / fps
         rate = fps or 15.0  # unpaced replay still needs frame counts for tumbling and holding
         self._tumble_frames = max(3, round(tumble_s * rate)) if simulate_rolls else 0
         self._hold_frames = max(1, round(hold_s * rate)) if simulate_rolls else 1

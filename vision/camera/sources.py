@@ -42,7 +42,7 @@ def open_camera(
     if kind == "picamera2" and not arg:
         return Picamera2Camera(width, height, fps, tuning=tuning)
     if kind == "usb" and arg:
-        return OpenCVCamera(int(arg) if arg.isdigit() else arg, width, height, fps)
+        return OpenCVCamera(int(arg) if arg.isdigit() else arg, width, height, fps, tuning)
     if kind == "replay" and arg:
         return ReplayCamera(arg, fps=fps)
     if kind == "thrown" and arg:
@@ -62,7 +62,7 @@ def _open_auto(width: int, height: int, fps: float, tuning: CameraTuning) -> Cam
     except CameraError as exc:  # no picamera2 or no ribbon camera: a USB webcam may still be there
         pi_problem = "" if str(exc) == INSTALL_HINT else f" (Pi camera: {exc})"
     try:
-        return open_first_usb_camera(width, height, fps)
+        return open_first_usb_camera(width, height, fps, tuning)
     except CameraError as exc:
         raise CameraError(f"no camera found: {NO_CAMERA_HINT}{pi_problem}") from exc
 

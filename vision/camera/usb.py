@@ -9,7 +9,8 @@ import re
 import cv2
 import numpy as np
 
-from vision.camera.base import NO_CAMERA_HINT, Camera, CameraError, as_bgr
+from vision.camera.base import NO_CAMERA_HINT, Camera, CameraError, CameraTuning, as_bgr
+from vision.camera.v4l2 import Controls, DeviceControls, apply_tuning
 
 WARMUP_FRAMES = 5
 """Frames dropped after opening: webcams deliver dark or half-exposed frames while their
@@ -35,12 +36,26 @@ class OpenCVCamera(Camera):
     off where V4L2 offers the controls, for the reasons ``Picamera2Camera`` gives: a hand
     over the tray must not shift the next roll's colours or focus. ``remeter()`` lets
     them run again for a moment and locks them anew.
+
+    Before the warm-up, ``tuning`` sets the webcam's mains flicker filter and, for a lens
+    with a focus control, the fixed focus (``vision.camera.v4l2``: OpenCV has no property
+    for either), so the focus never hunts; the description says what the webcam lacks.
     """
 
-    def __init__(self, device: int | str, width: int = 1280, height: int = 720, fps: float = 15.0) -> None:
+    def __init__(
+        self,
+        device: int | str,
+        width: int = 1280,
+        height: int = 720,
+        fps: float = 15.0,
+        tuning: CameraTuning = CameraTuning(),
+        controls: Controls | None = None,
+    ) -> None:
         self._device = device
         self._name = f"/dev/video{device}" if isinstance(device, int) else str(device)
         self._capture = _open_capture(device, self._name, width, height, fps)
+        tuned = [] if self._is_file() else apply_tuning(controls or DeviceControls(self._name), tuning)
+        self._focus_fixed = any(said.startswith("focus fixed") for said in tuned)
         try:
             frame = self._warm_up()
         except CameraError:
@@ -48,7 +63,7 @@ class OpenCVCamera(Camera):
             raise
         self.size = (frame.shape[1], frame.shape[0])
         real_fps = self._capture.get(cv2.CAP_PROP_FPS) or fps
-        locks = "" if self._is_file() else ", " + (", ".join(self._lock()) or "no V4L2 locks offered")
+        locks = "" if self._is_file() else ", " + (", ".join(tuned + self._lock()) or "no V4L2 locks offered")
         self.description = f"OpenCV {self._name} {self.size[0]}x{self.size[1]} @ {real_fps:.0f} fps{locks}"
 
     def _is_file(self) -> bool:
@@ -65,8 +80,8 @@ class OpenCVCamera(Camera):
             locked.append("exposure locked")
         if capture.set(cv2.CAP_PROP_AUTO_WB, 0):
             locked.append("white balance locked")
-        if capture.set(cv2.CAP_PROP_AUTOFOCUS, 0):
-            locked.append("focus fixed")
+        if not self._focus_fixed and capture.set(cv2.CAP_PROP_AUTOFOCUS, 0):
+            locked.append("focus fixed where the autofocus found it")
         return locked
 
     def remeter(self) -> None:
@@ -142,12 +157,12 @@ def usb_camera_devices() -> list[str]:
     return [node for _, node in sorted(found)]
 
 
-def open_first_usb_camera(width: int, height: int, fps: float) -> OpenCVCamera:
+def open_first_usb_camera(width: int, height: int, fps: float, tuning: CameraTuning = CameraTuning()) -> OpenCVCamera:
     """The first USB node that delivers frames (each webcam also has a metadata-only node)."""
     errors = []
     for node in usb_camera_devices():
         try:
-            return OpenCVCamera(node, width, height, fps)
+            return OpenCVCamera(node, width, height, fps, tuning)
         except CameraError as exc:
             errors.append(str(exc))
     detail = f" ({'; '.join(errors)})" if errors else ""
