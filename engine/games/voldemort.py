@@ -64,6 +64,8 @@ LABELS = {
     "names": _("Players"),
     "physical": _("Physical policy deck"),
     "voldemort_knows": _("Voldemort knows his Death Eater"),
+    "few_alive_limits": _("Only the last Headmaster is term-limited at five or fewer alive"),
+    "term_limits": _("Term limits"),
     "step": _("Step"),
     "roles": _("Roles"),
     "dead": _("Dead"),

@@ -12,6 +12,7 @@ import pytest
 from engine.actions import IllegalAction
 from engine.games.voldemort_rules import DARK_ARTS, DEATH_EATER, ORDER, VOLDEMORT
 from engine.games.voldemort_state import VoldemortState
+from engine.table import SHOWN_FINAL
 from support.voldemort import Play, accounted, page_action, random_prompt, seats_with
 
 ROLE_COUNTS = {5: (3, 1), 6: (4, 1), 7: (4, 2), 8: (5, 2), 9: (5, 3), 10: (6, 3)}
@@ -101,6 +102,8 @@ def test_options_are_checked() -> None:
         Play(5, decks="digital")
     with pytest.raises(IllegalAction, match="deck must be one of"):
         Play(5, deck="cardboard")
+    with pytest.raises(IllegalAction, match="term_limits must be one of"):
+        Play(5, term_limits="none")
 
 
 # --- Elections ---------------------------------------------------------------------------
@@ -128,6 +131,27 @@ def test_term_limits_bar_the_last_elected_minister_and_headmaster() -> None:
     for limited in (0, 3):
         with pytest.raises(IllegalAction, match="term-limited"):
             play.nominate(limited)
+
+
+def test_the_rulebooks_term_limits_bar_the_last_minister_at_five_players_too() -> None:
+    # The rulebook: "You cannot nominate the immediate past Minister or Headmaster".
+    play = Play(5)
+    play.rig(minister=0, top=[ORDER] * 3)
+    play.elect(2)
+    play.legislate(ORDER, ORDER)
+    assert play.s.minister == 1 and play.s.eligible() == [3, 4]
+    with pytest.raises(IllegalAction, match="term-limited"):
+        play.nominate(0)
+    assert play.table.public_view()["view"]["few_alive_limits"] is False
+
+
+def test_with_three_alive_and_no_one_the_rulebook_allows_the_last_minister_may_serve() -> None:
+    play = Play(5)
+    play.s.dead = [3, 4]
+    play.s.minister, play.s.last_minister, play.s.last_headmaster = 0, 1, 2
+    assert play.s.eligible() == [1]
+    play.s.last_minister = 0
+    assert play.s.eligible() == [1]
 
 
 def test_a_failed_election_sets_no_term_limits_and_passes_the_title_on() -> None:
@@ -373,7 +397,7 @@ def test_undo_never_shuffles_or_deals_differently() -> None:
     assert play.s.draw == shuffled
     play = next(p for seed in range(50) if (p := played_until(seed, lambda s: s.step == "discard")))
     hand = dict(play.s.hands)
-    assert "policies seen" in (play.table.undo_warning() or "")
+    assert play.table.undo_refusal() == SHOWN_FINAL  # the hand was shown: the box refuses
     play.table.undo()
     play.table.apply(play.entries[-1].action, 777)
     assert play.s.hands == hand

@@ -6,6 +6,7 @@ import pytest
 
 from engine.actions import IllegalAction
 from engine.games.voldemort_rules import DARK_ARTS, ORDER, VOLDEMORT
+from engine.table import SHOWN_FINAL
 from support.voldemort import Play, accounted, seats_with, seeded
 
 TRACKS = {
@@ -46,7 +47,7 @@ def test_crucio_shows_the_party_to_the_minister_alone_and_voldemort_as_a_death_e
     assert all(play.table.private_view(x)["view"]["crucio"] == [] for x in range(1, 7))
     public = play.table.public_view()["view"]
     assert public["investigated"] == [voldemort] and "crucio" not in public
-    assert play.table.undo_warning() and "Crucio" in play.table.undo_warning()
+    assert play.table.undo_refusal() == SHOWN_FINAL
 
 
 def test_crucio_shows_an_order_member_as_order_and_no_one_twice() -> None:
