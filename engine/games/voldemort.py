@@ -47,8 +47,8 @@ from engine.games.voldemort_rules import (
     POLICY_NAME,
     ROLE_NAME,
     SPELL_NAME,
-    SPELL_TRACK,
     VETO_FROM,
+    spell_track,
 )
 from engine.games.voldemort_setup import OPTION_CHOICES, new_state
 from engine.games.voldemort_state import DEATH_EATERS_WIN, DISCARD, ENACT, NOMINATE, ORDER_WINS, OVER, VoldemortState
@@ -66,6 +66,8 @@ LABELS = {
     "voldemort_knows": _("Voldemort knows his Death Eater"),
     "few_alive_limits": _("Only the last Headmaster is term-limited at five or fewer alive"),
     "term_limits": _("Term limits"),
+    "every_spell": _("A spell on every Dark Arts policy"),
+    "spells": _("Spells"),
     "step": _("Step"),
     "roles": _("Roles"),
     "dead": _("Dead"),
@@ -163,7 +165,7 @@ class Voldemort(StepGame[VoldemortState]):
             "status": _status(public),
             "minister_name": public.names[public.minister],
             "dead_names": list(public.named(public.dead)),
-            "spell_track": [SPELL_NAME[s] if s else None for s in SPELL_TRACK[public.players]],
+            "spell_track": [SPELL_NAME[s] if s else None for s in spell_track(public.players, public.every_spell)],
             "veto_unlocked": public.dark_arts >= VETO_FROM,
             "eligible": list(public.named(public.eligible())) if public.step == NOMINATE else [],
             "enacted_names": [POLICY_NAME[k] for k in public.enacted],

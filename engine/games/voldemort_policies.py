@@ -108,7 +108,12 @@ def enact(state: VoldemortState, kind: str, turn: Turn, chaos: bool = False) -> 
         # Secret Hitler: a chaos policy's power is ignored and the term limits are forgotten.
         state.last_minister = state.last_headmaster = None
         return effects + [Say(_("Its spell, if any, is ignored, and the term limits are cleared."))] + new_round(state)
-    spell = spell_for(state.players, state.dark_arts) if kind == DARK_ARTS else None
+    spell = spell_for(state.players, state.dark_arts, state.every_spell) if kind == DARK_ARTS else None
+    if spell is None and kind == DARK_ARTS:
+        # The English rulebook promises a spell on every Dark Arts policy: a table reading
+        # it hears that this square has none.
+        no_spell = _("No spell on this square at {players} players.", players=state.players)
+        return effects + [Say(no_spell)] + new_round(state)
     if spell is None:
         return effects + new_round(state)
     state.step = SPELL_STEPS[spell]

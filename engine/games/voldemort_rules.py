@@ -73,11 +73,24 @@ _SMALL = (None, None, STUPOR, AVADA, AVADA)
 _MEDIUM = (None, CRUCIO, IMPERIO, AVADA, AVADA)
 _LARGE = (CRUCIO, CRUCIO, IMPERIO, AVADA, AVADA)
 SPELL_TRACK: dict[int, tuple[str | None, ...]] = {5: _SMALL, 6: _SMALL, 7: _MEDIUM, 8: _MEDIUM, 9: _LARGE, 10: _LARGE}
+# The English rulebook: "Whenever a Dark Arts Policy is enacted, the Minister for Magic
+# gains the power to cast a spell", without saying which.  As an option every square
+# gets one: an empty square takes the 9-10-player board's spell there (Crucio), the one
+# the official boards put first.
+EVERY_SPELL_TRACK: dict[int, tuple[str | None, ...]] = {
+    players: tuple(own or large for own, large in zip(track, _LARGE, strict=True))
+    for players, track in SPELL_TRACK.items()
+}
 
 
-def spell_for(players: int, dark_arts: int) -> str | None:
+def spell_track(players: int, every: bool = False) -> tuple[str | None, ...]:
+    """The spells of the Dark Arts squares 1-5 at this table size (None: no spell)."""
+    return (EVERY_SPELL_TRACK if every else SPELL_TRACK)[players]
+
+
+def spell_for(players: int, dark_arts: int, every: bool = False) -> str | None:
     """The spell the ``dark_arts``-th Dark Arts policy brings at this table size."""
-    track = SPELL_TRACK[players]
+    track = spell_track(players, every)
     return track[dark_arts - 1] if 1 <= dark_arts <= len(track) else None
 
 

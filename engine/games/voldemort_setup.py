@@ -40,6 +40,9 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
         _("the rulebook's (the last Minister and Headmaster)"),
         _("original game's rule (5 or fewer alive)"),
     ),
+    # Secret Hitler's boards (what the German rulebook describes), or a spell on every
+    # Dark Arts policy as the English rulebook says (see ``EVERY_SPELL_TRACK``).
+    "spells": (_("original game's board"), _("a spell on every Dark Arts policy")),
 }
 _YES = OPTION_CHOICES["voldemort_knows"][1]
 
@@ -68,6 +71,7 @@ def new_state(options: Mapping[str, Any], turn: Turn) -> tuple[VoldemortState, l
         physical=_option(options, "deck") == "physical",
         voldemort_knows=knows,
         few_alive_limits=_option(options, "term_limits") == OPTION_CHOICES["term_limits"][1],
+        every_spell=_option(options, "spells") == OPTION_CHOICES["spells"][1],
     )
     roles = role_deck(players)
     turn.random("roles").shuffle(roles)

@@ -50,6 +50,7 @@ class VoldemortState:
     physical: bool = False
     voldemort_knows: bool = False
     few_alive_limits: bool = False  # Secret Hitler's term limits (the last Minister free at five or fewer alive)
+    every_spell: bool = False  # a spell on every Dark Arts square (the English rulebook's words)
     step: str = NOMINATE
     roles: list[str] = secret(_("Secret Role"), per_seat=True, shown=over, default_factory=list)
     known: list[dict[int, str]] = secret(_("who you know"), per_seat=True, default_factory=list)

@@ -156,7 +156,7 @@ def test_the_walks_reach_every_ending() -> None:
     }, reasons
 
 
-OPTIONS = {"term_limits": "original game's rule (5 or fewer alive)"}
+OPTIONS = {"term_limits": "original game's rule (5 or fewer alive)", "spells": "a spell on every Dark Arts policy"}
 """Each set-up option away from its default (the walks above play the defaults)."""
 
 
