@@ -17,7 +17,7 @@ from engine.actions import IllegalAction
 from engine.args import Choice, Items, Opt
 from engine.effects import Effect, Expect, Say
 from engine.game import Turn
-from engine.games.voldemort_policies import enact, failed, reshuffle_if_low
+from engine.games.voldemort_policies import a_failure_may_win, a_policy_may_win, enact, failed, reshuffle_if_low
 from engine.games.voldemort_rules import HAND, HEADMASTER, MINISTER, POLICY_NAME, UNSEEN, VETO_FROM
 from engine.games.voldemort_state import DISCARD, ENACT, POLICY, VETO, VoldemortState
 from engine.messages import Msg, listing, words
@@ -90,7 +90,10 @@ def headmaster_enacts(state: VoldemortState, turn: Turn) -> list[Effect]:
     return enact(state, kind, turn)
 
 
-def _ask_hand(action: str, what: Msg, seat_of: str) -> Callable[[VoldemortState], list[Expect]]:
+def _ask_hand(action: str, what: Msg, seat_of: str, enacts: bool = False) -> Callable[[VoldemortState], list[Expect]]:
+    """The holder's pick from its hand; the one that ``enacts`` is asked again on the phone
+    when one more policy ends the game (whichever is picked, so the hand stays unsaid)."""
+
     def ask(state: VoldemortState) -> list[Expect]:
         seat = state.minister if seat_of == "minister" else state.sitting()
         hand = _hand(state, seat)
@@ -99,7 +102,8 @@ def _ask_hand(action: str, what: Msg, seat_of: str) -> Callable[[VoldemortState]
         shown = listing(POLICY_NAME[k] for k in hand)
         options = tuple(label for label in LABELS if KINDS[label] in hand)
         prompt = _("Your policies: {policies}. {what}", policies=shown, what=what)
-        return [Expect("choice", action, prompt, seat=seat, count=1, options=options, secret=True)]
+        final = enacts and a_policy_may_win(state)
+        return [Expect.choice(action, prompt, options, seat=seat, secret=True, final=final)]
 
     return ask
 
@@ -142,9 +146,10 @@ def _ask_policy(state: VoldemortState) -> list[Expect]:
     else:
         reveal = _("Reveal the policy the Headmaster enacts in the reveal area")
         enter = _("Or enter the policy the Headmaster enacts")
+    final = a_policy_may_win(state)
     return [
-        Expect("cards", "policy", reveal, count=1),
-        Expect("choice", "policy", enter, count=1, options=LABELS),
+        Expect("cards", "policy", reveal, count=1, final=final),
+        Expect.choice("policy", enter, LABELS, final=final),
     ]
 
 
@@ -212,7 +217,8 @@ def _ask_veto(state: VoldemortState) -> list[Expect]:
 def _ask_answer(state: VoldemortState) -> list[Expect]:
     who = state.minister
     prompt = _("{name}: agree to the veto?", name=state.names[who])
-    return [Expect("choice", "answer", prompt, seat=who, count=1, options=ANSWERS)]
+    # An agreed veto may be the third failure, and chaos's top policy may end the game.
+    return [Expect.choice("answer", prompt, ANSWERS, seat=who, final=a_failure_may_win(state))]
 
 
 def _headmaster(state: VoldemortState) -> list[int | None]:
@@ -252,7 +258,7 @@ ENACT_STEP = Step[VoldemortState](
             by=_headmaster,
             host=False,
             role=HEADMASTER,
-            ask=_ask_hand("enact", _("Enact one."), "headmaster"),
+            ask=_ask_hand("enact", _("Enact one."), "headmaster", enacts=True),
         ),
         _VETO,
     ),

@@ -121,6 +121,17 @@ def enact(state: VoldemortState, kind: str, turn: Turn, chaos: bool = False) -> 
     return effects + [Say(_spell_said(spell, state.names[state.minister]))]
 
 
+def a_policy_may_win(state: VoldemortState) -> bool:
+    """One more policy on either track ends the game (public: the tracks are in sight)."""
+    return state.order == ORDER_TO_WIN - 1 or state.dark_arts == DARK_ARTS_TO_WIN - 1
+
+
+def a_failure_may_win(state: VoldemortState) -> bool:
+    """One more failed government brings chaos, and the box's own top policy may end the
+    game (with the physical deck the chaos policy is entered later, and asked then)."""
+    return state.election == CHAOS - 1 and not state.physical and a_policy_may_win(state)
+
+
 def _enacted(state: VoldemortState, kind: str, chaos: bool) -> Msg:
     """The enacted policy said aloud, and both tracks."""
     board = {
