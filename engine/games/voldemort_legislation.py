@@ -18,7 +18,16 @@ from engine.args import Choice, Items, Opt
 from engine.effects import Effect, Expect, Say
 from engine.game import Turn
 from engine.games.voldemort_policies import a_failure_may_win, a_policy_may_win, enact, failed, reshuffle_if_low
-from engine.games.voldemort_rules import HAND, HEADMASTER, MINISTER, POLICY_NAME, UNSEEN, VETO_FROM
+from engine.games.voldemort_rules import (
+    CARD_NAMES,
+    HAND,
+    HEADMASTER,
+    MINISTER,
+    POLICY_NAME,
+    REVEAL,
+    UNSEEN,
+    VETO_FROM,
+)
 from engine.games.voldemort_state import DISCARD, ENACT, POLICY, VETO, VoldemortState
 from engine.messages import Msg, listing, words
 from engine.steps import Move, Step
@@ -112,16 +121,24 @@ def _ask_hand(action: str, what: Msg, seat_of: str, enacts: bool = False) -> Cal
 
 
 def policy_kind(item: Any) -> str:
-    """A revealed policy card: a taught card ``{"card": name, "policy"?: kind}``, or its
-    name typed in ("Order", "Dark Arts policy")."""
+    """A revealed policy card: a taught card ``{"card": name, "policy"?: kind, "zone"?: zone}``
+    or its name typed in, in English or German ("Order", "Dark Arts policy", "Dunkle
+    Künste").  A card the camera places in a zone other than the reveal area is refused."""
     if isinstance(item, dict):
+        if item.get("zone") not in (None, REVEAL):
+            raise IllegalAction(_("the enacted policy is read in the reveal area, not elsewhere on the table"))
         item = item.get("policy") or item.get("card")
-    name = " ".join(str(item).replace("_", " ").split()).casefold() if isinstance(item, str) else ""
-    name = name.removesuffix(" policy")
-    for label, kind in KINDS.items():
-        if name in (label.casefold(), kind.replace("_", " ")):
+    name = _folded(item) if isinstance(item, str) else ""
+    for kind, names in CARD_NAMES.items():
+        if name in names or name == kind.replace("_", " "):
             return kind
     raise IllegalAction(_("a policy card is Order or Dark Arts"))
+
+
+def _folded(name: str) -> str:
+    """A card's name as ``CARD_NAMES`` lists it: lower case, words split by single spaces
+    (taught names may use _ or -), "ue" as the umlaut a keyboard without one types."""
+    return " ".join(name.replace("_", " ").replace("-", " ").split()).casefold().replace("ue", "ü")
 
 
 def policy_entered(state: VoldemortState, turn: Turn) -> list[Effect]:
@@ -148,7 +165,7 @@ def _ask_policy(state: VoldemortState) -> list[Expect]:
         enter = _("Or enter the policy the Headmaster enacts")
     final = a_policy_may_win(state)
     return [
-        Expect("cards", "policy", reveal, count=1, final=final),
+        Expect("cards", "policy", reveal, count=1, final=final, zone=REVEAL),
         Expect.choice("policy", enter, LABELS, final=final),
     ]
 

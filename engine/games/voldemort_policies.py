@@ -88,6 +88,9 @@ def enact(state: VoldemortState, kind: str, turn: Turn, chaos: bool = False) -> 
     else:
         state.dark_arts += 1
     effects: list[Effect] = [Say(_enacted(state, kind, chaos))]
+    if state.physical:
+        # The camera reads the next policy in the reveal area: this one must leave it.
+        effects.append(Say(_("Move the policy from the reveal area onto its track.")))
     if state.order >= ORDER_TO_WIN:
         return effects + finish(state, ORDER_WINS, _("five Order policies are enacted"))
     if state.dark_arts >= DARK_ARTS_TO_WIN:

@@ -40,6 +40,16 @@ DARK_ARTS = "dark_arts"
 POLICY_NAME: dict[str, Msg] = {ORDER: _("Order"), DARK_ARTS: _("Dark Arts")}
 A_POLICY: dict[str, Msg] = {ORDER: _("an Order policy"), DARK_ARTS: _("a Dark Arts policy")}
 """A policy as a sentence names one card (German says it in the genitive)."""
+CARD_NAMES: dict[str, tuple[str, ...]] = {
+    ORDER: ("order", "order policy", "orden", "ordensgesetz", "gesetz des ordens", "orden gesetz"),
+    DARK_ARTS: ("dark arts", "dark arts policy", "dunkle künste", "gesetz der dunklen künste", "dunkle künste gesetz"),
+}
+"""The names a taught (or typed) policy card may carry, folded (lower case, single spaces):
+the English rulebook's and the German one's ("Orden", "Dunkle Künste"), with or without
+"policy" / "Gesetz", so a German table teaches its cards in its own words."""
+REVEAL = "reveal"
+"""The card zone (``vision.areas``) the Headmaster lays the enacted policy in: the camera
+answers the policy prompt only from there, not from the policies already on the board."""
 # Secret Hitler: 6 Liberal and 11 Fascist policies.
 DECK = {ORDER: 6, DARK_ARTS: 11}
 POLICIES = sum(DECK.values())

@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pytest
 
 from engine.actions import IllegalAction
+from engine.games.voldemort_legislation import policy_kind
 from engine.games.voldemort_rules import DARK_ARTS, DEATH_EATER, ORDER, VOLDEMORT
 from engine.games.voldemort_state import VoldemortState
 from engine.table import SHOWN_FINAL
@@ -296,6 +297,37 @@ def test_the_physical_deck_takes_the_enacted_policy_from_the_host_or_the_camera(
     play.elect()
     play.act("policy", choice="Order")
     assert play.s.order == 1 and accounted(play.s) == 17
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("Order Policy", ORDER),
+        ("Orden", ORDER),
+        ("orden-gesetz", ORDER),
+        ("Gesetz des Ordens", ORDER),
+        ("Dark_Arts_Policy", DARK_ARTS),
+        ("Dunkle Künste", DARK_ARTS),
+        ("Dunkle Kuenste", DARK_ARTS),
+        ("Gesetz der Dunklen Künste", DARK_ARTS),
+    ],
+)
+def test_a_policy_card_is_taught_under_its_english_or_german_name(name: str, kind: str) -> None:
+    assert policy_kind({"card": name}) == kind and policy_kind(name) == kind
+
+
+def test_the_camera_reads_the_policy_in_the_reveal_area_only() -> None:
+    play = Play(5, deck="physical")
+    play.elect()
+    cards = next(e for e in play.table.expects() if e.kind == "cards")
+    assert cards.zone == "reveal"
+    with pytest.raises(IllegalAction, match="reveal area"):
+        play.act("policy", cards=[{"card": "Orden", "seat": 0, "zone": "bank"}])
+    play.act("policy", cards=[{"card": "Orden", "seat": 0, "zone": "reveal"}])
+    assert play.s.order == 1
+    assert play.said[play.said.index("Move the policy from the reveal area onto its track.") - 1].startswith(
+        "The Headmaster enacts an Order policy."
+    )
 
 
 def test_the_physical_deck_is_reshuffled_aloud() -> None:
