@@ -180,7 +180,8 @@ def act_as_seat(seat: int) -> Response:
 def games() -> Response:
     """The games the box can start, with any simple options a game declares and, in
     ``kept``, the options the box keeps per board with what it offers for each (None: none saved)
-    and in ``kept_examples`` an example of each one's form, named by the game's ``labels``."""
+    and in ``kept_examples`` an example of each one's form, named by the game's ``labels``;
+    ``teach`` lists the decks the host page fills in for teaching (a game's ``teach``)."""
     listed = [
         {
             "name": g.name,
@@ -191,6 +192,7 @@ def games() -> Response:
             "kept": service().kept_options(g.name),
             "kept_examples": dict(getattr(g, "kept_options", {})),
             "labels": getattr(g, "labels", {}),
+            "teach": list(getattr(g, "teach", ())),
         }
         for g in service().table.games.values()
     ]

@@ -39,11 +39,13 @@ from engine.games import voldemort_legislation as legislation
 from engine.games import voldemort_spells as spells
 from engine.games.voldemort_rules import (
     CHAOS,
+    DARK_ARTS,
     DARK_ARTS_TO_WIN,
     ORDER,
     ORDER_TO_WIN,
     PARTY,
     PARTY_NAME,
+    POLICY_CARD,
     POLICY_NAME,
     ROLE_NAME,
     SPELL_NAME,
@@ -143,6 +145,20 @@ class Voldemort(StepGame[VoldemortState]):
         Step[VoldemortState](OVER, _("the game is over"), ()),
     )
     labels = LABELS
+    teach = (
+        {
+            "title": _("Secret Voldemort: the two policy cards (physical deck)"),
+            "how": _(
+                "Lay one Order policy and one Dark Arts policy face up in a row under the camera,"
+                " the Order policy on the left, then preview and save. Once is enough."
+            ),
+            "deck": "secret-voldemort",
+            "rows": 1,
+            "cols": 2,
+            "names": (POLICY_CARD[ORDER], POLICY_CARD[DARK_ARTS]),
+        },
+    )
+    """The decks the host page offers to teach for this game, filled in for the host."""
 
     def setup(self, options: Mapping[str, Any], turn: Turn) -> tuple[VoldemortState, list[Effect]]:
         state, effects = new_state(options, turn)

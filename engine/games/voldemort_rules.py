@@ -47,6 +47,9 @@ CARD_NAMES: dict[str, tuple[str, ...]] = {
 """The names a taught (or typed) policy card may carry, folded (lower case, single spaces):
 the English rulebook's and the German one's ("Orden", "Dunkle Künste"), with or without
 "policy" / "Gesetz", so a German table teaches its cards in its own words."""
+POLICY_CARD: dict[str, Msg] = {ORDER: _("Order Policy"), DARK_ARTS: _("Dark Arts Policy")}
+"""What the host page names the two policy cards when it teaches them (in German the
+rulebook's "Orden" and "Dunkle Künste"): each is one of ``CARD_NAMES``."""
 REVEAL = "reveal"
 """The card zone (``vision.areas``) the Headmaster lays the enacted policy in: the camera
 answers the policy prompt only from there, not from the policies already on the board."""

@@ -203,6 +203,7 @@
     clear(select).append(...games.map((g) => el("option", { value: g.name }, t("{title} ({least}-{most} players)", { title: g.title, least: g.min_seats, most: g.max_seats }))));
     if (games.some((g) => g.name === was)) select.value = was;
     drawGameOptions();
+    drawTeachGames();
   }
 
   document.getElementById("game-select").addEventListener("change", drawGameOptions);
@@ -248,6 +249,24 @@
     document.getElementById("teach-save").disabled = !reply.ok || commit;
     if (!reply.ok) return;
     reply.data.previews.forEach((src, i) => previews.append(el("figure", {}, el("img", { src, alt: request.names[i] }), el("figcaption", {}, request.names[i]))));
+  }
+
+  // A game's own decks (Secret Voldemort's two policy cards): one tap fills the form in.
+  function drawTeachGames() {
+    const holder = clear(document.getElementById("teach-games"));
+    for (const deck of games.flatMap((g) => g.teach || [])) {
+      holder.append(el("button", { type: "button", class: "big", onclick: () => fillTeach(deck) }, deck.title));
+    }
+  }
+
+  function fillTeach(deck) {
+    document.getElementById("deck").value = deck.deck;
+    document.getElementById("rows").value = deck.rows;
+    document.getElementById("cols").value = deck.cols;
+    document.getElementById("card-names").value = deck.names.join("\n");
+    const how = document.getElementById("teach-how");
+    how.textContent = deck.how;
+    how.hidden = false;
   }
 
   document.getElementById("teach").addEventListener("submit", (event) => { event.preventDefault(); teach(false); });
