@@ -190,3 +190,30 @@ def test_avada_kedavra_asks_the_minister_first_and_a_no_sends_nothing(browser, s
     prompt.get_by_role("button", name=victim, exact=True).click()
     expect(phone.locator("#message")).to_have_text("Sent.")
     assert len(asked) == 2 and service.store.entries()[-1].action.kind == "avada_kedavra"
+
+
+def test_a_german_host_page_starts_a_game_with_the_options_it_shows_in_german(browser, tmp_path):
+    """The new-game form shows each option in the table's language and sends the game's own
+    value, so a German box can choose the physical deck, Secret Hitler's term limits and a
+    spell on every Dark Arts policy (the translated words were refused before)."""
+    service = TableService(Store(tmp_path / "table.db"), games={"voldemort": Voldemort()}, language="de")
+    app = create_app(service, None, public_url="http://familiar.test:8080", simulated=False)
+    server = serve(app, "127.0.0.1", 0, per_client=PER_CLIENT)
+    try:
+        page = HostWatch(browser, f"http://127.0.0.1:{server.port}").page
+        page.select_option("#game-select", "voldemort")
+        chosen = {
+            "deck": "echte Karten",
+            "term_limits": "Regel des Originalspiels (5 oder weniger Lebende)",
+            "spells": "ein Zauber bei jedem Gesetz der Dunklen Künste",
+        }
+        for option, label in chosen.items():
+            page.select_option(f"#game-options select[data-option={option}]", label=label)
+        expect(page.locator("#game-options")).to_contain_text("Amtszeitbegrenzung")
+        page.fill("#seat-names", "\n".join(NAMES))
+        page.click("#new-game button[type=submit]")
+        expect(page.locator("#message")).to_have_text("Erledigt.")
+        state = service.table.current.state
+        assert (state.physical, state.few_alive_limits, state.every_spell) == (True, True, True)
+    finally:
+        server.stop()

@@ -154,9 +154,12 @@
   function drawGameOptions() {
     const game = games.find((g) => g.name === document.getElementById("game-select").value);
     const holder = clear(document.getElementById("game-options"));
+    // Each option is sent as the game's own value and shown in the table's language.
     for (const [name, choices] of Object.entries((game && game.options) || {})) {
-      holder.append(el("label", {}, pretty(name),
-        el("select", { "data-option": name }, choices.map((c) => el("option", { value: JSON.stringify(c) }, String(c))))));
+      const shown = (game.option_labels && game.option_labels[name]) || choices;
+      const label = (game.labels && game.labels[name]) || pretty(name);
+      holder.append(el("label", {}, label,
+        el("select", { "data-option": name }, choices.map((c, i) => el("option", { value: JSON.stringify(c) }, String(shown[i]))))));
     }
     // An option the box keeps per board: shown as saved, sent as it then reads (empty: none).
     for (const [name, saved] of Object.entries((game && game.kept) || {})) {
