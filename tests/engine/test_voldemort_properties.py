@@ -160,8 +160,9 @@ OPTIONS = {"term_limits": "original game's rule (5 or fewer alive)", "spells": "
 """Each set-up option away from its default (the walks above play the defaults)."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("option", sorted(OPTIONS))
-def test_random_games_with_each_option_end(option: str) -> None:
+def test_random_games_with_each_option_end_and_keep_every_secret(option: str) -> None:
     for seed in range(6):
-        play = walk(5 + seed, seed, physical=seed % 2 == 1, secrets=False, **{option: OPTIONS[option]})
+        play = walk(5 + seed, seed, physical=seed % 2 == 1, secrets=True, **{option: OPTIONS[option]})
         assert play.table.public_view()["over"], f"stuck at {play.s.step} with {option}"
