@@ -6,6 +6,13 @@ Minister's phone and lights three tracks: Order policies (5), Dark Arts policies
 and the election tracker (3).  Where the rulebook is silent the official Secret
 Hitler rules apply; each is marked ``# Secret Hitler:`` where it is applied.
 
+The new-game options (``voldemort_setup.OPTION_CHOICES``): the ``deck`` (digital or the
+table's physical cards, read in the ``reveal`` zone), ``voldemort_knows`` (Secret
+Hitler's 5-6 player opening), ``term_limits`` (the rulebook's, or Secret Hitler's
+exception at five or fewer alive) and ``spells`` (Secret Hitler's boards, or a spell on
+every Dark Arts policy as the English rulebook says).  Every prompt whose answer may
+end the game, and so show every role, is ``final``: the phone asks before sending it.
+
 The moves (``choice`` a player by name or seat, or an option as offered):
 
 =============  =========================================  ==============================

@@ -4,8 +4,8 @@ With the digital deck the Minister's phone shows the top three policies, he disc
 one; the Headmaster's phone shows the other two, she enacts one.  Only the holder's
 phone ever receives a hand (a secret prompt, and ``hands`` in its own view); the
 discards are never revealed.  With the physical deck the table plays the cards and
-the enacted one is entered: read by the camera in the reveal area (a taught card) or
-tapped by the host.  The spoken lines are the same whatever the cards.
+the enacted one is entered: read by the camera in the reveal zone (a taught card, in
+English or German; the policies on the board's tracks are not read) or tapped by the host.  The spoken lines are the same whatever the cards.
 """
 
 from __future__ import annotations
