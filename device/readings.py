@@ -86,6 +86,12 @@ def _placed_there(where: Place | None, known: tuple[str, int, str | None]) -> bo
     return where.seat == known[1] and (where.zone is None or known[2] is None or where.zone == known[2])
 
 
+def _in_zone(cards: list[Any], places: list[Place | None], zone: str) -> tuple[list[Any], list[Place | None]]:
+    """The cards lying in a zone named ``zone`` (of any seat's area), with their places."""
+    kept = [(c, p) for c, p in zip(cards, places, strict=True) if p is not None and p.zone == zone]
+    return [c for c, _ in kept], [p for _, p in kept]
+
+
 def marked_photo(frame: np.ndarray, boxes: list[tuple[list, bool]]) -> bytes:
     """JPEG of the frame with each reading's outline drawn: red where unsure."""
     image = frame.copy()
@@ -125,6 +131,10 @@ class ReadingDesk:
             return "no cards"
         height, width = frame.shape[:2]
         places = [place(c.corners, width, height, self.areas) for c in cards]
+        if expect is not None and expect.zone is not None and self.areas:
+            cards, places = _in_zone(cards, places, expect.zone)
+            if not cards:
+                return f"no cards in the {expect.zone} zone"
         if expect is not None and expect.laid is not None:
             cards, places = self.newly_laid(cards, places, expect.laid)
             if not cards:

@@ -102,6 +102,9 @@ class Expect:
     (``zone`` None: anywhere in that seat's area).  The camera sees every card on the
     table in every frame; the box answers such a prompt only with the cards newly laid
     in a player's area.  Without ``laid`` every card seen answers it (cards revealed).
+    A ``cards`` prompt with a ``zone`` is answered, once areas are set up, only by the
+    cards lying in a zone of that name (Secret Voldemort's reveal area, among the policies
+    already on the board); without areas every card seen answers it still.
     """
 
     kind: str
@@ -117,6 +120,7 @@ class Expect:
     laid: tuple[tuple[str, int, str | None], ...] | None = None
     final: bool = False
     glanceable: bool = False
+    zone: str | None = None
 
     def __post_init__(self) -> None:
         if self.glanceable and (not self.secret or self.seat is None):

@@ -178,19 +178,24 @@ def act_as_seat(seat: int) -> Response:
 @api.get("/host/games")
 @host_only
 def games() -> Response:
-    """The games the box can start, with any simple options a game declares and, in
+    """The games the box can start, with any simple options a game declares (``options``
+    the values to send, ``option_labels`` them in the table's language) and, in
     ``kept``, the options the box keeps per board with what it offers for each (None: none saved)
-    and in ``kept_examples`` an example of each one's form, named by the game's ``labels``."""
+    and in ``kept_examples`` an example of each one's form, named by the game's ``labels``;
+    ``teach`` lists the decks the host page fills in for teaching (a game's ``teach``)."""
     listed = [
         {
             "name": g.name,
             "title": g.title,
             "min_seats": g.min_seats,
             "max_seats": g.max_seats,
-            "options": getattr(g, "option_choices", {}),
+            # what the form sends back (the English values the game checks) and shows
+            "options": {k: [str(c) for c in v] for k, v in getattr(g, "option_choices", {}).items()},
+            "option_labels": getattr(g, "option_choices", {}),
             "kept": service().kept_options(g.name),
             "kept_examples": dict(getattr(g, "kept_options", {})),
             "labels": getattr(g, "labels", {}),
+            "teach": list(getattr(g, "teach", ())),
         }
         for g in service().table.games.values()
     ]

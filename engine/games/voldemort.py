@@ -6,6 +6,13 @@ Minister's phone and lights three tracks: Order policies (5), Dark Arts policies
 and the election tracker (3).  Where the rulebook is silent the official Secret
 Hitler rules apply; each is marked ``# Secret Hitler:`` where it is applied.
 
+The new-game options (``voldemort_setup.OPTION_CHOICES``): the ``deck`` (digital or the
+table's physical cards, read in the ``reveal`` zone), ``voldemort_knows`` (Secret
+Hitler's 5-6 player opening), ``term_limits`` (the rulebook's, or Secret Hitler's
+exception at five or fewer alive) and ``spells`` (Secret Hitler's boards, or a spell on
+every Dark Arts policy as the English rulebook says).  Every prompt whose answer may
+end the game, and so show every role, is ``final``: the phone asks before sending it.
+
 The moves (``choice`` a player by name or seat, or an option as offered):
 
 =============  =========================================  ==============================
@@ -45,16 +52,18 @@ from engine.games import voldemort_legislation as legislation
 from engine.games import voldemort_spells as spells
 from engine.games.voldemort_rules import (
     CHAOS,
+    DARK_ARTS,
     DARK_ARTS_TO_WIN,
     ORDER,
     ORDER_TO_WIN,
     PARTY,
     PARTY_NAME,
+    POLICY_CARD,
     POLICY_NAME,
     ROLE_NAME,
     SPELL_NAME,
-    SPELL_TRACK,
     VETO_FROM,
+    spell_track,
 )
 from engine.games.voldemort_setup import OPTION_CHOICES, new_state
 from engine.games.voldemort_state import DEATH_EATERS_WIN, DISCARD, ENACT, NOMINATE, ORDER_WINS, OVER, VoldemortState
@@ -70,6 +79,10 @@ LABELS = {
     "names": _("Players"),
     "physical": _("Physical policy deck"),
     "voldemort_knows": _("Voldemort knows his Death Eater"),
+    "few_alive_limits": _("Only the last Headmaster is term-limited at five or fewer alive"),
+    "term_limits": _("Term limits"),
+    "every_spell": _("A spell on every Dark Arts policy"),
+    "spells": _("Spells"),
     "step": _("Step"),
     "roles": _("Roles"),
     "dead": _("Dead"),
@@ -145,6 +158,20 @@ class Voldemort(StepGame[VoldemortState]):
         Step[VoldemortState](OVER, _("the game is over"), ()),
     )
     labels = LABELS
+    teach = (
+        {
+            "title": _("Secret Voldemort: the two policy cards (physical deck)"),
+            "how": _(
+                "Lay one Order policy and one Dark Arts policy face up in a row under the camera,"
+                " the Order policy on the left, then preview and save. Once is enough."
+            ),
+            "deck": "secret-voldemort",
+            "rows": 1,
+            "cols": 2,
+            "names": (POLICY_CARD[ORDER], POLICY_CARD[DARK_ARTS]),
+        },
+    )
+    """The decks the host page offers to teach for this game, filled in for the host."""
 
     def setup(self, options: Mapping[str, Any], turn: Turn) -> tuple[VoldemortState, list[Effect]]:
         state, effects = new_state(options, turn)
@@ -167,7 +194,7 @@ class Voldemort(StepGame[VoldemortState]):
             "status": _status(public),
             "minister_name": public.names[public.minister],
             "dead_names": list(public.named(public.dead)),
-            "spell_track": [SPELL_NAME[s] if s else None for s in SPELL_TRACK[public.players]],
+            "spell_track": [SPELL_NAME[s] if s else None for s in spell_track(public.players, public.every_spell)],
             "veto_unlocked": public.dark_arts >= VETO_FROM,
             "eligible": list(public.named(public.eligible())) if public.step == NOMINATE else [],
             "enacted_names": [POLICY_NAME[k] for k in public.enacted],

@@ -13,7 +13,7 @@ from engine.args import Flag, Number, Opt, Seat
 from engine.effects import Effect, Expect, Say
 from engine.game import Turn
 from engine.games.voldemort_legislation import begin_session
-from engine.games.voldemort_policies import failed, finish
+from engine.games.voldemort_policies import a_failure_may_win, failed, finish
 from engine.games.voldemort_rules import MINISTER, VOLDEMORT, VOLDEMORT_DANGER
 from engine.games.voldemort_state import DEATH_EATERS_WIN, NOMINATE, VOTE, VoldemortState
 from engine.messages import Msg, listing, words
@@ -139,8 +139,17 @@ def _voters(state: VoldemortState) -> list[int]:
     return [s for s in state.living() if s not in state.votes]
 
 
+def _ends_vote_may_win(state: VoldemortState) -> bool:
+    """Whether the answer that ends this vote may end the game: an elected Voldemort after
+    three Dark Arts policies (whoever the nominee: his role is secret), or a third failure
+    whose chaos policy wins."""
+    return state.dark_arts >= VOLDEMORT_DANGER or a_failure_may_win(state)
+
+
 def _ask_vote(state: VoldemortState) -> list[Expect]:
     minister, nominee = state.names[state.minister], state.names[state.nominee or 0]
+    voters = _voters(state)
+    final = _ends_vote_may_win(state)
     ask = [
         Expect(
             "vote",
@@ -152,12 +161,13 @@ def _ask_vote(state: VoldemortState) -> list[Expect]:
                 nominee=nominee,
             ),
             seat=s,
+            final=final and len(voters) == 1,  # the last vote is the one that ends it
         )
-        for s in _voters(state)
+        for s in voters
     ]
     options = tuple(str(n) for n in range(len(state.living()) + 1))
-    hands = Expect("choice", "hands", _("Or a show of hands: how many voted Yes?"), count=1, options=options)
-    return [*ask, hands]
+    prompt = _("Or a show of hands: how many voted Yes?")
+    return [*ask, Expect.choice("hands", prompt, options, final=final)]
 
 
 NOMINATE_STEP = Step[VoldemortState](

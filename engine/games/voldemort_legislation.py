@@ -4,8 +4,8 @@ With the digital deck the Minister's phone shows the top three policies, he disc
 one; the Headmaster's phone shows the other two, she enacts one.  Only the holder's
 phone ever receives a hand (a secret prompt, and ``hands`` in its own view); the
 discards are never revealed.  With the physical deck the table plays the cards and
-the enacted one is entered: read by the camera in the reveal area (a taught card) or
-tapped by the host.  The spoken lines are the same whatever the cards.
+the enacted one is entered: read by the camera in the reveal zone (a taught card, in
+English or German; the policies on the board's tracks are not read) or tapped by the host.  The spoken lines are the same whatever the cards.
 """
 
 from __future__ import annotations
@@ -17,8 +17,17 @@ from engine.actions import IllegalAction
 from engine.args import Choice, Items, Opt
 from engine.effects import Effect, Expect, Say
 from engine.game import Turn
-from engine.games.voldemort_policies import enact, failed, reshuffle_if_low
-from engine.games.voldemort_rules import HAND, HEADMASTER, MINISTER, POLICY_NAME, UNSEEN, VETO_FROM
+from engine.games.voldemort_policies import a_failure_may_win, a_policy_may_win, enact, failed, reshuffle_if_low
+from engine.games.voldemort_rules import (
+    CARD_NAMES,
+    HAND,
+    HEADMASTER,
+    MINISTER,
+    POLICY_NAME,
+    REVEAL,
+    UNSEEN,
+    VETO_FROM,
+)
 from engine.games.voldemort_state import DISCARD, ENACT, POLICY, VETO, VoldemortState
 from engine.messages import Msg, listing, words
 from engine.steps import Move, Step
@@ -90,7 +99,10 @@ def headmaster_enacts(state: VoldemortState, turn: Turn) -> list[Effect]:
     return enact(state, kind, turn)
 
 
-def _ask_hand(action: str, what: Msg, seat_of: str) -> Callable[[VoldemortState], list[Expect]]:
+def _ask_hand(action: str, what: Msg, seat_of: str, enacts: bool = False) -> Callable[[VoldemortState], list[Expect]]:
+    """The holder's pick from its hand; the one that ``enacts`` is asked again on the phone
+    when one more policy ends the game (whichever is picked, so the hand stays unsaid)."""
+
     def ask(state: VoldemortState) -> list[Expect]:
         seat = state.minister if seat_of == "minister" else state.sitting()
         hand = _hand(state, seat)
@@ -99,7 +111,8 @@ def _ask_hand(action: str, what: Msg, seat_of: str) -> Callable[[VoldemortState]
         shown = listing(POLICY_NAME[k] for k in hand)
         options = tuple(label for label in LABELS if KINDS[label] in hand)
         prompt = _("Your policies: {policies}. {what}", policies=shown, what=what)
-        return [Expect("choice", action, prompt, seat=seat, count=1, options=options, secret=True)]
+        final = enacts and a_policy_may_win(state)
+        return [Expect.choice(action, prompt, options, seat=seat, secret=True, final=final)]
 
     return ask
 
@@ -108,16 +121,24 @@ def _ask_hand(action: str, what: Msg, seat_of: str) -> Callable[[VoldemortState]
 
 
 def policy_kind(item: Any) -> str:
-    """A revealed policy card: a taught card ``{"card": name, "policy"?: kind}``, or its
-    name typed in ("Order", "Dark Arts policy")."""
+    """A revealed policy card: a taught card ``{"card": name, "policy"?: kind, "zone"?: zone}``
+    or its name typed in, in English or German ("Order", "Dark Arts policy", "Dunkle
+    Künste").  A card the camera places in a zone other than the reveal area is refused."""
     if isinstance(item, dict):
+        if item.get("zone") not in (None, REVEAL):
+            raise IllegalAction(_("the enacted policy is read in the reveal area, not elsewhere on the table"))
         item = item.get("policy") or item.get("card")
-    name = " ".join(str(item).replace("_", " ").split()).casefold() if isinstance(item, str) else ""
-    name = name.removesuffix(" policy")
-    for label, kind in KINDS.items():
-        if name in (label.casefold(), kind.replace("_", " ")):
+    name = _folded(item) if isinstance(item, str) else ""
+    for kind, names in CARD_NAMES.items():
+        if name in names or name == kind.replace("_", " "):
             return kind
     raise IllegalAction(_("a policy card is Order or Dark Arts"))
+
+
+def _folded(name: str) -> str:
+    """A card's name as ``CARD_NAMES`` lists it: lower case, words split by single spaces
+    (taught names may use _ or -), "ue" as the umlaut a keyboard without one types."""
+    return " ".join(name.replace("_", " ").replace("-", " ").split()).casefold().replace("ue", "ü")
 
 
 def policy_entered(state: VoldemortState, turn: Turn) -> list[Effect]:
@@ -142,9 +163,10 @@ def _ask_policy(state: VoldemortState) -> list[Expect]:
     else:
         reveal = _("Reveal the policy the Headmaster enacts in the reveal area")
         enter = _("Or enter the policy the Headmaster enacts")
+    final = a_policy_may_win(state)
     return [
-        Expect("cards", "policy", reveal, count=1),
-        Expect("choice", "policy", enter, count=1, options=LABELS),
+        Expect("cards", "policy", reveal, count=1, final=final, zone=REVEAL),
+        Expect.choice("policy", enter, LABELS, final=final),
     ]
 
 
@@ -212,7 +234,8 @@ def _ask_veto(state: VoldemortState) -> list[Expect]:
 def _ask_answer(state: VoldemortState) -> list[Expect]:
     who = state.minister
     prompt = _("{name}: agree to the veto?", name=state.names[who])
-    return [Expect("choice", "answer", prompt, seat=who, count=1, options=ANSWERS)]
+    # An agreed veto may be the third failure, and chaos's top policy may end the game.
+    return [Expect.choice("answer", prompt, ANSWERS, seat=who, final=a_failure_may_win(state))]
 
 
 def _headmaster(state: VoldemortState) -> list[int | None]:
@@ -252,7 +275,7 @@ ENACT_STEP = Step[VoldemortState](
             by=_headmaster,
             host=False,
             role=HEADMASTER,
-            ask=_ask_hand("enact", _("Enact one."), "headmaster"),
+            ask=_ask_hand("enact", _("Enact one."), "headmaster", enacts=True),
         ),
         _VETO,
     ),

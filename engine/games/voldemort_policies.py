@@ -88,6 +88,9 @@ def enact(state: VoldemortState, kind: str, turn: Turn, chaos: bool = False) -> 
     else:
         state.dark_arts += 1
     effects: list[Effect] = [Say(_enacted(state, kind, chaos))]
+    if state.physical:
+        # The camera reads the next policy in the reveal area: this one must leave it.
+        effects.append(Say(_("Move the policy from the reveal area onto its track.")))
     if state.order >= ORDER_TO_WIN:
         return effects + finish(state, ORDER_WINS, _("five Order policies are enacted"))
     if state.dark_arts >= DARK_ARTS_TO_WIN:
@@ -108,12 +111,28 @@ def enact(state: VoldemortState, kind: str, turn: Turn, chaos: bool = False) -> 
         # Secret Hitler: a chaos policy's power is ignored and the term limits are forgotten.
         state.last_minister = state.last_headmaster = None
         return effects + [Say(_("Its spell, if any, is ignored, and the term limits are cleared."))] + new_round(state)
-    spell = spell_for(state.players, state.dark_arts) if kind == DARK_ARTS else None
+    spell = spell_for(state.players, state.dark_arts, state.every_spell) if kind == DARK_ARTS else None
+    if spell is None and kind == DARK_ARTS:
+        # The English rulebook promises a spell on every Dark Arts policy: a table reading
+        # it hears that this square has none.
+        no_spell = _("No spell on this square at {players} players.", players=state.players)
+        return effects + [Say(no_spell)] + new_round(state)
     if spell is None:
         return effects + new_round(state)
     state.step = SPELL_STEPS[spell]
     state.headmaster = None
     return effects + [Say(_spell_said(spell, state.names[state.minister]))]
+
+
+def a_policy_may_win(state: VoldemortState) -> bool:
+    """One more policy on either track ends the game (public: the tracks are in sight)."""
+    return state.order == ORDER_TO_WIN - 1 or state.dark_arts == DARK_ARTS_TO_WIN - 1
+
+
+def a_failure_may_win(state: VoldemortState) -> bool:
+    """One more failed government brings chaos, and the box's own top policy may end the
+    game (with the physical deck the chaos policy is entered later, and asked then)."""
+    return state.election == CHAOS - 1 and not state.physical and a_policy_may_win(state)
 
 
 def _enacted(state: VoldemortState, kind: str, chaos: bool) -> Msg:

@@ -40,6 +40,19 @@ DARK_ARTS = "dark_arts"
 POLICY_NAME: dict[str, Msg] = {ORDER: _("Order"), DARK_ARTS: _("Dark Arts")}
 A_POLICY: dict[str, Msg] = {ORDER: _("an Order policy"), DARK_ARTS: _("a Dark Arts policy")}
 """A policy as a sentence names one card (German says it in the genitive)."""
+CARD_NAMES: dict[str, tuple[str, ...]] = {
+    ORDER: ("order", "order policy", "orden", "ordensgesetz", "gesetz des ordens", "orden gesetz"),
+    DARK_ARTS: ("dark arts", "dark arts policy", "dunkle künste", "gesetz der dunklen künste", "dunkle künste gesetz"),
+}
+"""The names a taught (or typed) policy card may carry, folded (lower case, single spaces):
+the English rulebook's and the German one's ("Orden", "Dunkle Künste"), with or without
+"policy" / "Gesetz", so a German table teaches its cards in its own words."""
+POLICY_CARD: dict[str, Msg] = {ORDER: _("Order Policy"), DARK_ARTS: _("Dark Arts Policy")}
+"""What the host page names the two policy cards when it teaches them (in German the
+rulebook's "Orden" and "Dunkle Künste"): each is one of ``CARD_NAMES``."""
+REVEAL = "reveal"
+"""The card zone (``vision.areas``) the Headmaster lays the enacted policy in: the camera
+answers the policy prompt only from there, not from the policies already on the board."""
 # Secret Hitler: 6 Liberal and 11 Fascist policies.
 DECK = {ORDER: 6, DARK_ARTS: 11}
 POLICIES = sum(DECK.values())
@@ -73,11 +86,24 @@ _SMALL = (None, None, STUPOR, AVADA, AVADA)
 _MEDIUM = (None, CRUCIO, IMPERIO, AVADA, AVADA)
 _LARGE = (CRUCIO, CRUCIO, IMPERIO, AVADA, AVADA)
 SPELL_TRACK: dict[int, tuple[str | None, ...]] = {5: _SMALL, 6: _SMALL, 7: _MEDIUM, 8: _MEDIUM, 9: _LARGE, 10: _LARGE}
+# The English rulebook: "Whenever a Dark Arts Policy is enacted, the Minister for Magic
+# gains the power to cast a spell", without saying which.  As an option every square
+# gets one: an empty square takes the 9-10-player board's spell there (Crucio), the one
+# the official boards put first.
+EVERY_SPELL_TRACK: dict[int, tuple[str | None, ...]] = {
+    players: tuple(own or large for own, large in zip(track, _LARGE, strict=True))
+    for players, track in SPELL_TRACK.items()
+}
 
 
-def spell_for(players: int, dark_arts: int) -> str | None:
+def spell_track(players: int, every: bool = False) -> tuple[str | None, ...]:
+    """The spells of the Dark Arts squares 1-5 at this table size (None: no spell)."""
+    return (EVERY_SPELL_TRACK if every else SPELL_TRACK)[players]
+
+
+def spell_for(players: int, dark_arts: int, every: bool = False) -> str | None:
     """The spell the ``dark_arts``-th Dark Arts policy brings at this table size."""
-    track = SPELL_TRACK[players]
+    track = spell_track(players, every)
     return track[dark_arts - 1] if 1 <= dark_arts <= len(track) else None
 
 

@@ -34,6 +34,15 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     # Secret Hitler: at 5-6 players Hitler knows his one Fascist.  The rulebook has
     # Voldemort never know his Death Eaters, so it is off unless chosen.
     "voldemort_knows": (_("no"), _("original game's rule (5-6 players)")),
+    # The rulebook: "You cannot nominate the immediate past Minister or Headmaster", with
+    # no exception.  Secret Hitler frees the last President once five or fewer are alive.
+    "term_limits": (
+        _("the rulebook's (the last Minister and Headmaster)"),
+        _("original game's rule (5 or fewer alive)"),
+    ),
+    # Secret Hitler's boards (what the German rulebook describes), or a spell on every
+    # Dark Arts policy as the English rulebook says (see ``EVERY_SPELL_TRACK``).
+    "spells": (_("original game's board"), _("a spell on every Dark Arts policy")),
 }
 _YES = OPTION_CHOICES["voldemort_knows"][1]
 
@@ -58,7 +67,11 @@ def new_state(options: Mapping[str, Any], turn: Turn) -> tuple[VoldemortState, l
     if knows and players > 6:
         raise IllegalAction(_("the original game's rule (Voldemort knows his Death Eater) is for 5 or 6 players only"))
     state = VoldemortState(
-        names=list(turn.seats), physical=_option(options, "deck") == "physical", voldemort_knows=knows
+        names=list(turn.seats),
+        physical=_option(options, "deck") == "physical",
+        voldemort_knows=knows,
+        few_alive_limits=_option(options, "term_limits") == OPTION_CHOICES["term_limits"][1],
+        every_spell=_option(options, "spells") == OPTION_CHOICES["spells"][1],
     )
     roles = role_deck(players)
     turn.random("roles").shuffle(roles)

@@ -108,12 +108,15 @@ def avada(state: VoldemortState, turn: Turn) -> list[Effect]:
 
 
 def _ask_target(
-    action: str, what: Callable[[str], Msg], targets: Callable[[VoldemortState], list[int]]
+    action: str, what: Callable[[str], Msg], targets: Callable[[VoldemortState], list[int]], final: bool
 ) -> Callable[[VoldemortState], list[Expect]]:
+    """The Minister's pick; a ``final`` one (Avada Kedavra: the victim may be Voldemort,
+    and the game over with every role shown) is asked again on the phone before it is sent."""
+
     def ask(state: VoldemortState) -> list[Expect]:
         who = state.minister
         options = state.named(targets(state))
-        return [Expect("choice", action, what(state.names[who]), seat=who, count=1, options=options)]
+        return [Expect.choice(action, what(state.names[who]), options, seat=who, final=final)]
 
     return ask
 
@@ -141,6 +144,7 @@ def _spell(
     run: Callable[[VoldemortState, Turn], list[Effect]],
     what: Callable[[str], Msg],
     targets: Callable[[VoldemortState], list[int]],
+    final: bool = False,
 ) -> Step[VoldemortState]:
     return Step(
         name,
@@ -152,7 +156,7 @@ def _spell(
                 args={"choice": Seat()},
                 by=_minister,
                 role=MINISTER,
-                ask=_ask_target(kind, what, targets),
+                ask=_ask_target(kind, what, targets, final),
             ),
         ),
     )
@@ -181,6 +185,7 @@ AVADA_SPELL = _spell(
     avada,
     lambda name: _("{name}: cast Avada Kedavra: whom will you kill?", name=name),
     VoldemortState.others_alive,
+    final=True,
 )
 STUPOR_SPELL = Step[VoldemortState](
     STUPOR_STEP,

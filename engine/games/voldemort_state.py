@@ -49,6 +49,8 @@ class VoldemortState:
     names: list[str]
     physical: bool = False
     voldemort_knows: bool = False
+    few_alive_limits: bool = False  # Secret Hitler's term limits (the last Minister free at five or fewer alive)
+    every_spell: bool = False  # a spell on every Dark Arts square (the English rulebook's words)
     step: str = NOMINATE
     roles: list[str] = secret(_("Secret Role"), per_seat=True, shown=over, default_factory=list)
     known: list[dict[int, str]] = secret(_("who you know"), per_seat=True, default_factory=list)
@@ -104,13 +106,16 @@ class VoldemortState:
     def eligible(self) -> list[int]:
         """Who the Minister may nominate: another living player, not term-limited.
 
-        The last *elected* Minister and Headmaster are term-limited, and
-        with five or fewer living players only the last Headmaster is."""
-        # Secret Hitler: the term limits (the rulebook says only "the immediate past").
-        limited = {self.last_headmaster}
-        if len(self.living()) > FEW_ALIVE:
-            limited.add(self.last_minister)
-        return [s for s in self.living() if s != self.minister and s not in limited]
+        The rulebook: "You cannot nominate the immediate past Minister or Headmaster";
+        the box counts the last *elected* government.  With ``few_alive_limits`` (Secret
+        Hitler's rule) only the last Headmaster is term-limited once five or fewer live."""
+        others = [s for s in self.living() if s not in (self.minister, self.last_headmaster)]
+        if self.few_alive_limits and len(self.living()) <= FEW_ALIVE:
+            # Secret Hitler: with five or fewer living, only the last Chancellor is term-limited.
+            return others
+        # Secret Hitler: three alive can leave no one the rulebook allows (the Minister and
+        # the last government); then the last Minister may serve, so the game goes on.
+        return [s for s in others if s != self.last_minister] or others
 
     def others_alive(self) -> list[int]:
         """Living players other than the Minister (spell targets)."""

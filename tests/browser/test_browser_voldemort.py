@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from device.store import Store
 from device.table_service import TableService
-from engine.actions import IllegalAction
+from engine.actions import Action, IllegalAction
 from engine.games.voldemort import Voldemort
 from support.browser import CONSOLE_ERRORS, MARKS, PER_CLIENT, HostWatch, join, reveal
 from support.voldemort import page_action, random_prompt
@@ -146,3 +146,74 @@ def test_the_secret_role_is_a_card_of_one_size_and_the_end_reveals_every_card(br
     for name, role in zip(NAMES, roles, strict=True):
         expect(end.locator("figure", has_text=name).locator(".card-word")).to_have_text(ROLE_WORD[role])
     expect(phones[0].page.locator("#now .reveal-end figure")).to_have_count(len(NAMES))  # the end, at the top
+
+
+def at_avada_kedavra(service: TableService) -> None:
+    """A game played from its own prompts until a Minister must cast Avada Kedavra."""
+    for seed in range(40):
+        service.submit(Action("table.new", {"game": "voldemort", "seats": NAMES}))
+        r = random.Random(seed)
+        while service.table.current.state.step not in ("avada_kedavra", "over"):
+            try:
+                service.submit(page_action(random_prompt(service.table, r), r))
+            except IllegalAction:
+                continue
+        if service.table.current.state.step == "avada_kedavra":
+            return
+    raise AssertionError("no game reached Avada Kedavra")
+
+
+def test_avada_kedavra_asks_the_minister_first_and_a_no_sends_nothing(browser, served):
+    """One tap on the Minister's phone must not kill (perhaps Voldemort, ending the game):
+    the phone asks first; answered No, nothing is sent and the spell is still asked."""
+    base, service = served
+    HostWatch(browser, base).start("voldemort", NAMES)
+    at_avada_kedavra(service)
+    state = service.table.current.state
+    minister = state.minister
+    phone = join(browser, base, NAMES[minister], service.join_code())
+    prompt = phone.locator("#prompts .prompt", has_text="cast Avada Kedavra")
+    expect(prompt).to_be_visible()
+    answers, asked = [False, True], []
+
+    def on_dialog(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if answers.pop(0) else dialog.dismiss()
+
+    phone.on("dialog", on_dialog)
+    logged = len(service.store.entries())
+    victim = NAMES[state.others_alive()[0]]
+    prompt.get_by_role("button", name=victim, exact=True).click()
+    expect(phone.locator("#prompts")).to_contain_text("cast Avada Kedavra")
+    assert asked == ["This answer cannot be taken back at the table. Send it?"]
+    assert len(service.store.entries()) == logged and service.table.current.state.step == "avada_kedavra"
+    prompt.get_by_role("button", name=victim, exact=True).click()
+    expect(phone.locator("#message")).to_have_text("Sent.")
+    assert len(asked) == 2 and service.store.entries()[-1].action.kind == "avada_kedavra"
+
+
+def test_a_german_host_page_starts_a_game_with_the_options_it_shows_in_german(browser, tmp_path):
+    """The new-game form shows each option in the table's language and sends the game's own
+    value, so a German box can choose the physical deck, Secret Hitler's term limits and a
+    spell on every Dark Arts policy (the translated words were refused before)."""
+    service = TableService(Store(tmp_path / "table.db"), games={"voldemort": Voldemort()}, language="de")
+    app = create_app(service, None, public_url="http://familiar.test:8080", simulated=False)
+    server = serve(app, "127.0.0.1", 0, per_client=PER_CLIENT)
+    try:
+        page = HostWatch(browser, f"http://127.0.0.1:{server.port}").page
+        page.select_option("#game-select", "voldemort")
+        chosen = {
+            "deck": "echte Karten",
+            "term_limits": "Regel des Originalspiels (5 oder weniger Lebende)",
+            "spells": "ein Zauber bei jedem Gesetz der Dunklen Künste",
+        }
+        for option, label in chosen.items():
+            page.select_option(f"#game-options select[data-option={option}]", label=label)
+        expect(page.locator("#game-options")).to_contain_text("Amtszeitbegrenzung")
+        page.fill("#seat-names", "\n".join(NAMES))
+        page.click("#new-game button[type=submit]")
+        expect(page.locator("#message")).to_have_text("Erledigt.")
+        state = service.table.current.state
+        assert (state.physical, state.few_alive_limits, state.every_spell) == (True, True, True)
+    finally:
+        server.stop()

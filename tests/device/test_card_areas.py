@@ -168,3 +168,29 @@ def test_bad_areas_name_the_key_and_the_fault(areas: str, message: str) -> None:
     with pytest.raises(ConfigError) as caught:
         config_from_dict(tomllib.loads(f"[vision]\n{areas}\n"))
     assert str(caught.value).startswith(message), caught.value
+
+
+REVEAL_AREAS = config_from_dict(tomllib.loads("[[vision.areas]]\nreveal = [0.25, 0.35, 0.75, 0.65]\n")).vision.areas
+"""Secret Voldemort's board: one zone in the middle where the Headmaster lays the policy."""
+
+
+def reveal_prompt() -> Expect:
+    return Expect("cards", "policy", "Reveal the policy", count=1, zone="reveal")
+
+
+def test_a_prompt_with_a_zone_is_answered_only_by_the_cards_lying_in_it() -> None:
+    """The policies already on the board's tracks are in view too: only the card in the
+    reveal zone answers, and a frame with none there answers nothing (nothing parked)."""
+    table = Table()
+    desk = ReadingDesk(table.submit, 0.0, REVEAL_AREAS)
+    on_tracks = [card("Order Policy", 30, 40), card("Dark Arts Policy", 170, 360)]
+    assert desk.cards(FRAME, on_tracks, no_data, reveal_prompt()) == "no cards in the reveal zone"
+    assert table.actions == [] and desk.pending() == []
+    desk.cards(FRAME, [*on_tracks, card("Dark Arts Policy", 100, 200)], no_data, reveal_prompt())
+    assert table.played() == [[{"card": "Dark Arts Policy", "seat": 0, "zone": "reveal"}]]
+
+
+def test_without_areas_a_prompt_with_a_zone_takes_every_card_seen() -> None:
+    table = Table()
+    ReadingDesk(table.submit, 0.0, ()).cards(FRAME, [card("Order Policy", 30, 40)], no_data, reveal_prompt())
+    assert table.played() == [[{"card": "Order Policy"}]]

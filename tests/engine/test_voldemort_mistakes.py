@@ -20,8 +20,11 @@ def test_the_last_voter_does_not_become_headmaster() -> None:
     assert play.table.private_view(4)["view"]["policies"] == []
 
 
-def test_with_five_players_the_last_minister_may_be_nominated() -> None:
-    play = Play(5)
+SECRET_HITLER_LIMITS = {"term_limits": "original game's rule (5 or fewer alive)"}
+
+
+def test_with_five_players_the_last_minister_may_be_nominated_by_secret_hitlers_rule() -> None:
+    play = Play(5, **SECRET_HITLER_LIMITS)
     play.rig(minister=0, top=[ORDER] * 3)
     play.elect(2)
     play.legislate(ORDER, ORDER)
@@ -30,8 +33,8 @@ def test_with_five_players_the_last_minister_may_be_nominated() -> None:
     assert play.s.nominee == 0
 
 
-def test_a_kill_down_to_five_living_lifts_the_ministers_term_limit() -> None:
-    play = seeded(6, lambda s: VOLDEMORT not in (s.roles[0], s.roles[5]))
+def test_a_kill_down_to_five_living_lifts_the_ministers_term_limit_by_secret_hitlers_rule() -> None:
+    play = seeded(6, lambda s: VOLDEMORT not in (s.roles[0], s.roles[5]), **SECRET_HITLER_LIMITS)
     play.rig(minister=0, dark_arts=3)
     play.pass_policy(DARK_ARTS, headmaster=2)
     assert play.s.step == "avada_kedavra"

@@ -116,8 +116,8 @@ def check_board(s: VoldemortState) -> None:
     assert 0 <= s.election < 3 and s.order <= 5 and s.dark_arts <= 6
 
 
-def walk(players: int, seed: int, physical: bool, secrets: bool) -> Play:
-    play = Play(players, seed, deck="physical" if physical else "digital")
+def walk(players: int, seed: int, physical: bool, secrets: bool, **options: str) -> Play:
+    play = Play(players, seed, deck="physical" if physical else "digital", **options)
     r = random.Random(seed)
     twin = (lambda action, seed_for: check_twin(play, action, seed_for, r)) if secrets else None
     table_walk(play, r, STEPS, lambda: page_action(random_prompt(play.table, r), r), lambda: check_board(play.s), twin)
@@ -154,3 +154,15 @@ def test_the_walks_reach_every_ending() -> None:
         "six Dark Arts policies are enacted",
         "Lord Voldemort is elected Headmaster of Hogwarts",
     }, reasons
+
+
+OPTIONS = {"term_limits": "original game's rule (5 or fewer alive)", "spells": "a spell on every Dark Arts policy"}
+"""Each set-up option away from its default (the walks above play the defaults)."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("option", sorted(OPTIONS))
+def test_random_games_with_each_option_end_and_keep_every_secret(option: str) -> None:
+    for seed in range(6):
+        play = walk(5 + seed, seed, physical=seed % 2 == 1, secrets=True, **{option: OPTIONS[option]})
+        assert play.table.public_view()["over"], f"stuck at {play.s.step} with {option}"

@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pytest
 
 from engine.actions import IllegalAction
+from engine.games.voldemort_legislation import policy_kind
 from engine.games.voldemort_rules import DARK_ARTS, DEATH_EATER, ORDER, VOLDEMORT
 from engine.games.voldemort_state import VoldemortState
 from support.voldemort import Play, accounted, page_action, random_prompt, seats_with
@@ -101,6 +102,8 @@ def test_options_are_checked() -> None:
         Play(5, decks="digital")
     with pytest.raises(IllegalAction, match="deck must be one of"):
         Play(5, deck="cardboard")
+    with pytest.raises(IllegalAction, match="term_limits must be one of"):
+        Play(5, term_limits="none")
 
 
 # --- Elections ---------------------------------------------------------------------------
@@ -128,6 +131,27 @@ def test_term_limits_bar_the_last_elected_minister_and_headmaster() -> None:
     for limited in (0, 3):
         with pytest.raises(IllegalAction, match="term-limited"):
             play.nominate(limited)
+
+
+def test_the_rulebooks_term_limits_bar_the_last_minister_at_five_players_too() -> None:
+    # The rulebook: "You cannot nominate the immediate past Minister or Headmaster".
+    play = Play(5)
+    play.rig(minister=0, top=[ORDER] * 3)
+    play.elect(2)
+    play.legislate(ORDER, ORDER)
+    assert play.s.minister == 1 and play.s.eligible() == [3, 4]
+    with pytest.raises(IllegalAction, match="term-limited"):
+        play.nominate(0)
+    assert play.table.public_view()["view"]["few_alive_limits"] is False
+
+
+def test_with_three_alive_and_no_one_the_rulebook_allows_the_last_minister_may_serve() -> None:
+    play = Play(5)
+    play.s.dead = [3, 4]
+    play.s.minister, play.s.last_minister, play.s.last_headmaster = 0, 1, 2
+    assert play.s.eligible() == [1]
+    play.s.last_minister = 0
+    assert play.s.eligible() == [1]
 
 
 def test_a_failed_election_sets_no_term_limits_and_passes_the_title_on() -> None:
@@ -272,6 +296,37 @@ def test_the_physical_deck_takes_the_enacted_policy_from_the_host_or_the_camera(
     play.elect()
     play.act("policy", choice="Order")
     assert play.s.order == 1 and accounted(play.s) == 17
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("Order Policy", ORDER),
+        ("Orden", ORDER),
+        ("orden-gesetz", ORDER),
+        ("Gesetz des Ordens", ORDER),
+        ("Dark_Arts_Policy", DARK_ARTS),
+        ("Dunkle Künste", DARK_ARTS),
+        ("Dunkle Kuenste", DARK_ARTS),
+        ("Gesetz der Dunklen Künste", DARK_ARTS),
+    ],
+)
+def test_a_policy_card_is_taught_under_its_english_or_german_name(name: str, kind: str) -> None:
+    assert policy_kind({"card": name}) == kind and policy_kind(name) == kind
+
+
+def test_the_camera_reads_the_policy_in_the_reveal_area_only() -> None:
+    play = Play(5, deck="physical")
+    play.elect()
+    cards = next(e for e in play.table.expects() if e.kind == "cards")
+    assert cards.zone == "reveal"
+    with pytest.raises(IllegalAction, match="reveal area"):
+        play.act("policy", cards=[{"card": "Orden", "seat": 0, "zone": "bank"}])
+    play.act("policy", cards=[{"card": "Orden", "seat": 0, "zone": "reveal"}])
+    assert play.s.order == 1
+    assert play.said[play.said.index("Move the policy from the reveal area onto its track.") - 1].startswith(
+        "The Headmaster enacts an Order policy."
+    )
 
 
 def test_the_physical_deck_is_reshuffled_aloud() -> None:

@@ -7,7 +7,9 @@ import pytest
 from engine.actions import IllegalAction
 from engine.games.voldemort_rules import DARK_ARTS, ORDER, VOLDEMORT
 from support.voldemort import Play, accounted, seats_with, seeded
+from web.language import Language
 
+GERMAN = Language("de")
 TRACKS = {
     5: [None, None, "stupor", "avada_kedavra", "avada_kedavra"],
     7: [None, "crucio", "imperio", "avada_kedavra", "avada_kedavra"],
@@ -34,6 +36,36 @@ def test_each_dark_arts_policy_brings_its_boards_spell(players: int) -> None:
             assert play.s.minister == 0  # the caster keeps the title until the spell is cast
             with pytest.raises(IllegalAction, match="casting"):
                 play.nominate(1)  # every spell is mandatory
+
+
+EVERY_SPELL = {"spells": "a spell on every Dark Arts policy"}
+EVERY = {
+    5: ["crucio", "crucio", "stupor", "avada_kedavra", "avada_kedavra"],
+    7: ["crucio", "crucio", "imperio", "avada_kedavra", "avada_kedavra"],
+    9: TRACKS[9],
+}
+
+
+@pytest.mark.parametrize("players", [5, 6, 7, 8, 9, 10])
+def test_the_option_casts_a_spell_on_every_dark_arts_policy(players: int) -> None:
+    # The English rulebook: "Whenever a Dark Arts Policy is enacted, the Minister ... gains
+    # the power to cast a spell"; an empty square of the official boards takes Crucio.
+    track = EVERY[5 if players <= 6 else 7 if players <= 8 else 9]
+    for before, expected in enumerate(track):
+        play = spell(players, before, **EVERY_SPELL)
+        assert play.s.step == expected, (players, before)
+    named = {"crucio": "Crucio", "stupor": "Stupor", "imperio": "Imperio", "avada_kedavra": "Avada Kedavra"}
+    assert play.table.public_view()["view"]["spell_track"] == [named[s] for s in track]
+
+
+@pytest.mark.parametrize(("players", "before"), [(5, 0), (6, 1), (7, 0), (8, 0)])
+def test_an_empty_square_is_said_to_have_no_spell(players: int, before: int) -> None:
+    play = spell(players, before)
+    assert play.s.step == "nominate"
+    line = next(line for line in play.said if line == f"No spell on this square at {players} players.")
+    assert GERMAN.text(line) == f"Bei {players} Spielern gibt es auf diesem Feld keinen Zauber."
+    with_spell = spell(players, 2)
+    assert not any(line.startswith("No spell") for line in with_spell.said)
 
 
 def test_crucio_shows_the_party_to_the_minister_alone_and_voldemort_as_a_death_eater() -> None:

@@ -155,9 +155,12 @@
   function drawGameOptions() {
     const game = games.find((g) => g.name === document.getElementById("game-select").value);
     const holder = clear(document.getElementById("game-options"));
+    // Each option is sent as the game's own value and shown in the table's language.
     for (const [name, choices] of Object.entries((game && game.options) || {})) {
-      holder.append(el("label", {}, pretty(name),
-        el("select", { "data-option": name }, choices.map((c) => el("option", { value: JSON.stringify(c) }, String(c))))));
+      const shown = (game.option_labels && game.option_labels[name]) || choices;
+      const label = (game.labels && game.labels[name]) || pretty(name);
+      holder.append(el("label", {}, label,
+        el("select", { "data-option": name }, choices.map((c, i) => el("option", { value: JSON.stringify(c) }, String(shown[i]))))));
     }
     // An option the box keeps per board: shown as saved, sent as it then reads (empty: none).
     for (const [name, saved] of Object.entries((game && game.kept) || {})) {
@@ -204,6 +207,7 @@
     clear(select).append(...games.map((g) => el("option", { value: g.name }, t("{title} ({least}-{most} players)", { title: g.title, least: g.min_seats, most: g.max_seats }))));
     if (games.some((g) => g.name === was)) select.value = was;
     drawGameOptions();
+    drawTeachGames();
   }
 
   document.getElementById("game-select").addEventListener("change", drawGameOptions);
@@ -249,6 +253,24 @@
     document.getElementById("teach-save").disabled = !reply.ok || commit;
     if (!reply.ok) return;
     reply.data.previews.forEach((src, i) => previews.append(el("figure", {}, el("img", { src, alt: request.names[i] }), el("figcaption", {}, request.names[i]))));
+  }
+
+  // A game's own decks (Secret Voldemort's two policy cards): one tap fills the form in.
+  function drawTeachGames() {
+    const holder = clear(document.getElementById("teach-games"));
+    for (const deck of games.flatMap((g) => g.teach || [])) {
+      holder.append(el("button", { type: "button", class: "big", onclick: () => fillTeach(deck) }, deck.title));
+    }
+  }
+
+  function fillTeach(deck) {
+    document.getElementById("deck").value = deck.deck;
+    document.getElementById("rows").value = deck.rows;
+    document.getElementById("cols").value = deck.cols;
+    document.getElementById("card-names").value = deck.names.join("\n");
+    const how = document.getElementById("teach-how");
+    how.textContent = deck.how;
+    how.hidden = false;
   }
 
   document.getElementById("teach").addEventListener("submit", (event) => { event.preventDefault(); teach(false); });
