@@ -13,7 +13,7 @@ from engine.effects import Effect, Expect, Say
 from engine.game import Game
 from engine.table import NEW, Entry, Table
 
-NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"]
+NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lea", "Max"]
 
 
 class Scripted:
