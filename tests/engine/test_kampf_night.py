@@ -23,6 +23,7 @@ from engine.games.kampf_roles import (
     STUDENT,
     TWINS,
 )
+from engine.table import UndoRefused
 from support.kampf import Play
 
 LEFT, MIDDLE, RIGHT = "the left card in the middle", "the middle card in the middle", "the right card in the middle"
@@ -260,17 +261,19 @@ def test_night_answers_say_nothing_and_physical_cards_take_none():
         physical.do(0, "Bob")
 
 
-def test_an_undone_look_warns_the_host_and_stays_on_the_phone():
+def test_a_night_look_cannot_be_undone_so_it_cannot_be_taken_again():
+    """Issue 44 item 6: an undone look let Hermione look again and end the night knowing
+    three cards.  The core now makes every night step final, whoever acted."""
     # Not rigged: undo replays the game from its log, so the deal must be the game's own.
     play = next(p for p in (Play(3, seed, scenario="Zauberkunst") for seed in range(200)) if p.s.dealt[0] == HERMIONE)
     play.until(HERMIONE)
     play.do(0, "Bob")
-    looked = play.s.notes[0][-1]
-    warning = play.table.undo_warning()
-    # at night the warning names nobody: who was shown something is who is awake
-    assert warning and "showed a secret on a phone" in warning and "Ann" not in warning and "Bob" not in warning
+    refusal = play.table.undo_refusal()
+    # at night the refusal names nobody: who was shown something is who is awake
+    assert refusal and "eyes are closed" in refusal and "Ann" not in refusal and "Bob" not in refusal
     assert play.table.public_view()["last_by"] is None  # nor does the undo button
-    play.table.undo()
-    assert play.s.notes[0] == [] and play.table.private_view(0)["seen"] == [{"notes": [looked]}]
-    play.do(0, "Bob")  # the same look again: the phone shows it, the memory goes
-    assert play.table.private_view(0)["seen"] == []
+    with pytest.raises(UndoRefused):
+        play.table.check_undo()
+    with pytest.raises(IllegalAction, match="nothing for you to do"):
+        play.do(0, "Cat")
+    assert [n["kind"] for n in play.s.notes[0]] == ["looked"]
