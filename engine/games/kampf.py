@@ -9,7 +9,9 @@ there; with physical cards it narrates and times, and the host enters the votes 
 the cards turned over.  Where the rulebook is silent One Night Ultimate Werewolf's
 rules apply, marked ``# ONUW:``.
 
-The moves (``choice`` an option as offered, or a player by name or seat):
+The moves (``choice`` an option's value as the prompt offers it, e.g. ``"seat 2"``,
+``"left"`` or ``"nothing"``, or its label where no other option shares that label; a
+vote's ``choice`` a player by name or seat):
 
 ========== ====================================== ===============================
 kind       data                                   who
