@@ -39,7 +39,7 @@ from engine.games.kampf_roles import (
     TWINS,
 )
 from engine.games.kampf_state import NIGHT, NIGHT_TIMER, KampfState
-from engine.messages import Msg, words
+from engine.messages import Msg, listing, words
 from engine.steps import Move, Step
 
 _, _n = words("kampf")
@@ -234,7 +234,7 @@ def _match(offered: Offer, text: str) -> Meaning:
     by_label = by_value or [o for o in offered if " ".join(o.label.split()).casefold() == wanted]
     if len(by_label) == 1:
         return by_label[0].meaning
-    listed = ", ".join(f"{o.value} ({o.label})" for o in offered)
+    listed = listing([_("{value} ({label})", value=o.value, label=o.label) for o in offered], "or")
     if by_label:
         raise IllegalAction(
             _("{text!r} names more than one option: send one of {options}", text=text[:40], options=listed)

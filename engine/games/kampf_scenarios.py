@@ -159,8 +159,9 @@ def proposed(players: int) -> list[str]:
 
 
 def free_roles(raw: object, players: int) -> list[str]:
-    """Roles chosen freely: role keys or English names, as a list or separated by commas,
-    from the 16 cards that exist, three more than there are players."""
+    """Roles chosen freely: any name a host types for a card (key, English or German),
+    as a list or separated by commas, from the 16 cards that exist, three more than
+    there are players."""
     items = raw.split(",") if isinstance(raw, str) else raw
     if not isinstance(items, list | tuple) or not all(isinstance(i, str) for i in items):
         raise IllegalAction(_("roles must be a list of role cards"))

@@ -45,7 +45,7 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "ginny_luna": (RULEBOOK, NO_REPLACEMENT),
 }
 FREE_OPTION = "roles"
-"""With scenario ``free``: the chosen role cards (keys or English names)."""
+"""With scenario ``free``: the chosen role cards (keys, English or German names)."""
 LONGEST_DISCUSSION = 60
 
 
