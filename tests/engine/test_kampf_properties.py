@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.games.kampf_outcome import winners
-from engine.games.kampf_roles import CARDS, FRED, GEORGE, PARTY, PARTY_NAME, ROLE_NAME
+from engine.games.kampf_roles import CARDS, FRED, GEORGE, GERMAN_NAME, PARTY, PARTY_NAME, ROLE_NAME
 from engine.games.kampf_scenarios import SCENARIOS
 from engine.games.kampf_state import DAY_TIMER, NIGHT, OVER, REVEAL
 from support.kampf import Play, page_action
@@ -128,3 +129,25 @@ def test_every_phone_ends_with_the_card_that_counts_as_the_reveal_shows_it(setup
         assert phone["party"] == PARTY_NAME[PARTY[final]]
         assert (PARTY_NAME.get(play.s.winner or "") == phone["party"]) == (seat in won)
         assert phone.get("start_card") == (None if physical else ROLE_NAME[play.s.dealt[seat]])
+
+
+EVERY_TABLE = [(name, n) for name, s in SCENARIOS.items() for n in s.counts] + [("suggested", n) for n in range(3, 14)]
+
+
+@pytest.mark.parametrize("cards", ["digital", "physical"])
+@pytest.mark.parametrize("scenario, players", EVERY_TABLE)
+def test_every_scenario_at_every_count_plays_to_the_end(scenario, players, cards):
+    """Through the prompts alone; physical cards typed by their English or German names."""
+    play, r = Play(players, players, scenario=scenario, cards=cards), random.Random(players)
+    play.act("start")
+    while play.s.step == NIGHT:
+        for expect in play.table.expects():
+            play.submit(page_action(expect, r))
+        play.timer_runs_out()
+    play.timer_runs_out(DAY_TIMER)
+    for seat in range(players):
+        play.act("vote", by=seat, choice=r.choice(play.s.others(seat)))
+    if play.s.step == REVEAL:
+        names = GERMAN_NAME if players % 2 else {role: str(name) for role, name in ROLE_NAME.items()}
+        play.act("cards", cards=[names[role] for role in r.sample(play.s.roles, players)])
+    assert play.s.step == OVER and play.s.winner and len(play.s.final) == players
