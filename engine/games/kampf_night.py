@@ -186,20 +186,15 @@ def _player(state: KampfState, seat: int) -> Option:
 
 def ask(state: KampfState) -> list[Expect]:
     """Each awake seat's own prompt, shown on its phone alone."""
-    return [
-        dataclasses.replace(
-            Expect.choice(
-                "act",
-                PROMPT[stage],
-                tuple(o.value for o in options(state, seat)),
-                seat=seat,
-                count=2 if stage == NEVILLE else 1,
-                secret=True,
-            ),
-            labels=tuple(o.label for o in options(state, seat)),
-        )
-        for seat, stage in sorted(state.stage.items())
-    ]
+    return [_prompt(state, seat, stage) for seat, stage in sorted(state.stage.items())]
+
+
+def _prompt(state: KampfState, seat: int, stage: str) -> Expect:
+    """The prompt's options are their values; the phone shows their labels."""
+    offered = options(state, seat)
+    values = tuple(o.value for o in offered)
+    asked = Expect.choice("act", PROMPT[stage], values, seat=seat, count=2 if stage == NEVILLE else 1, secret=True)
+    return dataclasses.replace(asked, labels=tuple(o.label for o in offered))
 
 
 ARGS: dict[str, ArgSpec] = {"choice": Opt(Text()), "choices": Opt(Items(str, 2))}
