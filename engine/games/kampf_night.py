@@ -221,9 +221,9 @@ def _picked(state: KampfState, seat: int, args: Mapping[str, Any]) -> list[Meani
 
 
 def _match(offered: Offer, text: str) -> Meaning:
-    """The option ``text`` names: its value (what a page sends), else a label that names
-    that option alone; a label two options share (a player called "nothing") is refused,
-    never taken as either."""
+    """The option ``text`` names: its value (what a page sends; a value always wins), else
+    a label that names that option alone; a label two options share (Dumbledore's "my own
+    card" at a table with a player called "My own card") is refused, never taken as either."""
     wanted = " ".join(text.split()).casefold()
     by_value = [o for o in offered if o.value == wanted]
     by_label = by_value or [o for o in offered if " ".join(o.label.split()).casefold() == wanted]
