@@ -113,6 +113,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
         known = ", ".join(sorted(registry()))
         print(f"familiar demo: unknown game {args.game[:40]!r}; known: {known}", file=sys.stderr)
         return exit_status.CONFIG_ERROR
+    game = registry()[args.game]
+    if not game.min_seats <= args.players <= game.max_seats:
+        # Refused here, with the game's own range: the opening table would be refused later.
+        print(
+            f"familiar demo: {args.game} is for {game.min_seats} to {game.max_seats} players, not {args.players}",
+            file=sys.stderr,
+        )
+        return exit_status.CONFIG_ERROR
     base = _config(args)  # a bad file is refused before a state directory is made
     state = Path(args.state) if args.state else Path(tempfile.mkdtemp(prefix="familiar-demo-"))
     config = demo_config(base, state, args.port)

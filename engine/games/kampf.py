@@ -9,7 +9,9 @@ there; with physical cards it narrates and times, and the host enters the votes 
 the cards turned over.  Where the rulebook is silent One Night Ultimate Werewolf's
 rules apply, marked ``# ONUW:``.
 
-The moves (``choice`` an option as offered, or a player by name or seat):
+The moves (``choice`` an option's value as the prompt offers it, e.g. ``"seat 2"``,
+``"left"`` or ``"nothing"``, or its label where no other option shares that label; a
+vote's ``choice`` a player by name or seat):
 
 ========== ====================================== ===============================
 kind       data                                   who
@@ -86,6 +88,7 @@ class Kampf(StepGame[KampfState]):
         "middle": _("In the middle"),
         "night": _("The night"),
         "role": _("Your role card"),
+        "start_card": _("Your card at the start"),
         "party": _("Your party"),
         "vote": _("Your vote"),
         "tonight": _("Your night"),
@@ -134,13 +137,15 @@ class Kampf(StepGame[KampfState]):
 
     def present(self, public: KampfState, seat: int, mine: dict[str, Any]) -> dict[str, Any]:
         """A phone: its role card until dawn (then locked: nobody may look at their card
-        again), what it did and saw at night, and its vote."""
+        again), what it did and saw at night, and its vote.  At the end the card that
+        counts, the one that last lay in front of the player, as the reveal shows it;
+        the card dealt beside it."""
         dealt = mine.get("dealt")
         view: dict[str, Any] = {"tonight": [said(public, n) for n in mine.get("notes") or []]} if public.digital else {}
-        if dealt and (not dawned(public) or public.step == OVER):
-            view["card"] = _card(dealt)
-            view["role"] = ROLE_NAME[dealt]
-            view["party"] = PARTY_NAME[PARTY[dealt]]
+        if public.step == OVER and public.final:
+            view |= _counted(public.final[seat], dealt)
+        elif dealt and not dawned(public):
+            view |= {"card": _card(dealt), "role": ROLE_NAME[dealt], "party": PARTY_NAME[PARTY[dealt]]}
         elif dealt:
             locked = _("face down: you must not look at your card again (you were dealt {role})", role=ROLE_NAME[dealt])
             view["card"] = card(_("Face down"), "grey", locked, icon="moon", covers=("role",))
@@ -148,6 +153,16 @@ class Kampf(StepGame[KampfState]):
         if mine.get("votes") is not None:
             view["vote"] = public.names[mine["votes"]]
         return view
+
+
+def _counted(final: str, dealt: str | None) -> dict[str, Any]:
+    """The end on a phone.  The rulebook: "the role card that last lies in front of the
+    player counts ... the player may thereby change parties"; so the card and the party
+    are the final card's, and the card dealt is shown apart, named as such."""
+    shown: dict[str, Any] = {"card": _card(final), "role": ROLE_NAME[final], "party": PARTY_NAME[PARTY[final]]}
+    if dealt:
+        shown["start_card"] = ROLE_NAME[dealt]
+    return shown
 
 
 def _status(state: KampfState) -> Msg:

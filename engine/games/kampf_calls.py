@@ -33,9 +33,19 @@ EYES_S = 4.0
 """Quiet after "close your eyes", so every eye is shut before the first call."""
 SHUT_S = 2.0
 """Quiet after a call closes its eyes, so nobody hears who moved last."""
-TURN_S = 20.0
-"""Every call's time, from its first word to the next call: enough for two taps on a
-phone (Sirius, Dumbledore), and the same for every call so timing tells nothing."""
+ACT_S = 5.0
+"""What a call's time leaves after its words at the least: two taps on a phone (Sirius,
+Dumbledore), or a card turned and laid back, by a player who listened to the end."""
+TURN_S = 27.0
+"""Every call's time, the same for every call and every deal so timing tells nothing.  Its
+timer starts with the words said before the call's own (the last call's "close your
+eyes" and its quiet, or "night falls" and :data:`EYES_S` before the first call), so it
+is the longest of those, the longest call in the longer language and :data:`ACT_S`,
+with a second to spare for another espeak-ng build.  Measured with espeak-ng at the
+box's default rate (160 words a minute): 7.2 s of "night falls" and 13.7 s of
+Dumbledore in German, so 20.9 s (tests/device/test_kampf_slots.py measures every call
+after every line that can come before it).  At 20 s his German call overran by 1.8 s."""
+
 
 WHAT: dict[str, Msg] = {
     DEATH_EATER: _(
@@ -45,9 +55,10 @@ WHAT: dict[str, Msg] = {
     TWINS: _("Open your eyes and look at each other."),
     HERMIONE: _("Open your eyes. You may look at another player's card or at two cards in the middle."),
     SIRIUS: _("Open your eyes. Swap your card with another player's card, then you may look at your new card."),
+    # Said short to fit its time: swapping puts the player's card at that place in the middle.
     DUMBLEDORE: _(
-        "Open your eyes. You may look at one card in the middle. If you do, exchange it without looking "
-        "for another player's card, which goes to that place in the middle, or for your own."
+        "Open your eyes. You may look at one card in the middle. If you do, swap it, without looking, "
+        "with another player's card or your own."
     ),
     NEVILLE: _("Open your eyes. Swap the cards of two other players without looking at them."),
     RON: _("Open your eyes. Swap your card with a card in the middle without looking at it."),

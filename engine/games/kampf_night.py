@@ -14,8 +14,9 @@ the night must still be the rulebook's.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.actions import IllegalAction
 from engine.args import ArgSpec, Choice, Items, Opt, Text
@@ -38,15 +39,27 @@ from engine.games.kampf_roles import (
     TWINS,
 )
 from engine.games.kampf_state import NIGHT, NIGHT_TIMER, KampfState
-from engine.messages import Msg, words
+from engine.messages import Msg, listing, words
 from engine.steps import Move, Step
 
 _, _n = words("kampf")
 
 Meaning = tuple[Any, ...]
 """What an option means: ("seat", s), ("centre", i), ("pair", i, j), ("look",), ("none",)."""
-Offer = list[tuple[str, Meaning]]
-"""A prompt's options, each with its meaning."""
+
+
+class Option(NamedTuple):
+    """One option of a night prompt: ``value`` is what a page sends back, a fixed word or
+    ``"seat N"``, never a player's name, so a player called "Nothing" or "My own card"
+    cannot hide an option; ``label`` is what the phone shows."""
+
+    value: str
+    label: str
+    meaning: Meaning
+
+
+Offer = list[Option]
+"""A prompt's options."""
 
 LONE = "lone"
 LOOK = "look"
@@ -79,6 +92,8 @@ PROMPT: dict[str, Msg] = {
 }
 """Each stage's prompt, with the role card's spell as printed."""
 NOTHING = _("nothing")
+NONE = "nothing"
+LOOK_VALUE = "look"
 PAIRS = ((0, 1), (0, 2), (1, 2))
 PAIR_NAME = (
     _("the left and the middle card in the middle"),
@@ -138,19 +153,22 @@ def _wake(state: KampfState, call: str) -> None:
 
 
 def options(state: KampfState, seat: int) -> Offer:
-    """What ``seat``'s prompt offers now, each with what it means."""
+    """What ``seat``'s prompt offers now."""
     stage = state.stage.get(seat)
-    centre: Offer = [(CENTRE_NAME[c], ("centre", i)) for i, c in enumerate(CENTRE)]
-    others: Offer = [(state.names[s], ("seat", s)) for s in state.others(seat)]
-    nothing: Offer = [(NOTHING, ("none",))]
-    pairs: Offer = [(PAIR_NAME[i], ("pair", *pair)) for i, pair in enumerate(PAIRS)]
+    centre = [Option(c, CENTRE_NAME[c], ("centre", i)) for i, c in enumerate(CENTRE)]
+    others = [_player(state, s) for s in state.others(seat)]
+    nothing = [Option(NONE, NOTHING, ("none",))]
+    pairs = [Option(f"{CENTRE[i]}+{CENTRE[j]}", PAIR_NAME[k], ("pair", i, j)) for k, (i, j) in enumerate(PAIRS)]
     offered: dict[str | None, Offer] = {
         LONE: centre + nothing,
         HERMIONE: others + pairs + nothing,
         SWAP: others,
-        SIRIUS_LOOK: [(_("look at my new card"), ("look",)), (_("do not look"), ("none",))],
+        SIRIUS_LOOK: [
+            Option(LOOK_VALUE, _("look at my new card"), ("look",)),
+            Option(NONE, _("do not look"), ("none",)),
+        ],
         LOOK: centre + nothing,
-        GIVE: others + [(_("my own card"), ("seat", seat))],
+        GIVE: others + [Option(_seat_value(seat), _("my own card"), ("seat", seat))],
         NEVILLE: others,
         RON: centre,
         HARRY: others + nothing,
@@ -158,19 +176,25 @@ def options(state: KampfState, seat: int) -> Offer:
     return offered.get(stage, [])
 
 
+def _seat_value(seat: int) -> str:
+    return f"seat {seat}"
+
+
+def _player(state: KampfState, seat: int) -> Option:
+    return Option(_seat_value(seat), state.names[seat], ("seat", seat))
+
+
 def ask(state: KampfState) -> list[Expect]:
     """Each awake seat's own prompt, shown on its phone alone."""
-    return [
-        Expect.choice(
-            "act",
-            PROMPT[stage],
-            tuple(label for label, _meaning in options(state, seat)),
-            seat=seat,
-            count=2 if stage == NEVILLE else 1,
-            secret=True,
-        )
-        for seat, stage in sorted(state.stage.items())
-    ]
+    return [_prompt(state, seat, stage) for seat, stage in sorted(state.stage.items())]
+
+
+def _prompt(state: KampfState, seat: int, stage: str) -> Expect:
+    """The prompt's options are their values; the phone shows their labels."""
+    offered = options(state, seat)
+    values = tuple(o.value for o in offered)
+    asked = Expect.choice("act", PROMPT[stage], values, seat=seat, count=2 if stage == NEVILLE else 1, secret=True)
+    return dataclasses.replace(asked, labels=tuple(o.label for o in offered))
 
 
 ARGS: dict[str, ArgSpec] = {"choice": Opt(Text()), "choices": Opt(Items(str, 2))}
@@ -190,15 +214,27 @@ def _picked(state: KampfState, seat: int, args: Mapping[str, Any]) -> list[Meani
     offered = options(state, seat)
     wanted = 2 if state.stage[seat] == NEVILLE else 1
     raw = args["choices"] if args.get("choices") is not None else [args["choice"]] if args.get("choice") else []
-    meanings = []
-    for text in raw:
-        match = [m for label, m in offered if label.casefold() == " ".join(text.split()).casefold()]
-        if not match:
-            raise IllegalAction(_("choose one of: {options}", options=", ".join(label for label, _m in offered)))
-        meanings.append(match[0])
+    meanings = [_match(offered, text) for text in raw]
     if len(meanings) != wanted or len(set(meanings)) != wanted:
         raise IllegalAction(_n("choose one option", "choose {count} different options", wanted))
     return meanings
+
+
+def _match(offered: Offer, text: str) -> Meaning:
+    """The option ``text`` names: its value (what a page sends; a value always wins), else
+    a label that names that option alone; a label two options share (Dumbledore's "my own
+    card" at a table with a player called "My own card") is refused, never taken as either."""
+    wanted = " ".join(text.split()).casefold()
+    by_value = [o for o in offered if o.value == wanted]
+    by_label = by_value or [o for o in offered if " ".join(o.label.split()).casefold() == wanted]
+    if len(by_label) == 1:
+        return by_label[0].meaning
+    listed = listing([_("{value} ({label})", value=o.value, label=o.label) for o in offered], "or")
+    if by_label:
+        raise IllegalAction(
+            _("{text!r} names more than one option: send one of {options}", text=text[:40], options=listed)
+        )
+    raise IllegalAction(_("choose one of: {options}", options=listed))
 
 
 def _do(state: KampfState, seat: int, stage: str, picked: list[Meaning]) -> None:
@@ -260,7 +296,7 @@ def _finish(state: KampfState, seat: int, turn: Turn) -> None:
     if stage not in FORCED:
         _do(state, seat, stage, [("none",)])
         return
-    offered = [m for _label, m in options(state, seat)]
+    offered = [o.meaning for o in options(state, seat)]
     chosen = turn.random("forced", state.call, seat).sample(offered, 2 if stage == NEVILLE else 1)
     state.note(seat, kind="forced")
     _do(state, seat, stage, chosen)

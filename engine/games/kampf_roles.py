@@ -8,6 +8,8 @@ and lines turn it into a name.
 
 from __future__ import annotations
 
+import re
+
 from engine.messages import Msg, words
 
 _, _n = words("kampf")
@@ -116,10 +118,51 @@ CENTRE_NAME: dict[str, Msg] = {
 }
 
 
+GERMAN_NAME: dict[str, str] = {
+    DEATH_EATER: "Todesser",
+    STUDENT: "Hogwarts-Schüler",
+    HARRY: "Harry Potter",
+    HERMIONE: "Hermine Granger",
+    RON: "Ron Weasley",
+    SIRIUS: "Sirius Black",
+    NEVILLE: "Neville Longbottom",
+    GINNY: "Ginny Weasley",
+    FRED: "Fred Weasley",
+    GEORGE: "George Weasley",
+    LUNA: "Luna Lovegood",
+    MCGONAGALL: "Minerva McGonagall",
+    DUMBLEDORE: "Albus Dumbledore",
+}
+"""The names on the German cards, which a German host reads off them and types.  They are
+rules data, not words of the pages: a name typed is read the same on any box, with or
+without its catalogs, so a log replays alike.  The German catalog gives ``ROLE_NAME``
+these same words (a test holds the two together)."""
+
+_UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
+
+
+def _folded(text: str) -> str:
+    """A typed name reduced to its letters: case, spaces, hyphens and umlauts aside
+    ("Hogwarts-Schüler", "hogwarts schueler" and "Hogwartsschüler" are one name)."""
+    return re.sub(r"[\W_]+", "", text.casefold().translate(_UMLAUTS))
+
+
+def _typed_names() -> dict[str, str]:
+    """Every name a host may type for a card, folded: the key, the English and the German
+    name, and any one word of those that names one role only ("Hermine", "Dumbledore",
+    "Schüler"; never "Weasley", which four cards share)."""
+    names = {_folded(n): role for role in ROLES for n in (role, ROLE_NAME[role], GERMAN_NAME[role])}
+    words: dict[str, set[str]] = {}
+    for role in ROLES:
+        for name in (ROLE_NAME[role], GERMAN_NAME[role]):
+            for word in re.split(r"[\s-]+", name):
+                words.setdefault(_folded(word), set()).add(role)
+    return {word: next(iter(roles)) for word, roles in words.items() if len(roles) == 1} | names
+
+
+TYPED_NAMES = _typed_names()
+
+
 def named_roles(text: str) -> str | None:
-    """A role's key from its key or its English name (a host typing a card), else None."""
-    wanted = " ".join(text.split()).casefold()
-    for role, name in ROLE_NAME.items():
-        if wanted in (role, name.casefold()):
-            return role
-    return None
+    """A role's key from what a host typed for a card (see :func:`_typed_names`), else None."""
+    return TYPED_NAMES.get(_folded(text))

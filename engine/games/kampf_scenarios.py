@@ -42,6 +42,8 @@ CENTRE_CARDS = 3
 MIN_PLAYERS = 3
 MAX_PLAYERS = sum(CARDS.values()) - CENTRE_CARDS
 FREE = "free"
+SUGGESTED = "suggested"
+"""The default: the printed scenario for this many players, or cards the box proposes."""
 TWINS_FROM = 7
 """The rulebook: Fred and George only from 7 players, otherwise they are too strong."""
 
@@ -134,9 +136,32 @@ SCENARIOS: dict[str, Scenario] = {
 """The scenarios by the name printed in the German rulebook (the option's value)."""
 
 
+def suggested(players: int) -> tuple[str, list[str]]:
+    """The scenario that fits ``players``: the first printed one for that count (they are
+    printed easiest first, so a table of 3 to 5 gets "Das erste Schuljahr", as the
+    rulebook advises for a first game), else :func:`proposed` as a free choice."""
+    for name, scenario in SCENARIOS.items():
+        if players in scenario.counts:
+            return name, scenario.roles(players)
+    return FREE, proposed(players)
+
+
+def proposed(players: int) -> list[str]:
+    """Cards for a table larger than any printed scenario (11 to 13 players).  The rulebook
+    prints none, but lets the table choose freely; the box proposes the largest printed
+    set (the hard scenario for 10) and fills it with the cards it leaves, Hogwarts
+    students first since they are the simplest role."""
+    largest = max(SCENARIOS.values(), key=lambda s: s.counts.stop)
+    roles = largest.roles(largest.counts.stop - 1)
+    left = Counter(CARDS) - Counter(roles)
+    spare = sorted(left.elements(), key=lambda role: (role != STUDENT, role))
+    return sorted([*roles, *spare[: players + CENTRE_CARDS - len(roles)]])
+
+
 def free_roles(raw: object, players: int) -> list[str]:
-    """Roles chosen freely: role keys or English names, as a list or separated by commas,
-    from the 16 cards that exist, three more than there are players."""
+    """Roles chosen freely: any name a host types for a card (key, English or German),
+    as a list or separated by commas, from the 16 cards that exist, three more than
+    there are players."""
     items = raw.split(",") if isinstance(raw, str) else raw
     if not isinstance(items, list | tuple) or not all(isinstance(i, str) for i in items):
         raise IllegalAction(_("roles must be a list of role cards"))

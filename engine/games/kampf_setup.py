@@ -16,7 +16,16 @@ from engine.args import whole_number
 from engine.effects import Effect, Notice, Say
 from engine.game import Turn
 from engine.games.kampf_roles import ROLE_NAME, WAKE_ORDER
-from engine.games.kampf_scenarios import FREE, MAX_PLAYERS, MIN_PLAYERS, SCENARIOS, free_roles, tips
+from engine.games.kampf_scenarios import (
+    FREE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    SCENARIOS,
+    SUGGESTED,
+    free_roles,
+    suggested,
+    tips,
+)
 from engine.games.kampf_state import NO_REPLACEMENT, RULEBOOK, KampfState
 from engine.messages import listing, words
 
@@ -27,7 +36,8 @@ PHYSICAL = "physical"
 FIRST = "Das erste Schuljahr"
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "cards": (DIGITAL, PHYSICAL),
-    "scenario": (FIRST, *[name for name in SCENARIOS if name != FIRST], FREE),
+    # First the default, which fits any table; then the printed scenarios, then free choice.
+    "scenario": (SUGGESTED, FIRST, *[name for name in SCENARIOS if name != FIRST], FREE),
     # Minutes; any other whole number of minutes from 1 to 60 is taken too.
     # The rulebook: about 10 minutes at first, later 5 or fewer.
     "discussion": ("10", "5", "3"),
@@ -35,7 +45,7 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "ginny_luna": (RULEBOOK, NO_REPLACEMENT),
 }
 FREE_OPTION = "roles"
-"""With scenario ``free``: the chosen role cards (keys or English names)."""
+"""With scenario ``free``: the chosen role cards (keys, English or German names)."""
 LONGEST_DISCUSSION = 60
 
 
@@ -50,13 +60,10 @@ def new_state(options: Mapping[str, Any], turn: Turn) -> tuple[KampfState, list[
     players = len(turn.seats)
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise IllegalAction(_("this game is for {least} to {most} players", least=MIN_PLAYERS, most=MAX_PLAYERS))
-    scenario = _option(options, "scenario")
-    if scenario == FREE:
-        roles = free_roles(options.get(FREE_OPTION, ()), players)
-    elif FREE_OPTION in options:
+    chosen = _option(options, "scenario")
+    if chosen != FREE and FREE_OPTION in options:
         raise IllegalAction(_("roles are chosen only with the scenario free"))
-    else:
-        roles = SCENARIOS[scenario].roles(players)
+    scenario, roles = _roles(chosen, options, players)
     minutes = whole_number(
         options.get("discussion", OPTION_CHOICES["discussion"][0]), 1, LONGEST_DISCUSSION, "discussion"
     )
@@ -74,8 +81,33 @@ def new_state(options: Mapping[str, Any], turn: Turn) -> tuple[KampfState, list[
         deal = list(roles)
         turn.random("deal").shuffle(deal)
         state.cards, state.dealt = deal, deal[:players]
-    warnings: list[Effect] = [Notice(tip) for tip in (tips(roles, players) if scenario == FREE else [])]
-    return state, warnings + _opening(state)
+    return state, _warnings(chosen, scenario, roles, players) + _opening(state)
+
+
+def _roles(chosen: str, options: Mapping[str, Any], players: int) -> tuple[str, list[str]]:
+    """The scenario played (``chosen``, or the one that fits the table) and its cards."""
+    if chosen == SUGGESTED:
+        return suggested(players)
+    if chosen == FREE:
+        return FREE, free_roles(options.get(FREE_OPTION, ()), players)
+    return chosen, SCENARIOS[chosen].roles(players)
+
+
+def _warnings(chosen: str, scenario: str, roles: list[str], players: int) -> list[Effect]:
+    """The rulebook's tips against the host's own free choice; a word for the host when
+    the box proposed the cards because no printed scenario is for this many players."""
+    if chosen == FREE:
+        return [Notice(tip) for tip in tips(roles, players)]
+    if scenario == FREE:
+        return [
+            Notice(
+                _(
+                    "No printed scenario is for {count} players: the box proposes these cards as a free choice.",
+                    count=players,
+                )
+            )
+        ]
+    return []
 
 
 def counted(roles: list[str]) -> list[str]:

@@ -150,3 +150,44 @@ def test_each_phone_sees_only_its_own_night_action_and_result(browser, served):
     assert [line for line in every if escaped(line) in host_text] == []
     assert re.search(r'"secret":\s*true', host_text) is None
     assert [e for e in CONSOLE_ERRORS if "status of 403" not in e] == []
+
+
+ENGLISH_ONLY = ["Death Eater", "Hogwarts student", "Hermione Granger", "Hogwarts inhabitants"]
+
+
+def test_a_german_physical_game_plays_to_the_end_with_only_german_typed_and_shown(browser, served):
+    """Issue 44 item 3: the host types the cards turned over by their German names."""
+    base, service, now = served
+    host = HostWatch(browser, base)
+    page = host.page
+    page.select_option("#game-language", "de")
+    page.select_option("#game-select", "kampf")
+    page.select_option("select[data-option=cards]", json.dumps("physical"))
+    page.fill("#seat-names", "\n".join(NAMES[:3]))
+    page.click("#new-game button[type=submit]")
+    expect(page.locator("h1")).to_have_text("Spielleitung")
+    ann = join(browser, base, "Ann", service.join_code())
+    prompts = page.locator("#prompts")
+    prompts.locator(".prompt", has_text="Die Nacht beginnen").get_by_role("button", name="Weiter").click()
+    while service.table.current.state.step == "night":
+        next_call(service, now)
+    now[0] = service.table.current.timers["discussion"].deadline
+    service.submit(Action(TIMER_DONE, {"name": "discussion"}))
+    for voter, target in (("Ann", "Bob"), ("Bob", "Ann"), ("Cat", "Ann")):
+        asked = prompts.locator(".prompt", has_text=f"Warte auf {voter};")
+        asked.get_by_role("button", name=target, exact=True).click()
+        expect(asked).to_have_count(0)
+    cards = prompts.locator(".prompt", has_text="Gib die Karte jedes Spielers ein")
+    cards.locator("input").fill("Todesser, Hermine, Hogwarts-Schüler")
+    cards.get_by_role("button", name="Karten senden").click()
+    expect(page.locator("#view")).to_contain_text("Gefangen genommen: Ann.")
+    state = service.table.current.state
+    assert state.step == "over" and state.final == [DEATH_EATER, HERMIONE, STUDENT]
+    page.click("#view .view-details summary")
+    shown = page.inner_text("body")
+    assert "Ann: Todesser" in shown and "Bob: Hermine Granger" in shown and "Cat: Hogwarts-Schüler" in shown
+    expect(ann.locator("#table-view")).to_contain_text("Gefangen genommen: Ann.")
+    ann.click("#reveal")
+    phone = ann.inner_text("body")
+    assert "Todesser" in phone
+    assert [name for name in ENGLISH_ONLY if name in shown or name in phone] == []

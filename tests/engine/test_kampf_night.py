@@ -48,7 +48,7 @@ def test_a_lone_death_eater_may_look_at_a_card_in_the_middle():
     play = game(DE, STUDENT, HERMIONE, STUDENT, DE, SIRIUS)
     play.until(DE)
     (prompt,) = play.table.expects()
-    assert prompt.seat == 0 and prompt.secret and prompt.options == (LEFT, MIDDLE, RIGHT, "nothing")
+    assert prompt.seat == 0 and prompt.secret and prompt.labels == (LEFT, MIDDLE, RIGHT, "nothing")
     play.do(0, MIDDLE)
     assert play.seen(0) == ["Ann looked at the middle card in the middle: Death Eater."]
     assert play.table.expects() == []
@@ -103,7 +103,7 @@ def test_sirius_swaps_then_may_look_and_joins_the_party_of_his_new_card():
     play.do(0, "Bob")
     assert play.s.cards[:2] == [DE, SIRIUS]
     (prompt,) = play.table.expects()
-    assert prompt.options == ("look at my new card", "do not look")
+    assert prompt.labels == ("look at my new card", "do not look")
     play.do(0, "look at my new card")
     assert play.seen(0) == ["Ann swapped cards with Bob.", "Ann looked at the new card: Death Eater."]
     unseen = game(SIRIUS, DE, STUDENT, DE, HERMIONE, RON)
@@ -127,7 +127,7 @@ def test_dumbledore_looks_then_exchanges_with_a_player_whose_card_goes_to_that_p
     play.until(DUMBLEDORE)
     play.do(0, RIGHT)
     (prompt,) = play.table.expects()
-    assert "my own card" in prompt.options and "nothing" not in prompt.options
+    assert "my own card" in prompt.labels and "nothing" not in prompt.labels
     play.do(0, "Cat")
     assert play.s.cards == [DUMBLEDORE, DE, SIRIUS, RON, DE, STUDENT, HERMIONE, STUDENT]
     assert play.seen(0) == [
@@ -163,7 +163,7 @@ def test_neville_swaps_two_other_players_without_looking():
     play = game(NEVILLE, DE, STUDENT, RON, DE, STUDENT, HERMIONE, SIRIUS)
     play.until(NEVILLE)
     (prompt,) = play.table.expects()
-    assert prompt.count == 2 and "Ann" not in prompt.options
+    assert prompt.count == 2 and "Ann" not in prompt.labels
     with pytest.raises(IllegalAction, match="2 different options"):
         play.do(0, "Bob")
     play.do(0, "Bob", "Dan")
@@ -278,3 +278,6 @@ def test_hermiones_look_is_final_and_undo_says_so_in_the_same_words_for_any_deal
         play.table.check_undo()
     assert play.s.notes[0] == looked and play.table.private_view(0)["seen"] == []
     assert play.table.public_view()["last_by"] is None  # nor does the undo button name her
+    with pytest.raises(IllegalAction, match="nothing for you to do"):
+        play.do(0, "Cat")
+    assert [n["kind"] for n in play.s.notes[0]] == ["looked"]

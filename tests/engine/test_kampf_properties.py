@@ -9,12 +9,14 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.games.kampf_roles import CARDS, FRED, GEORGE
+from engine.games.kampf_outcome import winners
+from engine.games.kampf_roles import CARDS, FRED, GEORGE, GERMAN_NAME, PARTY, PARTY_NAME, ROLE_NAME
 from engine.games.kampf_scenarios import SCENARIOS
-from engine.games.kampf_state import NIGHT, OVER
+from engine.games.kampf_state import DAY_TIMER, NIGHT, OVER, REVEAL
 from support.kampf import Play, page_action
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -100,3 +102,52 @@ def test_a_night_answered_sounds_and_shows_as_one_nobody_answered(setup, seed):
     assert answered.said == silent.said
     night = [v for v in shown if v["view"]["step"] == NIGHT]
     assert night == [v for v in quiet if v["view"]["step"] == NIGHT]
+
+
+@SETTINGS
+@given(tables(), st.booleans(), st.integers(0, 10_000))
+def test_every_phone_ends_with_the_card_that_counts_as_the_reveal_shows_it(setup, physical, seed):
+    """Issue 44 item 1: the phone showed the card dealt at the end, not the card that
+    last lay in front of the player, so a swapped seat read the wrong party."""
+    play = start({**setup, **({"cards": "physical"} if physical else {})}, seed)
+    r = random.Random(seed)
+    if physical:
+        play.dawn()  # nothing is answered on the phones
+    else:
+        play_night(play, r, 0.9)
+    play.timer_runs_out(DAY_TIMER)
+    for seat in range(play.s.players):
+        play.act("vote", by=seat, choice=r.choice(play.s.others(seat)))
+    if play.s.step == REVEAL:  # the host types the cards turned over, by their names
+        play.act("cards", cards=[str(ROLE_NAME[role]) for role in r.sample(play.s.roles, play.s.players)])
+    assert play.s.step == OVER
+    shown = play.table.public_view()["view"]["reveal"]["cards"]
+    won = set(winners(play.s.final, play.s.winner or ""))
+    for seat, final in enumerate(play.s.final):
+        phone = play.table.private_view(seat)["view"]
+        assert phone["card"] == shown[seat]["card"] and phone["role"] == ROLE_NAME[final]
+        assert phone["party"] == PARTY_NAME[PARTY[final]]
+        assert (PARTY_NAME.get(play.s.winner or "") == phone["party"]) == (seat in won)
+        assert phone.get("start_card") == (None if physical else ROLE_NAME[play.s.dealt[seat]])
+
+
+EVERY_TABLE = [(name, n) for name, s in SCENARIOS.items() for n in s.counts] + [("suggested", n) for n in range(3, 14)]
+
+
+@pytest.mark.parametrize("cards", ["digital", "physical"])
+@pytest.mark.parametrize("scenario, players", EVERY_TABLE)
+def test_every_scenario_at_every_count_plays_to_the_end(scenario, players, cards):
+    """Through the prompts alone; physical cards typed by their English or German names."""
+    play, r = Play(players, players, scenario=scenario, cards=cards), random.Random(players)
+    play.act("start")
+    while play.s.step == NIGHT:
+        for expect in play.table.expects():
+            play.submit(page_action(expect, r))
+        play.timer_runs_out()
+    play.timer_runs_out(DAY_TIMER)
+    for seat in range(players):
+        play.act("vote", by=seat, choice=r.choice(play.s.others(seat)))
+    if play.s.step == REVEAL:
+        names = GERMAN_NAME if players % 2 else {role: str(name) for role, name in ROLE_NAME.items()}
+        play.act("cards", cards=[names[role] for role in r.sample(play.s.roles, players)])
+    assert play.s.step == OVER and play.s.winner and len(play.s.final) == players

@@ -161,3 +161,35 @@ def test_the_deal_is_the_games_own_and_shown_only_to_its_seat():
                 "neville": "Neville Longbottom",
             }[one.s.dealt[seat]]
         )
+
+
+EASIEST = {3: "Das erste Schuljahr", 4: "Das erste Schuljahr", 5: "Das erste Schuljahr", 6: "Besenflug"}
+EASIEST |= {7: "Confundus", 8: "Confundus", 9: "Confundus", 10: "Kampf gegen die dunklen Mächte"}
+
+
+@pytest.mark.parametrize("players", range(3, 14))
+def test_the_default_fits_every_table_from_three_to_thirteen(players):
+    """The default used to be "Das erste Schuljahr", refused at 6 players or more."""
+    play = Play(players, 0)
+    assert len(play.s.roles) == players + 3 and sorted(play.s.cards) == play.s.roles
+    notices = [str(e.text) for e in play.effects if isinstance(e, Notice)]
+    if players in EASIEST:
+        assert play.s.scenario == EASIEST[players] and not notices
+        assert play.s.roles == roles(PRINTED[EASIEST[players]][players])
+        return
+    # No printed scenario: the hard one for 10 and then the cards it leaves, students first.
+    extra = {11: "STU", 12: "STU STU", 13: "STU STU HAR"}[players]
+    assert play.s.roles == roles(PRINTED["Kampf gegen die dunklen Mächte"][10] + " " + extra)
+    assert play.s.scenario == "free" and notices == [
+        f"No printed scenario is for {players} players: the box proposes these cards as a free choice."
+    ]
+    assert play.table.public_view()["view"]["scenario_name"] == "free choice"
+
+
+def test_the_default_is_the_first_scenario_offered_and_takes_no_roles():
+    from engine.games.kampf_setup import OPTION_CHOICES
+
+    assert OPTION_CHOICES["scenario"][0] == "suggested"
+    assert Play(6, 0, scenario="suggested").s.roles == Play(6, 0).s.roles
+    with pytest.raises(IllegalAction, match="only with the scenario free"):
+        Play(6, 0, roles=["student"] * 9)

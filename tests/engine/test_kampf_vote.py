@@ -250,3 +250,19 @@ def test_a_whole_game_replays_from_its_log_to_the_same_table():
     again = replay(play.table.kept)
     assert again.current.state == play.s
     assert again.public_view() == play.table.public_view()
+
+
+def test_at_the_end_a_phone_shows_the_card_that_counts_and_the_card_dealt():
+    """Sirius takes Bob's Death Eater card and is captured: his phone used to say
+    "Sirius Black / Hogwarts" beside a result that counts him a Death Eater."""
+    play = game(SIRIUS, DE, STUDENT, DE, HERMIONE, NEVILLE)
+    play.until(SIRIUS)
+    play.do(0, "Bob")
+    play.vote(1, 0, 0)
+    assert play.s.captured == [0] and play.s.winner == HOGWARTS
+    ann = play.table.private_view(0)["view"]
+    assert (ann["role"], ann["party"], ann["start_card"]) == ("Death Eater", "Death Eaters", "Sirius Black")
+    assert ann["card"]["word"] == "Death Eater" and ann["card"]["colour"] == "green"
+    bob = play.table.private_view(1)["view"]
+    assert (bob["role"], bob["party"], bob["start_card"]) == ("Sirius Black", "Hogwarts inhabitants", "Death Eater")
+    assert play.table.public_view()["labels"]["start_card"] == "Your card at the start"

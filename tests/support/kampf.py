@@ -23,7 +23,7 @@ class Play(Scripted):
     """A table playing Kampf, with a wall clock that moves only when a timer must run out,
     keeping every effect in order (for the narration tests)."""
 
-    def __init__(self, players: int = 5, seed: int = 0, **options: Any) -> None:
+    def __init__(self, players: int | list[str] = 5, seed: int = 0, **options: Any) -> None:
         self.now = T0
         self.effects: list[Effect] = []
         super().__init__(Kampf(), players, seed, options)

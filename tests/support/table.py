@@ -13,18 +13,20 @@ from engine.effects import Effect, Expect, Say
 from engine.game import Game
 from engine.table import NEW, Entry, Table
 
-NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"]
+NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lea", "Max"]
 
 
 class Scripted:
     """One game on a table, keeping its log (with seeds) and everything said."""
 
-    def __init__(self, game: Game[Any], players: int, seed: int, options: dict[str, Any]) -> None:
+    def __init__(self, game: Game[Any], players: int | list[str], seed: int, options: dict[str, Any]) -> None:
+        """``players``: how many (named from :data:`NAMES`), or the seats' names."""
         self.table = Table({game.name: game})
         self.rng = random.Random(seed)
         self.entries: list[Entry] = []
         self.said: list[str] = []
-        self.act(NEW, game=game.name, seats=NAMES[:players], options=options)
+        seats = NAMES[:players] if isinstance(players, int) else players
+        self.act(NEW, game=game.name, seats=seats, options=options)
 
     def act(self, kind: str, by: int | None = None, **data: Any) -> list[Effect]:
         """Apply one action (``by`` a seat, or the host) with a fresh logged seed."""
