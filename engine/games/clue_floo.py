@@ -45,6 +45,8 @@ def begin_dark(state: ClueState, where: list[Msg]) -> list[Effect]:
 def pinches(state: ClueState, turn: Turn) -> list[Effect]:
     """The Dark card's penalty; then who it touches, starting with the player whose turn it is."""
     state.pinches = turn.args["choice"]
+    # Clue: a player out after a wrong accusation "can make no more moves"; the rulebook
+    # is silent on Dark cards, so as in classic Clue they are out of play and skipped.
     state.dark_queue = [s for s in [state.current, *state.left_of(state.current)] if s not in state.eliminated]
     state.step = DARK
     return []
@@ -89,6 +91,8 @@ def settle(state: ClueState, turn: Turn) -> list[Effect]:
 
 def pay(state: ClueState, seat: int, owed: int) -> list[Effect]:
     """A penalty paid with what the player has, down to zero."""
+    # Clue: the rulebook says only "pay the penalty"; a player with less pays all they
+    # have (no debt is kept) and is then cut off, as "loses all their Floo powder" reads.
     name, paid = state.names[seat], min(owed, state.floo[seat])
     if not paid:
         return [Say(_("{name} has no Floo powder left to pay.", name=name))]

@@ -95,6 +95,9 @@ def destinations(state: ClueState) -> dict[str, tuple[str | None, bool]]:
 
     A star space is ``STAR_SPACE``, any other space ``None``.  The location the turn
     began in is not offered: it must be left and not re-entered this turn."""
+    # Clue: the rulebook lets a fireplace take a player "to another room" and is silent
+    # on The Burrow; the box counts it as a room like the other locations, so a fireplace
+    # move there is offered (the table simply does not pick it if its board has none).
     places = [p for p in [*state.locations, BURROW] if p != state.must_leave]
     out: dict[str, tuple[str | None, bool]] = {p: (p, False) for p in places}
     out[STAR_SPACE] = (STAR_SPACE, False)
