@@ -110,6 +110,13 @@ def _narration(state: ClueState) -> list[Effect]:
         Say(_("{name} has fallen prey to Dark Magic and is missing.", name=state.missing)),
         *(_physical_deal() if state.physical else _digital_deal(state)),
         Say(_("Choose your character on your phone, and place your mover on its start space.")),
+        Say(
+            _(
+                "Place {name}, the missing student, and any spare Identity cards and movers out of the game.",
+                name=state.missing,
+            )
+        ),
+        Say(_("Place the item and suspect tokens in piles where everyone can reach them.")),
     ]
 
 

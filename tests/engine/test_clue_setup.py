@@ -39,6 +39,19 @@ def test_set_up_is_narrated_in_the_rulebooks_order() -> None:
     assert all(w.notch == 0 for w in play.s.wheels)
 
 
+def test_set_up_puts_the_spares_out_and_the_tokens_within_reach() -> None:
+    """ "Place the missing student and any spare cards and movers out of the game."; "8.
+    Place the item and suspect tokens in piles where everyone can reach them." (after the
+    deal, the rulebook's last set-up step)."""
+    play = Play(3)
+    said, missing = play.said, play.s.missing
+    out = f"Place {missing}, the missing student, and any spare Identity cards and movers out of the game."
+    tokens = "Place the item and suspect tokens in piles where everyone can reach them."
+    assert said.index(out) > said.index(f"{missing} has fallen prey to Dark Magic and is missing.")
+    dealt = next(i for i, line in enumerate(said) if "face up in The Burrow" in line or "for The Burrow" in line)
+    assert said.index(tokens) > dealt
+
+
 def test_the_missing_student_cannot_be_chosen() -> None:
     """ "Shuffle the six Identity cards and randomly remove one. Turn it faceup to reveal
     the character who has fallen prey to Dark Magic and is missing. Each player must then
