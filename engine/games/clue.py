@@ -28,6 +28,9 @@ place       {"choice": location}                    the player (accusations)
 end_turn    {}                                      the player
 show        {"choice": card}                        the holder's phone only
 notepad     {"choice": on | off}                    each player's phone only
+burrow      {"choices": [card...]}                  host only (real cards, at set-up)
+hand        {"choices": [card...]}                  each player's phone only (real cards)
+tick        {"choice": card} (+ "by": player)       each player's phone only (real cards)
 ==========  ======================================  =====================================
 """
 
@@ -43,7 +46,8 @@ from engine.games import clue_floo as floo
 from engine.games import clue_mystery as mystery
 from engine.games import clue_setup as setup
 from engine.games import clue_turn as turns
-from engine.games.clue_notepad import HELPER_MOVE, notepad
+from engine.games.clue_notepad import HELPER_MOVE, TICK_MOVE, notepad, own_hand
+from engine.games.clue_physical import HAND_MOVE
 from engine.games.clue_rules import FLOO, PLACEHOLDERS, WHEELS
 from engine.games.clue_state import ANSWER, FIRST, IDENTITY, OVER, SHOW, ClueState
 from engine.games.clue_wheels import WHEELS_EXAMPLE
@@ -80,7 +84,7 @@ class Clue(StepGame[ClueState]):
         mystery.VERDICT_STEP,
         Step[ClueState](OVER, _("the game is over"), ()),
     )
-    anytime = (HELPER_MOVE,)
+    anytime = (HELPER_MOVE, TICK_MOVE, HAND_MOVE)
     labels = {
         "status": _("Now"),
         "board": _("Players"),
@@ -143,7 +147,7 @@ class Clue(StepGame[ClueState]):
     def present(self, public: ClueState, seat: int, mine: dict[str, Any]) -> dict[str, Any]:
         """One seat's cards, character, notepad and what it was shown."""
         names = public.names
-        hand = mine.get("hands") or []
+        hand = own_hand(mine)
         return {
             "card": card(
                 public.identities.get(seat) or _("Your Mystery cards"),

@@ -15,6 +15,7 @@ from engine.args import Choice, Opt, Seat
 from engine.effects import Effect, Expect, Say
 from engine.game import Turn
 from engine.games.clue_flow import begin_turn
+from engine.games.clue_physical import BURROW_MOVE
 from engine.games.clue_rules import BURROW, COUNTS, FLOO, IDENTITIES, ITEMS, LOCATIONS, SUSPECTS
 from engine.games.clue_state import FIRST, IDENTITY, ClueState
 from engine.games.clue_wheels import parse_wheels
@@ -188,6 +189,7 @@ IDENTITY_STEP = Step[ClueState](
     IDENTITY,
     _("the players are choosing their characters"),
     (
+        BURROW_MOVE,  # real cards: The Burrow is entered first (asked in order)
         Move(
             "identity",
             identity,
@@ -197,6 +199,7 @@ IDENTITY_STEP = Step[ClueState](
             ask=_ask_identity,
         ),
     ),
+    in_order=True,
 )
 
 FIRST_STEP = Step[ClueState](

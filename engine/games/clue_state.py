@@ -3,7 +3,8 @@
 Secrets are marked where they are kept (:mod:`engine.secrets`): each seat's Mystery
 cards; the envelope (nobody's until the game is over); the cards each suggester was
 shown and the envelope each accuser looked at (``learned``: undo cannot unshow them);
-what each holder showed (its own input).  Everything else is on the table for all to
+what each holder showed (its own input); with real cards, each player's hand as they
+entered it and their own notepad ticks (their own input).  Everything else is on the table for all to
 see: Floo powder, Help cards, the wheels, who showed a card for which suggestion.
 Seats are listed clockwise, so "the player to the left" is the next seat.
 """
@@ -98,6 +99,12 @@ class ClueState:
     )
     peeks: dict[int, list[str]] = secret(_("the envelope, seen at an accusation"), per_seat=True, default_factory=dict)
     helper: dict[int, bool] = secret(_("notepad helper"), per_seat=True, learned=False, default_factory=dict)
+    # Real cards: each player's own hand as they entered it, and their own notepad ticks
+    # (card -> who holds it, None: ticked without saying who), for their notepad alone.
+    entered: dict[int, list[str]] = secret(_("your Mystery cards"), per_seat=True, learned=False, default_factory=dict)
+    ticks: dict[int, dict[str, int | None]] = secret(
+        _("your notepad ticks"), per_seat=True, learned=False, default_factory=dict
+    )
 
     @property
     def players(self) -> int:
