@@ -18,7 +18,9 @@ first       {"choice": player}                      host only (next birthday)
 roll        {"dice": [green, black face]}           the player whose turn it is
 wheel       {"choice": "yes" | "no"}                host only (a wheel with no layout)
 pinches     {"choice": 0..12}                       the player whose turn it is
-settle      {"choice": what the Dark card does}     each affected player in turn
+dark_card   {"choice": who pays, in one line}       the player whose turn it is
+settle      {"choice": what the Dark card does}     each affected player in turn (when
+                                                    settled player by player)
 move        {"choice": where the player went}       the player whose turn it is
 suspect     {"choice": suspect}                     the player (begins a suggestion
                                                     in a location, an accusation in

@@ -78,6 +78,7 @@ class ClueState:
     roll: dict[str, Any] | None = None
     pinches: int = 0  # the Dark card's penalty, while it is being settled
     dark_queue: list[int] = field(default_factory=list)  # players still to settle it
+    dark_stepwise: bool = False  # the Dark card is settled player by player
     purpose: str = SUGGEST
     naming: list[str] = field(default_factory=list)
     showing: int | None = None  # the player who must show a card now

@@ -131,6 +131,50 @@ def test_the_dark_mark_on_the_die_and_on_a_wheel_is_one_dark_card() -> None:
     assert play.s.floo == [6, 8, 8] and play.s.step == "move"
 
 
+def host_taps(play: Play, *answers: tuple[str, object]) -> int:
+    """Answer the host page's prompts in order (each must be asked): the taps it took."""
+    for kind, choice in answers:
+        asked = [e for e in play.table.expects() if not e.optional]
+        assert [e.action for e in asked] == [kind], f"asked {[e.action for e in asked]}, not {kind}"
+        play.act(kind, choice=choice, **({"seat": asked[0].seat} if asked[0].seat is not None else {}))
+    return len(answers)
+
+
+@pytest.mark.parametrize(
+    ("line", "floo"),
+    [("Ann pays 2 pinches", [6, 8, 8]), ("everyone pays 2 pinches", [6, 6, 6]), ("nobody pays", [8, 8, 8])],
+)
+def test_a_dark_card_costs_the_host_two_taps(line: str, floo: list[int]) -> None:
+    """ "take a card from the Dark Deck and read it out loud. Each Dark card describes
+    ... Who is affected / How many pinches of Floo powder could be lost": the card's
+    pinches, then who pays in one line, and the box applies it."""
+    play = started()
+    play.roll(1, "dark-mark")
+    assert host_taps(play, ("pinches", 2), ("dark_card", line)) <= 2
+    assert play.s.floo == floo and play.s.step == "move"
+
+
+def test_a_dark_card_that_touches_players_differently_is_settled_one_by_one() -> None:
+    play = started()
+    play.roll(1, "dark-mark")
+    play.act("pinches", by=0, choice=3)
+    play.act("dark_card", by=0, choice="settle it player by player")
+    assert [e.action for e in play.table.expects() if not e.optional] == ["settle"]
+    play.act("settle", by=0, choice="protected by a Help card")
+    play.act("settle", by=1, choice="pays 3 pinches")
+    play.act("settle", by=2, choice="discards a Help card")
+    assert play.s.floo == [8, 5, 8] and play.s.help == [1, 1, 0] and play.s.step == "move"
+
+
+def test_everyone_means_the_players_still_in_the_game() -> None:
+    play = started()
+    play.s.eliminated = [2]
+    play.roll(1, "dark-mark")
+    play.act("pinches", by=0, choice=1)
+    play.act("dark_card", by=0, choice="everyone pays 1 pinch")
+    assert play.s.floo == [7, 7, 8]
+
+
 def test_a_dark_card_penalty_is_paid_down_to_zero_and_cuts_off() -> None:
     """ "you must pay the penalty by putting that many pinches of Floo powder onto the
     Floo powder pile"; "If any player loses all their Floo powder tokens, they can no
