@@ -26,8 +26,9 @@ from engine.messages import listing, words
 _, _n = words("clue")
 
 WHEELS_EXAMPLE = {face: {"notches": 8, "dark_marks": [3, 6]} for face in WHEELS}
-"""The form of the ``wheels`` option, shown to the host (not a default: the rulebook gives
-no numbers, so a wheel is only counted as its board is)."""
+"""The form of the ``wheels`` option, shown to the host, and the demo's virtual board
+(not a default for a real one: neither the rulebook nor any published source found
+gives the printed wheels' notches, so a real wheel is only counted as its board is)."""
 
 
 def parse_wheels(raw: Any) -> list[Wheel]:
