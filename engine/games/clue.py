@@ -50,7 +50,7 @@ from engine.games import clue_setup as setup
 from engine.games import clue_turn as turns
 from engine.games.clue_notepad import HELPER_MOVE, TICK_MOVE, notepad, own_hand
 from engine.games.clue_physical import HAND_MOVE
-from engine.games.clue_rules import FLOO, PLACEHOLDERS, WHEELS
+from engine.games.clue_rules import FLOO, WHEELS
 from engine.games.clue_state import ANSWER, FIRST, IDENTITY, OVER, SHOW, ClueState
 from engine.games.clue_wheels import WHEELS_EXAMPLE
 from engine.messages import Msg, words
@@ -94,7 +94,6 @@ class Clue(StepGame[ClueState]):
         "wheels": _("Wheels"),  # the kept option, in the set-up form
         "burrow": _("Face up in The Burrow"),
         "story": _("The story of the game"),
-        "placeholders": _("Card names to replace"),
         "envelope": _("The envelope"),
         "cards": _("Your Mystery cards"),
         "character": _("Your character"),
@@ -141,7 +140,6 @@ class Clue(StepGame[ClueState]):
                 }
                 for w in public.wheels
             ],
-            "placeholders": sorted(PLACEHOLDERS & set(public.cards())),
             "story": _story(public),  # the lines, not the facts the state keeps
             **_ending(public),
         }

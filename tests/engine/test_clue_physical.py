@@ -13,7 +13,7 @@ from engine.games.clue_rules import IDENTITIES
 from engine.table import UNDO, UNDO_PASSES
 from support.clue import Play
 
-BURROW_CARDS = ["Fenrir Greyback", "Location 9"]
+BURROW_CARDS = ["Fenrir Greyback", "12 Grimmauld Place"]
 BOB = ["Snatchers", "Cursed Necklace", "Gringotts", "Malfoy Manor"]
 
 
@@ -36,10 +36,10 @@ def test_the_host_enters_the_burrow_before_the_characters() -> None:
         play.act("burrow", choices=["Fenrir Greyback"])  # two lie there
     with pytest.raises(IllegalAction):
         play.act("burrow", by=0, choices=BURROW_CARDS)  # the host's to enter
-    play.act("burrow", choices=["fenrir greyback", "Location 9"])
-    assert play.table.public_view()["view"]["burrow"] == BURROW_CARDS
-    assert line(play, 2, "Location 9") == {
-        "card": "Location 9",
+    play.act("burrow", choices=["fenrir greyback", "12 Grimmauld Place"])
+    assert play.table.public_view()["view"]["burrow"] == sorted(BURROW_CARDS)
+    assert line(play, 2, "12 Grimmauld Place") == {
+        "card": "12 Grimmauld Place",
         "kind": "location",
         "ticked": True,
         "why": "in The Burrow",
@@ -63,7 +63,7 @@ def test_each_player_enters_their_own_hand_privately() -> None:
     with pytest.raises(IllegalAction):
         play.act("hand", choices=BOB, seat=1)  # the host cannot
     with pytest.raises(IllegalAction):
-        play.act("hand", by=1, choices=[*BOB[:3], "Location 9"])
+        play.act("hand", by=1, choices=[*BOB[:3], "12 Grimmauld Place"])
     play.act("hand", by=1, choices=BOB)
     assert play.seen_by(1)["cards"] == sorted(BOB)
     assert line(play, 1, "Gringotts")["why"] == "your card"
@@ -101,7 +101,7 @@ def test_the_helper_says_nothing_of_the_envelope_without_the_burrow() -> None:
         play.act("notepad", by=seat, choice="turn the notepad helper on")
     for _ in range(4):  # every player passes on one suspect, item and location
         play.walk_to("Forbidden Forest" if play.s.current % 2 else "Gringotts")
-        play.suggest("Snatchers", "Item 3")
+        play.suggest("Snatchers", "Love Potion")
         play.act("answer", choice="nobody")
     for seat in range(4):
         assert all(entry["why"] != "in the envelope" for entry in play.seen_by(seat)["notepad"])

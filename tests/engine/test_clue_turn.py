@@ -88,7 +88,7 @@ def test_a_wheel_comes_back_to_start_after_its_last_notch() -> None:
     """Wheel wrap-around: the Ministry of Magic wheel has three notches here."""
     play = started()
     for turn in range(4):
-        play.walk_to(BURROW if turn % 2 == 0 else "Location 7", black="ministry-of-magic")
+        play.walk_to(BURROW if turn % 2 == 0 else "The Shrieking Shack", black="ministry-of-magic")
         play.end_turn()
     assert wheel(play, "ministry-of-magic") == 1
     assert play.table.public_view()["view"]["wheel_notches"][3] == {
@@ -107,7 +107,7 @@ def test_a_wheel_with_no_layout_is_looked_at_by_the_host() -> None:
         play.act("wheel", by=0, choice="yes")
     play.act("wheel", choice="no")
     assert play.s.step == "move"
-    play.move("Location 7")
+    play.move("The Shrieking Shack")
     play.end_turn()
     play.roll(4, "hogs-head")
     assert play.said[-1] == "Turn the Hog's Head wheel one notch clockwise."  # not "the The Hog's Head"
@@ -242,7 +242,11 @@ def test_a_fireplace_move_costs_a_pinch_and_needs_powder() -> None:
     assert play.s.floo[0] == 7 and play.s.where[0] == "Malfoy Manor" and play.s.step == "room"
     play.end_turn()
     for _ in range(2):
-        play.walk_to("Location 7" if play.s.where[play.s.current] != "Location 7" else "Location 8")
+        play.walk_to(
+            "The Shrieking Shack"
+            if play.s.where[play.s.current] != "The Shrieking Shack"
+            else "Weasleys' Wizard Wheezes"
+        )
         play.end_turn()
     play.s.floo[0] = 1
     play.roll(3, "star")
@@ -250,7 +254,7 @@ def test_a_fireplace_move_costs_a_pinch_and_needs_powder() -> None:
     assert play.s.floo[0] == 0 and "cut off from the Floo network" in play.said[-2]
     play.end_turn()
     for _ in range(2):
-        play.walk_to("Location 9")
+        play.walk_to("12 Grimmauld Place")
         play.end_turn()
     assert play.said[-1] == "Ann is still cut off from the Floo network."
     play.roll(3, "star")
