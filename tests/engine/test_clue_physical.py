@@ -4,14 +4,19 @@ alone."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from engine.actions import Action, IllegalAction
 from engine.games.clue_rules import IDENTITIES
-from engine.table import UNDO, UNDO_PASSES
+from engine.games.clue_state import ClueState
+from engine.table import UNDO, UNDO_PASSES, Entry, Table
 from support.clue import Play
+from support.clue_truth import Honest, Truth
+from support.table import outcome, twin_of
 
 BURROW_CARDS = ["Fenrir Greyback", "12 Grimmauld Place"]
 BOB = ["Snatchers", "Cursed Necklace", "Gringotts", "Malfoy Manor"]
@@ -152,3 +157,45 @@ def test_ticks_are_for_real_cards_only() -> None:
     assert "tick" not in {e.action for e in play.table.expects()}
     with pytest.raises(IllegalAction):
         play.act("tick", by=0, choice="Snatchers")
+
+
+def _scramble(r: random.Random) -> Callable[[ClueState], set[int]]:
+    """One seat's entered hand and ticks changed to others (the twin-state technique)."""
+
+    def change(s: ClueState) -> set[int]:
+        seat = r.randrange(s.players)
+        free = [c for c in s.cards() if c not in s.burrow]
+        s.entered = {**s.entered, seat: sorted(r.sample(free, len(s.entered.get(seat) or []) or 3))}
+        s.ticks = {**s.ticks, seat: {c: r.choice([None, 0]) for c in r.sample(s.cards(), 4)}}
+        return {seat}
+
+    return change
+
+
+def _table_view(table: Table) -> dict[str, Any]:
+    """The host page's view, less what comes from the log the twin does not have (its
+    undo line: a private move is never the table's step, so it leaves that unchanged)."""
+    return {k: v for k, v in table.public_view().items() if k not in ("last_by", "undoes", "undo_refused")}
+
+
+@pytest.mark.slow
+def test_hands_and_ticks_reach_no_other_seat_nor_the_table() -> None:
+    """Whatever a phone entered or ticked, the same action says and shows the same to the
+    host page and to every other phone."""
+    for seed in range(4):
+        play = Play(4 + seed % 2, seed, cards="physical")
+        r = random.Random(seed)
+        table = Honest(play, Truth.deal(play.s, r), r)
+        for _ in range(400):
+            if play.table.public_view()["over"]:
+                break
+            action, seed_for = table.action(accuse=0.3), r.randrange(1 << 32)
+            twin, holders = twin_of(play.table, _scramble(r))
+            mirror = outcome(twin, action, seed_for)
+            real = outcome(play.table, action, seed_for)
+            play.entries.append(Entry(len(play.entries), action, seed_for))
+            if action.seat in holders:
+                continue  # the holder acting on what it entered
+            assert mirror == real and _table_view(twin) == _table_view(play.table)
+            for seat in set(range(play.s.players)) - holders:
+                assert twin.private_view(seat) == play.table.private_view(seat)
