@@ -33,6 +33,8 @@ notepad     {"choice": on | off}                    each player's phone only
 burrow      {"choices": [card...]}                  host only (real cards, at set-up)
 hand        {"choices": [card...]}                  each player's phone only (real cards)
 tick        {"choice": card} (+ "by": player)       each player's phone only (real cards)
+seen        {"choice": card}                        the suggester's phone only (real cards:
+                                                    the card just shown to them)
 ==========  ======================================  =====================================
 """
 
@@ -48,7 +50,7 @@ from engine.games import clue_floo as floo
 from engine.games import clue_mystery as mystery
 from engine.games import clue_setup as setup
 from engine.games import clue_turn as turns
-from engine.games.clue_notepad import HELPER_MOVE, TICK_MOVE, notepad, own_hand
+from engine.games.clue_notepad import HELPER_MOVE, SEEN_MOVE, TICK_MOVE, notepad, own_hand
 from engine.games.clue_physical import HAND_MOVE
 from engine.games.clue_rules import FLOO, WHEELS
 from engine.games.clue_state import ANSWER, FIRST, IDENTITY, OVER, SHOW, ClueState
@@ -86,7 +88,7 @@ class Clue(StepGame[ClueState]):
         mystery.VERDICT_STEP,
         Step[ClueState](OVER, _("the game is over"), ()),
     )
-    anytime = (HELPER_MOVE, TICK_MOVE, HAND_MOVE)
+    anytime = (HELPER_MOVE, TICK_MOVE, SEEN_MOVE, HAND_MOVE)
     labels = {
         "status": _("Now"),
         "board": _("Players"),

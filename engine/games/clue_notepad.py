@@ -203,3 +203,47 @@ TICK_MOVE = Move[ClueState](
     when=lambda s: s.physical and not over(s),
     private=True,
 )
+
+
+def shown_to_me(state: ClueState) -> tuple[int, int, list[str]] | None:
+    """Real cards: the last suggestion, if a card was shown for it: (suggester, holder,
+    the three cards named), so the suggester can tick the one they saw in one tap."""
+    if not state.physical or not state.suggestions or over(state):
+        return None
+    last = state.suggestions[-1]
+    if last["shown_by"] is None:
+        return None
+    return last["by"], last["shown_by"], [last["suspect"], last["item"], str(last["location"])]
+
+
+def seen(state: ClueState, turn: Turn) -> list[Effect]:
+    """The suggester ticks the card they were shown, held by the player who showed it."""
+    shown = shown_to_me(state)
+    if shown is None or turn.seat != shown[0]:
+        raise IllegalAction(_("only the player who was shown a card can do that, on their own phone"))
+    state.ticks = {**state.ticks, shown[0]: {**state.ticks.get(shown[0], {}), turn.args["choice"]: shown[1]}}
+    return []
+
+
+def _ask_seen(state: ClueState) -> list[Expect]:
+    """Asked of the suggester until they tick one of the three as held by the shower."""
+    shown = shown_to_me(state)
+    if shown is None:
+        return []
+    asker, holder, named = shown
+    if any(state.ticks.get(asker, {}).get(card) == holder for card in named):
+        return []
+    prompt = _("Which card did {name} show you? (for your notepad)", name=state.names[holder])
+    return [Expect.choice("seen", prompt, tuple(named), seat=asker, secret=True, optional=True, glanceable=True)]
+
+
+SEEN_MOVE = Move[ClueState](
+    "seen",
+    seen,
+    args={"choice": Choice(lambda s: (shown_to_me(s) or (0, 0, []))[2])},
+    by=lambda s: [shown[0]] if (shown := shown_to_me(s)) else [],
+    host=False,
+    ask=_ask_seen,
+    when=lambda s: shown_to_me(s) is not None,
+    private=True,
+)

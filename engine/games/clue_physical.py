@@ -22,6 +22,7 @@ from engine.steps import Move
 
 _, _n = words("clue")
 
+ENTER_HAND = _("Enter your own Mystery cards on your phone, so your notepad knows them.")
 DEALT = 18
 """The Mystery cards dealt out: 21 less the envelope's three."""
 
@@ -62,7 +63,7 @@ def burrow(state: ClueState, turn: Turn) -> list[Effect]:
     state.burrow = named(_picked(turn), burrow_size(state), state.cards())
     return [
         Say(_("Face up in The Burrow: {cards}.", cards=listing(state.burrow))),
-        Say(_("Enter your own Mystery cards on your phone, so your notepad knows them.")),
+        Say(ENTER_HAND),
     ]
 
 

@@ -57,6 +57,8 @@ def test_the_host_enters_the_burrow_before_the_characters() -> None:
 def test_three_players_have_no_burrow_to_enter() -> None:
     play = Play(3, cards="physical")
     assert "burrow" not in {e.action for e in play.table.expects()}
+    assert "hand" in {e.action for e in play.table.expects()}
+    assert "Enter your own Mystery cards on your phone, so your notepad knows them." in play.said
 
 
 def test_each_player_enters_their_own_hand_privately() -> None:
@@ -199,3 +201,26 @@ def test_hands_and_ticks_reach_no_other_seat_nor_the_table() -> None:
             assert mirror == real and _table_view(twin) == _table_view(play.table)
             for seat in set(range(play.s.players)) - holders:
                 assert twin.private_view(seat) == play.table.private_view(seat)
+
+
+def test_the_suggester_ticks_the_card_shown_in_one_tap() -> None:
+    """Real cards: "If they have one of the Mystery cards you have called, they show it to
+    you (and only you)." / "Check this card off on your notepad": Ann's phone alone asks
+    which card Bob showed, and the tick says Bob holds it."""
+    play = entered()
+    play.choose_all(first=0)
+    play.walk_to("Gringotts")
+    play.suggest("Peter Pettigrew", "Cursed Necklace")
+    play.act("answer", choice="Bob")
+    asked = [e for e in play.table.expects() if e.action == "seen"]
+    assert [(e.seat, e.options, e.secret) for e in asked] == [
+        (0, ("Peter Pettigrew", "Cursed Necklace", "Gringotts"), True)
+    ]
+    with pytest.raises(IllegalAction):
+        play.act("seen", by=1, choice="Gringotts")  # only the suggester
+    before = play.table.public_view()["view"]
+    play.act("seen", by=0, choice="Cursed Necklace")
+    assert line(play, 0, "Cursed Necklace")["why"] == "held by Bob"
+    assert not line(play, 2, "Cursed Necklace")["ticked"]
+    assert play.table.public_view()["view"] == before
+    assert "seen" not in {e.action for e in play.table.expects()}

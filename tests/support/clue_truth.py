@@ -22,7 +22,7 @@ from engine.games.clue_state import ClueState
 from support.clue import Play, page_action, random_prompt
 
 ENVELOPE, IN_BURROW = -2, -1
-ANSWERED = ("burrow", "hand", "answer", "verdict", "notepad", "tick")
+ANSWERED = ("burrow", "hand", "answer", "verdict", "notepad", "tick", "seen")
 """Prompts the truthful table answers itself (the rest are answered at random)."""
 
 
@@ -88,6 +88,7 @@ class Honest:
         self.enters = {seat: r.random() < 0.7 for seat in range(play.s.players)}
         self.helped: set[int] = set()
         self.pending: Action | None = None
+        self.seen: str | None = None  # the card last shown, for the suggester's one-tap tick
 
     def action(self, accuse: float) -> Action:
         """The next action: a truthful answer where one is asked, else a random one."""
@@ -112,6 +113,9 @@ class Honest:
         if expect.action == "notepad" and seat is not None and seat not in self.helped:
             self.helped.add(seat)
             return Action("notepad", {"choice": ON}, seat)
+        if expect.action == "seen" and seat is not None and self.seen is not None:
+            seen, self.seen = self.seen, None
+            return Action("seen", {"choice": seen}, seat)
         if expect.action == "answer":
             return Action("answer", {"choice": self._shower(s)})
         if expect.action == "verdict":
@@ -131,9 +135,13 @@ class Honest:
         return NOBODY
 
     def _tick_later(self, asker: int, holder: int, card: str) -> None:
-        """The suggester saw ``card``: now and then they tick it (and say who showed it)."""
-        if self.r.random() < 0.8 and card not in self.play.s.ticks.get(asker, {}):
-            by: dict[str, Any] = {"by": holder} if self.r.random() < 0.7 else {}
+        """The suggester saw ``card``: they tick it in one tap when asked, or on their
+        notepad (saying who showed it, or not), or now and then not at all."""
+        self.seen, way = None, self.r.random()
+        if way < 0.5:
+            self.seen = card
+        elif way < 0.8 and card not in self.play.s.ticks.get(asker, {}):
+            by: dict[str, Any] = {"by": holder} if self.r.random() < 0.5 else {}
             self.pending = Action("tick", {"choice": card, **by}, asker)
 
     def _steer(self, expect: Expect, action: Action) -> Action:
