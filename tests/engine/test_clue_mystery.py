@@ -7,6 +7,7 @@ import pytest
 
 from engine.actions import IllegalAction
 from engine.games.clue_rules import BURROW
+from engine.table import SHOWN_FINAL, UndoRefused
 from support.clue import Play, rig_hands
 
 ENVELOPE = ["Snatchers", "Jinxed Broomstick", "Malfoy Manor"]
@@ -252,15 +253,14 @@ def test_physical_cards_the_accuser_says_if_they_were_right() -> None:
 
 
 def test_a_shown_card_cannot_be_unseen_by_undo() -> None:
-    """What a seat has been shown stays with it: undo warns, names the suggester, and the
-    suggester's phone keeps the card."""
+    """What a seat has been shown stays with it: the step that showed a card is final, undo
+    says so without naming the card, and the suggester's phone keeps it."""
     play = table()
     in_gringotts(play)
     play.suggest("Peter Pettigrew", "Cursed Necklace")
     play.act("show", by=1, choice="Cursed Necklace")
-    warning = play.table.undo_warning()
-    assert warning is not None and "Ann (cards shown to you)" in warning
-    assert "Cursed Necklace" not in warning
-    play.table.undo()
-    assert play.s.step == "show"
-    assert play.table.private_view(0)["seen"] == [{"shown": [{"card": "Cursed Necklace", "by": 1, "suggestion": 0}]}]
+    refusal = play.table.undo_refusal()
+    assert refusal is not None and refusal.startswith(SHOWN_FINAL) and "Cursed Necklace" not in refusal
+    with pytest.raises(UndoRefused):
+        play.table.check_undo()
+    assert play.seen_by(0)["shown_to_you"] == [{"card": "Cursed Necklace", "by": "Bob", "suggestion": 1}]
