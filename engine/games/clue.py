@@ -50,8 +50,8 @@ from engine.games import clue_floo as floo
 from engine.games import clue_mystery as mystery
 from engine.games import clue_setup as setup
 from engine.games import clue_turn as turns
-from engine.games.clue_notepad import HELPER_MOVE, SEEN_MOVE, TICK_MOVE, notepad, own_hand
-from engine.games.clue_physical import HAND_MOVE
+from engine.games.clue_notepad import HELPER_MOVE, notepad, own_hand
+from engine.games.clue_physical import HAND_MOVE, SEEN_MOVE, TICK_MOVE
 from engine.games.clue_rules import FLOO, WHEELS
 from engine.games.clue_state import ANSWER, FIRST, IDENTITY, OVER, SHOW, ClueState
 from engine.games.clue_wheels import WHEELS_EXAMPLE

@@ -2,9 +2,10 @@
 
 The table deals its own cards, so the box knows only what it is told: the host enters
 the cards face up in The Burrow (public: everyone sees them) before the characters are
-chosen, and each player may enter their own hand on their phone.  A hand is the
-player's own input, kept for their notepad alone (``entered``): a private move, so the
-host's undo passes over it and no other page learns that it was made.
+chosen, and each player may enter their own hand on their phone, tick cards on their
+notepad, and tick the card just shown to them in one tap.  Hands and ticks are the
+player's own input, kept for their notepad alone (``entered``, ``ticks``): private
+moves, so the host's undo passes over them and no other page learns they were made.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.actions import IllegalAction
-from engine.args import Items, Opt
+from engine.args import Choice, Items, Opt, Seat
 from engine.effects import Effect, Expect, Say
 from engine.game import Turn
 from engine.games.clue_state import ClueState, over
@@ -114,5 +115,87 @@ HAND_MOVE = Move[ClueState](
     host=False,
     ask=_ask_hand,
     when=lambda s: s.physical and not burrow_missing(s) and not over(s),
+    private=True,
+)
+
+
+def tick(state: ClueState, turn: Turn) -> list[Effect]:
+    """Real cards: a player ticks a card on their own notepad (``by``: who showed it, if
+    they say), or unticks it with a second tap; their phone only."""
+    seat, card = turn.seat, turn.args["choice"]
+    if seat is None:
+        raise IllegalAction(_("only a player can do that, on their own phone"))
+    ticks = dict(state.ticks.get(seat, {}))
+    if card in ticks:
+        del ticks[card]
+    else:
+        ticks[card] = turn.args["by"]
+    state.ticks = {**state.ticks, seat: ticks}
+    return []
+
+
+def _ask_tick(state: ClueState) -> list[Expect]:
+    """Each phone's notepad, open to ticks (every card both ways, so the prompt says
+    nothing of what is ticked; optional, as the game never waits on it)."""
+    prompt = _("Tick or untick a card on your notepad")
+    cards = tuple(state.cards())
+    return [
+        Expect.choice("tick", prompt, cards, seat=s, secret=True, optional=True, glanceable=True)
+        for s in range(state.players)
+    ]
+
+
+TICK_MOVE = Move[ClueState](
+    "tick",
+    tick,
+    args={"choice": Choice(lambda s: s.cards()), "by": Opt(Seat())},
+    by=lambda s: range(s.players),
+    host=False,
+    ask=_ask_tick,
+    when=lambda s: s.physical and not over(s),
+    private=True,
+)
+
+
+def shown_to_me(state: ClueState) -> tuple[int, int, list[str]] | None:
+    """Real cards: the last suggestion, if a card was shown for it: (suggester, holder,
+    the three cards named), so the suggester can tick the one they saw in one tap."""
+    if not state.physical or not state.suggestions or over(state):
+        return None
+    last = state.suggestions[-1]
+    if last["shown_by"] is None:
+        return None
+    return last["by"], last["shown_by"], [last["suspect"], last["item"], str(last["location"])]
+
+
+def seen(state: ClueState, turn: Turn) -> list[Effect]:
+    """The suggester ticks the card they were shown, held by the player who showed it."""
+    shown = shown_to_me(state)
+    if shown is None or turn.seat != shown[0]:
+        raise IllegalAction(_("only the player who was shown a card can do that, on their own phone"))
+    state.ticks = {**state.ticks, shown[0]: {**state.ticks.get(shown[0], {}), turn.args["choice"]: shown[1]}}
+    return []
+
+
+def _ask_seen(state: ClueState) -> list[Expect]:
+    """Asked of the suggester until they tick one of the three as held by the shower."""
+    shown = shown_to_me(state)
+    if shown is None:
+        return []
+    asker, holder, named = shown
+    if any(state.ticks.get(asker, {}).get(card) == holder for card in named):
+        return []
+    prompt = _("Which card did {name} show you? (for your notepad)", name=state.names[holder])
+    return [Expect.choice("seen", prompt, tuple(named), seat=asker, secret=True, optional=True, glanceable=True)]
+
+
+SEEN_MOVE = Move[ClueState](
+    "seen",
+    seen,
+    args={"choice": Choice(lambda s: (shown_to_me(s) or (0, 0, []))[2])},
+    by=lambda s: [shown[0]] if (shown := shown_to_me(s)) else [],
+    host=False,
+    ask=_ask_seen,
+    when=lambda s: shown_to_me(s) is not None,
     private=True,
 )
