@@ -54,7 +54,7 @@ from engine.games.clue_notepad import HELPER_MOVE, notepad, own_hand
 from engine.games.clue_physical import HAND_MOVE, SEEN_MOVE, TICK_MOVE
 from engine.games.clue_rules import FLOO, WHEELS
 from engine.games.clue_state import ANSWER, FIRST, IDENTITY, OVER, SHOW, ClueState
-from engine.games.clue_wheels import WHEELS_EXAMPLE
+from engine.games.clue_wheels import WHEELS_EXAMPLE, learned_layout, shows_dark_mark
 from engine.messages import Msg, words
 from engine.steps import Step, StepGame
 
@@ -94,6 +94,7 @@ class Clue(StepGame[ClueState]):
         "board": _("Players"),
         "wheel_notches": _("Wheels"),
         "wheels": _("Wheels"),  # the kept option, in the set-up form
+        "wheels_learned": _("Wheels learned this game (enter them at the next set-up)"),
         "burrow": _("Face up in The Burrow"),
         "story": _("The story of the game"),
         "envelope": _("The envelope"),
@@ -138,10 +139,11 @@ class Clue(StepGame[ClueState]):
                     "wheel": WHEELS[w.face],
                     "notch": w.notch,
                     "notches": w.notches,
-                    "dark_mark": None if w.notches is None else w.notch in w.dark_marks,
+                    "dark_mark": shows_dark_mark(w),
                 }
                 for w in public.wheels
             ],
+            "wheels_learned": learned_layout(public.wheels),
             "story": _story(public),  # the lines, not the facts the state keeps
             **_ending(public),
         }

@@ -50,13 +50,15 @@ def _count(value: Any) -> int:
 
 @dataclass
 class Wheel:
-    """One wheel: its notch (0 is START) and, if the host entered the board's wheel,
-    how many notches it has and which show the Dark Mark."""
+    """One wheel: its notch (0 is START) and, if the host entered the board's wheel (or
+    the box learned it this game), how many notches it has and which show the Dark Mark;
+    until then, what the host said the Dark Mark did at each notch so far (``learned``)."""
 
     face: str
     notches: int | None = None
     dark_marks: list[int] = field(default_factory=list)
     notch: int = 0
+    learned: dict[int, bool] = field(default_factory=dict)
 
 
 @dataclass

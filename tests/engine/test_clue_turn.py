@@ -115,6 +115,34 @@ def test_a_wheel_with_no_layout_is_looked_at_by_the_host() -> None:
     assert play.s.step == "pinches" and "on the Hog's Head wheel!" in play.said[-1]
 
 
+def test_a_wheel_with_no_layout_is_asked_about_once_per_notch() -> None:
+    """The host's answers are kept: once the wheel shows START again the box knows it, and
+    asks no more (and offers the wheel for the next set-up)."""
+    play = started(wheels={})
+    answers = []
+    for answer in ("no", "yes", "no: it shows START again", None, None, None):
+        play.roll(4, "gringotts")
+        asked = [e for e in play.table.expects() if e.action == "wheel"]
+        answers.append(asked[0].options if asked else None)
+        if answer is not None:
+            play.act("wheel", choice=answer)
+        if play.s.step == "pinches":
+            play.act("pinches", by=play.s.current, choice=0)
+            play.act("dark_card", by=play.s.current, choice="nobody pays")
+        play.move("The Shrieking Shack" if play.s.where[play.s.current] != "The Shrieking Shack" else "Gringotts")
+        play.end_turn()
+    assert answers[:3] == [
+        ("yes", "no"),
+        ("yes", "no", "no: it shows START again"),
+        ("yes", "no", "no: it shows START again"),
+    ]
+    assert answers[3:] == [None, None, None], "a learned wheel is never asked about again"
+    gringotts = next(w for w in play.s.wheels if w.face == "gringotts")
+    assert (gringotts.notches, gringotts.dark_marks, gringotts.notch) == (3, [2], 0)
+    assert any("on the Gringotts wheel!" in line for line in play.said[-12:])  # notch 2 again: a Dark card
+    assert play.table.public_view()["view"]["wheels_learned"] == {"gringotts": {"notches": 3, "dark_marks": [2]}}
+
+
 def test_the_dark_mark_on_the_die_and_on_a_wheel_is_one_dark_card() -> None:
     """ "...the wheel, the black die, or both, take a card" — one card, not two."""
     play = started()
