@@ -15,7 +15,7 @@ import signal
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from device import (
     exit_status,
@@ -125,7 +125,19 @@ def cmd_demo(args: argparse.Namespace) -> int:
     state = Path(args.state) if args.state else Path(tempfile.mkdtemp(prefix="familiar-demo-"))
     config = demo_config(base, state, args.port)
     seats = list(DEMO_NAMES[: args.players])
-    return _serve(config, (args.game, seats, {}), bots=not args.no_bots)
+    return _serve(config, (args.game, seats, demo_options(args.game)), bots=not args.no_bots)
+
+
+def demo_options(game: str) -> dict[str, Any]:
+    """The demo's set-up options for its opening game.  The demo has no printed board:
+    Clue's virtual one is given the example wheel layout, so the box counts every wheel
+    itself and never asks whether the Dark Mark shows (a real board's host enters their
+    board's layout once, and the box keeps it)."""
+    if game == "clue":
+        from engine.games.clue_wheels import WHEELS_EXAMPLE
+
+        return {"wheels": WHEELS_EXAMPLE}
+    return {}
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:

@@ -18,7 +18,9 @@ first       {"choice": player}                      host only (next birthday)
 roll        {"dice": [green, black face]}           the player whose turn it is
 wheel       {"choice": "yes" | "no"}                host only (a wheel with no layout)
 pinches     {"choice": 0..12}                       the player whose turn it is
-settle      {"choice": what the Dark card does}     each affected player in turn
+dark_card   {"choice": who pays, in one line}       the player whose turn it is
+settle      {"choice": what the Dark card does}     each affected player in turn (when
+                                                    settled player by player)
 move        {"choice": where the player went}       the player whose turn it is
 suspect     {"choice": suspect}                     the player (begins a suggestion
                                                     in a location, an accusation in
@@ -28,6 +30,11 @@ place       {"choice": location}                    the player (accusations)
 end_turn    {}                                      the player
 show        {"choice": card}                        the holder's phone only
 notepad     {"choice": on | off}                    each player's phone only
+burrow      {"choices": [card...]}                  host only (real cards, at set-up)
+hand        {"choices": [card...]}                  each player's phone only (real cards)
+tick        {"choice": card} (+ "by": player)       each player's phone only (real cards)
+seen        {"choice": card}                        the suggester's phone only (real cards:
+                                                    the card just shown to them)
 ==========  ======================================  =====================================
 
 Final steps (undo stops at them, see engine.table): a card shown to the suggester, a
@@ -48,10 +55,11 @@ from engine.games import clue_floo as floo
 from engine.games import clue_mystery as mystery
 from engine.games import clue_setup as setup
 from engine.games import clue_turn as turns
-from engine.games.clue_notepad import HELPER_MOVE, notepad
-from engine.games.clue_rules import FLOO, PLACEHOLDERS, WHEELS
+from engine.games.clue_notepad import HELPER_MOVE, notepad, own_hand
+from engine.games.clue_physical import HAND_MOVE, SEEN_MOVE, TICK_MOVE
+from engine.games.clue_rules import FLOO, WHEELS
 from engine.games.clue_state import ANSWER, FIRST, IDENTITY, OVER, SHOW, ClueState
-from engine.games.clue_wheels import WHEELS_EXAMPLE
+from engine.games.clue_wheels import WHEELS_EXAMPLE, learned_layout, shows_dark_mark
 from engine.messages import Msg, words
 from engine.steps import Step, StepGame
 
@@ -85,15 +93,15 @@ class Clue(StepGame[ClueState]):
         mystery.VERDICT_STEP,
         Step[ClueState](OVER, _("the game is over"), ()),
     )
-    anytime = (HELPER_MOVE,)
+    anytime = (HELPER_MOVE, TICK_MOVE, SEEN_MOVE, HAND_MOVE)
     labels = {
         "status": _("Now"),
         "board": _("Players"),
         "wheel_notches": _("Wheels"),
         "wheels": _("Wheels"),  # the kept option, in the set-up form
+        "wheels_learned": _("Wheels learned this game (enter them at the next set-up)"),
         "burrow": _("Face up in The Burrow"),
         "story": _("The story of the game"),
-        "placeholders": _("Card names to replace"),
         "envelope": _("The envelope"),
         "cards": _("Your Mystery cards"),
         "character": _("Your character"),
@@ -136,11 +144,11 @@ class Clue(StepGame[ClueState]):
                     "wheel": WHEELS[w.face],
                     "notch": w.notch,
                     "notches": w.notches,
-                    "dark_mark": None if w.notches is None else w.notch in w.dark_marks,
+                    "dark_mark": shows_dark_mark(w),
                 }
                 for w in public.wheels
             ],
-            "placeholders": sorted(PLACEHOLDERS & set(public.cards())),
+            "wheels_learned": learned_layout(public.wheels),
             "story": _story(public),  # the lines, not the facts the state keeps
             **_ending(public),
         }
@@ -148,7 +156,7 @@ class Clue(StepGame[ClueState]):
     def present(self, public: ClueState, seat: int, mine: dict[str, Any]) -> dict[str, Any]:
         """One seat's cards, character, notepad and what it was shown."""
         names = public.names
-        hand = mine.get("hands") or []
+        hand = own_hand(mine)
         return {
             "card": card(
                 public.identities.get(seat) or _("Your Mystery cards"),

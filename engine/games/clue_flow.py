@@ -49,6 +49,8 @@ def end_turn(state: ClueState) -> list[Effect]:
     """Play continues to the left, past anyone whose accusation was wrong."""
     nxt = state.next_player()
     if nxt is None:
+        # Clue: the rulebook is silent when every accuser was wrong; as in classic Clue
+        # nobody wins and the envelope is opened.
         return finish(state, None)
     state.current = nxt
     return begin_turn(state)

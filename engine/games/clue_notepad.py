@@ -8,6 +8,12 @@ one of the three, so when all but one are ruled out for them, they hold that one
 player whose cards are all known holds nothing else; and a kind with only one card left
 unaccounted for has that card in the envelope.  It is worked out from the redacted
 state and the seat's own secrets only, so it cannot know more than the player could.
+
+With real cards the box knows only what it was told: The Burrow the host entered, the
+hand the player entered, and the player's own ticks (a card shown to them, and by whom
+if they say).  The helper then works from those, and makes no claim about the envelope
+while The Burrow is not entered (its cards would look unaccounted for).  A tick is the
+player's private move: the host's undo passes over it (``Move.private``).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from engine.actions import IllegalAction
 from engine.args import Choice
 from engine.effects import Effect, Expect
 from engine.game import Turn
+from engine.games.clue_physical import burrow_missing, hand_size
 from engine.games.clue_state import ClueState, over
 from engine.messages import Msg, words
 from engine.steps import Move
@@ -31,26 +38,23 @@ BURROW_HOLDS = -1
 
 def notepad(public: ClueState, seat: int, mine: dict[str, Any]) -> list[dict[str, Any]]:
     """One line per Mystery card: ticked or not, and why."""
-    holders = _known(public, seat, mine)
+    holders, elsewhere = _known(public, seat, mine), _ticked_only(mine)
     envelope = set(mine.get("peeks") or [])
     if mine.get("helper"):
-        holders, envelope = _deduce(public, seat, holders, envelope)
-    lines = []
-    for card in public.cards():
-        holder = holders.get(card)
-        lines.append(
-            {
-                "card": card,
-                "kind": public.kind_of(card),
-                "ticked": holder is not None,
-                "why": _why(public, seat, holder)
-                if holder is not None
-                else _("in the envelope")
-                if card in envelope
-                else "",
-            }
-        )
-    return lines
+        holders, envelope = _deduce(public, seat, holders, envelope, elsewhere, bool(own_hand(mine)))
+    return [
+        _line(public, seat, card, holders.get(card), card in elsewhere, card in envelope) for card in public.cards()
+    ]
+
+
+def _line(public: ClueState, seat: int, card: str, holder: int | None, ticked: bool, envelope: bool) -> dict[str, Any]:
+    if holder is not None:
+        why: Msg | str = _why(public, seat, holder)
+    elif ticked:
+        why = _("ticked by you")
+    else:
+        why = _("in the envelope") if envelope else ""
+    return {"card": card, "kind": public.kind_of(card), "ticked": holder is not None or ticked, "why": why}
 
 
 def _why(public: ClueState, seat: int, holder: int) -> Msg:
@@ -61,24 +65,42 @@ def _why(public: ClueState, seat: int, holder: int) -> Msg:
     return _("held by {name}", name=public.names[holder])
 
 
+def own_hand(mine: dict[str, Any]) -> list[str]:
+    """The seat's cards: dealt by the box, or (real cards) as the player entered them."""
+    return list(mine.get("hands") or mine.get("entered") or [])
+
+
 def _known(public: ClueState, seat: int, mine: dict[str, Any]) -> dict[str, int]:
-    """Who holds each card, from what this seat has seen for itself."""
-    holders = {card: seat for card in mine.get("hands") or []}
+    """Who holds each card, from what this seat has seen for itself (its own ticks first,
+    so what the box knows for certain wins over a tick)."""
+    holders = {card: int(by) for card, by in (mine.get("ticks") or {}).items() if by is not None}
+    holders.update({card: seat for card in own_hand(mine)})
     holders.update({card: BURROW_HOLDS for card in public.burrow})
     for shown in mine.get("shown") or []:
         holders[shown["card"]] = int(shown["by"])
     return holders
 
 
+def _ticked_only(mine: dict[str, Any]) -> set[str]:
+    """Cards the player ticked without saying who holds them: not in the envelope."""
+    return {card for card, by in (mine.get("ticks") or {}).items() if by is None}
+
+
 def _deduce(
-    public: ClueState, seat: int, holders: dict[str, int], envelope: set[str]
+    public: ClueState,
+    seat: int,
+    holders: dict[str, int],
+    envelope: set[str],
+    elsewhere: set[str],
+    hand_known: bool,
 ) -> tuple[dict[str, int], set[str]]:
-    """The fixed point of the helper's rules (see the module docstring)."""
+    """The fixed point of the helper's rules (see the module docstring); ``hand_known``:
+    the seat's whole hand is known (dealt by the box, or entered), so it holds no other."""
     holders, envelope = dict(holders), set(envelope)
     cards = public.cards()
-    each = (len(cards) - 3) // public.players  # The Burrow takes the remainder
+    each = hand_size(public)  # The Burrow takes the remainder
     lacks: dict[int, set[str]] = {s: set() for s in range(public.players)}
-    if not public.physical:  # with real cards the box does not know the player's hand
+    if hand_known:
         lacks[seat] = {c for c in cards if holders.get(c) != seat}
     for record in public.suggestions:
         named = {record["suspect"], record["item"], record["location"]}
@@ -102,10 +124,11 @@ def _deduce(
             if len(left) == 1:
                 holders[left.pop()] = shower
                 changed = True
+        if burrow_missing(public):
+            continue  # The Burrow's cards look unaccounted for: nothing follows for the envelope
         for kind in ("suspect", "item", "location"):
-            of_kind = [c for c in cards if public.kind_of(c) == kind]
-            nobody = {c for c in of_kind if c not in holders and all(c in lacks[s] for s in lacks)}
-            open_cards = [c for c in of_kind if c not in holders]
+            open_cards = [c for c in cards if public.kind_of(c) == kind and c not in holders and c not in elsewhere]
+            nobody = {c for c in open_cards if all(c in lacks[s] for s in lacks)}
             found = nobody | (set(open_cards) if len(open_cards) == 1 else set())
             if found - envelope:
                 envelope |= found

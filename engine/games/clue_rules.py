@@ -1,8 +1,11 @@
 """Harry Potter Clue: the fixed tables of the game, as pure data.
 
 The rulebook names some of the 21 Mystery cards (in its story and its examples) and the
-four wheel locations; where it names none the box uses placeholders the host renames
-at set-up (``suspects``, ``items`` and ``locations`` options).  Card, character and
+four wheel locations, the first of each kind below.  The rest are the edition's deck as
+fans' notepad and solver apps list it, with the board's nine locations as a German fan
+site describes them (the publisher's own card list was not found); the rulebook's own
+spelling wins ("Snatchers", where those lists say "Snatcher").  A host whose deck
+differs renames them at set-up (``suspects``, ``items`` and ``locations`` options).  Card, character and
 location names are printed on the cards and the board, so they are said as printed.
 """
 
@@ -15,8 +18,15 @@ _, _n = words("clue")
 BURROW = "The Burrow"
 """Where accusations are made: a space on the board, never a Mystery card."""
 
-SUSPECTS = ("Fenrir Greyback", "Snatchers", "Peter Pettigrew", "Suspect 4", "Suspect 5", "Suspect 6")
-ITEMS = ("Cursed Necklace", "Jinxed Broomstick", "Item 3", "Item 4", "Item 5", "Item 6")
+SUSPECTS = (
+    "Fenrir Greyback",
+    "Snatchers",
+    "Peter Pettigrew",
+    "Lucius Malfoy",
+    "Draco Malfoy",
+    "Bellatrix Lestrange",
+)
+ITEMS = ("Cursed Necklace", "Jinxed Broomstick", "Love Potion", "Poisoned Mead", "Incendio", "Stupefy")
 LOCATIONS = (
     "Forbidden Forest",
     "Gringotts",
@@ -24,15 +34,10 @@ LOCATIONS = (
     "Hogwarts Castle",
     "The Hog's Head",
     "Ministry of Magic",
-    "Location 7",
-    "Location 8",
-    "Location 9",
+    "The Shrieking Shack",
+    "Weasleys' Wizard Wheezes",
+    "12 Grimmauld Place",
 )
-PLACEHOLDERS = frozenset(
-    {"Suspect 4", "Suspect 5", "Suspect 6", "Item 3", "Item 4", "Item 5", "Item 6"}
-    | {"Location 7", "Location 8", "Location 9"}
-)
-"""Default names the rulebook does not give: the host page asks for the real ones."""
 COUNTS = {"suspect": len(SUSPECTS), "item": len(ITEMS), "location": len(LOCATIONS)}
 
 IDENTITIES = ("Harry", "Ron", "Hermione", "Ginny", "Luna", "Neville")

@@ -15,6 +15,7 @@ from engine.args import Choice, Opt, Seat
 from engine.effects import Effect, Expect, Say
 from engine.game import Turn
 from engine.games.clue_flow import begin_turn
+from engine.games.clue_physical import BURROW_MOVE, ENTER_HAND, burrow_size
 from engine.games.clue_rules import BURROW, COUNTS, FLOO, IDENTITIES, ITEMS, LOCATIONS, SUSPECTS
 from engine.games.clue_state import FIRST, IDENTITY, ClueState
 from engine.games.clue_wheels import parse_wheels
@@ -108,12 +109,22 @@ def _narration(state: ClueState) -> list[Effect]:
             )
         ),
         Say(_("{name} has fallen prey to Dark Magic and is missing.", name=state.missing)),
-        *(_physical_deal() if state.physical else _digital_deal(state)),
+        *(_physical_deal(state) if state.physical else _digital_deal(state)),
         Say(_("Choose your character on your phone, and place your mover on its start space.")),
+        Say(
+            _(
+                "Place {name}, the missing student, and any spare Identity cards and movers out of the game.",
+                name=state.missing,
+            )
+        ),
+        Say(_("Place the item and suspect tokens in piles where everyone can reach them.")),
     ]
 
 
-def _physical_deal() -> list[Effect]:
+def _physical_deal(state: ClueState) -> list[Effect]:
+    """Real cards: the table deals; with nothing over for The Burrow, each phone may take
+    its hand at once (else after the host has entered The Burrow)."""
+    enter = [] if burrow_size(state) else [Say(ENTER_HAND)]
     return [
         Say(
             _(
@@ -126,6 +137,7 @@ def _physical_deal() -> list[Effect]:
                 "Shuffle the rest together and deal them so each player has the same number; place any extra cards face up in The Burrow."
             )
         ),
+        *enter,
     ]
 
 
@@ -181,6 +193,7 @@ IDENTITY_STEP = Step[ClueState](
     IDENTITY,
     _("the players are choosing their characters"),
     (
+        BURROW_MOVE,  # real cards: The Burrow is entered first (asked in order)
         Move(
             "identity",
             identity,
@@ -190,6 +203,7 @@ IDENTITY_STEP = Step[ClueState](
             ask=_ask_identity,
         ),
     ),
+    in_order=True,
 )
 
 FIRST_STEP = Step[ClueState](

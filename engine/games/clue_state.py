@@ -3,7 +3,8 @@
 Secrets are marked where they are kept (:mod:`engine.secrets`): each seat's Mystery
 cards; the envelope (nobody's until the game is over); the cards each suggester was
 shown and the envelope each accuser looked at (``learned``: undo cannot unshow them);
-what each holder showed (its own input).  Everything else is on the table for all to
+what each holder showed (its own input); with real cards, each player's hand as they
+entered it and their own notepad ticks (their own input).  Everything else is on the table for all to
 see: Floo powder, Help cards, the wheels, who showed a card for which suggestion.
 Seats are listed clockwise, so "the player to the left" is the next seat.
 """
@@ -49,13 +50,15 @@ def _count(value: Any) -> int:
 
 @dataclass
 class Wheel:
-    """One wheel: its notch (0 is START) and, if the host entered the board's wheel,
-    how many notches it has and which show the Dark Mark."""
+    """One wheel: its notch (0 is START) and, if the host entered the board's wheel (or
+    the box learned it this game), how many notches it has and which show the Dark Mark;
+    until then, what the host said the Dark Mark did at each notch so far (``learned``)."""
 
     face: str
     notches: int | None = None
     dark_marks: list[int] = field(default_factory=list)
     notch: int = 0
+    learned: dict[int, bool] = field(default_factory=dict)
 
 
 @dataclass
@@ -77,6 +80,7 @@ class ClueState:
     roll: dict[str, Any] | None = None
     pinches: int = 0  # the Dark card's penalty, while it is being settled
     dark_queue: list[int] = field(default_factory=list)  # players still to settle it
+    dark_stepwise: bool = False  # the Dark card is settled player by player
     purpose: str = SUGGEST
     naming: list[str] = field(default_factory=list)
     showing: int | None = None  # the player who must show a card now
@@ -98,6 +102,12 @@ class ClueState:
     )
     peeks: dict[int, list[str]] = secret(_("the envelope, seen at an accusation"), per_seat=True, default_factory=dict)
     helper: dict[int, bool] = secret(_("notepad helper"), per_seat=True, learned=False, default_factory=dict)
+    # Real cards: each player's own hand as they entered it, and their own notepad ticks
+    # (card -> who holds it, None: ticked without saying who), for their notepad alone.
+    entered: dict[int, list[str]] = secret(_("your Mystery cards"), per_seat=True, learned=False, default_factory=dict)
+    ticks: dict[int, dict[str, int | None]] = secret(
+        _("your notepad ticks"), per_seat=True, learned=False, default_factory=dict
+    )
 
     @property
     def players(self) -> int:

@@ -18,9 +18,9 @@ from engine.effects import Effect, Expect, Say
 from engine.game import Turn
 from engine.games.clue_floo import begin_dark, fireplace
 from engine.games.clue_flow import PLAYER, end_turn, player, to_move
-from engine.games.clue_rules import BLACK_FACES, BURROW, DARK_MARK, FACE_NAME, STAR, wheel_place
+from engine.games.clue_rules import BLACK_FACES, BURROW, DARK_MARK, FACE_NAME, MOST_NOTCHES, STAR, wheel_place
 from engine.games.clue_state import BURROW_STEP, MOVE, ROLL, ROOM, WHEEL, ClueState
-from engine.games.clue_wheels import turn_wheel, wheel_of
+from engine.games.clue_wheels import back_at_start, shows_dark_mark, turn_wheel, wheel_of
 from engine.messages import listing, words
 from engine.steps import Move, Step
 
@@ -29,6 +29,7 @@ _, _n = words("clue")
 GREEN_FACE = re.compile(r"(?:green[-_.]?)?([1-6])")
 """A green die taught by face name rather than read by its pips: "green-4" or "4"."""
 YES, NO = _("yes"), _("no")
+AT_START = _("no: it shows START again")
 STAR_SPACE = _("a star space")
 ELSEWHERE = _("another space on the board")
 ON_DIE = _("the black die")
@@ -69,7 +70,7 @@ def roll(state: ClueState, turn: Turn) -> list[Effect]:
         state.help[state.current] += 1
         return [Say(_("A star: {name}, take a Help card and place it in front of you.", name=name)), *to_move(state)]
     if black == DARK_MARK:
-        showing = [w for w in state.wheels if w.notches is not None and w.notch in w.dark_marks]
+        showing = [w for w in state.wheels if shows_dark_mark(w)]
         where = [ON_DIE, *(_("the {place} wheel", place=wheel_place(w.face)) for w in showing)]
         return begin_dark(state, where)
     said: list[Effect] = [Say(_("Turn the {place} wheel one notch clockwise.", place=wheel_place(black)))]
@@ -83,11 +84,23 @@ def roll(state: ClueState, turn: Turn) -> list[Effect]:
 
 
 def wheel(state: ClueState, turn: Turn) -> list[Effect]:
-    """The host looked at a wheel the box has no layout for."""
-    if turn.args["choice"] == YES:
-        face = state.roll["black"] if state.roll else ""
+    """The host looked at a wheel the box has no layout for (the answer is kept)."""
+    face = state.roll["black"] if state.roll else ""
+    turned, choice = wheel_of(state.wheels, face), turn.args["choice"]
+    if choice == AT_START:
+        back_at_start(turned)
+        return to_move(state)
+    turned.learned[turned.notch] = choice == YES
+    if choice == YES:
         return begin_dark(state, [_("the {place} wheel", place=wheel_place(face))])
     return to_move(state)
+
+
+def _wheel_answers(state: ClueState) -> tuple[str, ...]:
+    """Yes or no; and START once the wheel has gone round (START shows no Dark Mark)."""
+    turned = wheel_of(state.wheels, state.roll["black"]) if state.roll else None
+    round_done = turned is not None and MOST_NOTCHES >= turned.notch >= 2
+    return (YES, NO, AT_START) if round_done else (YES, NO)
 
 
 def destinations(state: ClueState) -> dict[str, tuple[str | None, bool]]:
@@ -95,6 +108,9 @@ def destinations(state: ClueState) -> dict[str, tuple[str | None, bool]]:
 
     A star space is ``STAR_SPACE``, any other space ``None``.  The location the turn
     began in is not offered: it must be left and not re-entered this turn."""
+    # Clue: the rulebook lets a fireplace take a player "to another room" and is silent
+    # on The Burrow; the box counts it as a room like the other locations, so a fireplace
+    # move there is offered (the table simply does not pick it if its board has none).
     places = [p for p in [*state.locations, BURROW] if p != state.must_leave]
     out: dict[str, tuple[str | None, bool]] = {p: (p, False) for p in places}
     out[STAR_SPACE] = (STAR_SPACE, False)
@@ -153,8 +169,10 @@ WHEEL_STEP = Step[ClueState](
         Move(
             "wheel",
             wheel,
-            args={"choice": Choice((YES, NO))},
-            ask=lambda s: [Expect.choice("wheel", _("Does the Dark Mark show on the wheel just turned?"), (YES, NO))],
+            args={"choice": Choice(_wheel_answers)},
+            ask=lambda s: [
+                Expect.choice("wheel", _("Does the Dark Mark show on the wheel just turned?"), _wheel_answers(s))
+            ],
         ),
     ),
 )

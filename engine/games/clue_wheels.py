@@ -9,7 +9,9 @@ the host enters them once per board, as the ``wheels`` option (kept by the box, 
 
 Notch 0 is START (where every wheel begins, so no Dark Mark is there); a wheel turned
 past its last notch comes back to START.  A wheel the host has not entered is still
-counted, and after each turn of it the host says whether the Dark Mark shows.
+counted, and the host says whether the Dark Mark shows, once per notch: the box keeps
+each answer, and when the host says the wheel shows START again it knows the whole wheel
+(its notches, and its Dark Marks) and asks no more for the rest of the game.
 """
 
 from __future__ import annotations
@@ -26,8 +28,9 @@ from engine.messages import listing, words
 _, _n = words("clue")
 
 WHEELS_EXAMPLE = {face: {"notches": 8, "dark_marks": [3, 6]} for face in WHEELS}
-"""The form of the ``wheels`` option, shown to the host (not a default: the rulebook gives
-no numbers, so a wheel is only counted as its board is)."""
+"""The form of the ``wheels`` option, shown to the host, and the demo's virtual board
+(not a default for a real one: neither the rulebook nor any published source found
+gives the printed wheels' notches, so a real wheel is only counted as its board is)."""
 
 
 def parse_wheels(raw: Any) -> list[Wheel]:
@@ -60,13 +63,32 @@ def _wheel(face: str, raw: Any) -> Wheel:
 
 
 def turn_wheel(wheel: Wheel) -> bool | None:
-    """Turn one notch clockwise; whether the Dark Mark shows now (None: not entered,
+    """Turn one notch clockwise; whether the Dark Mark shows now (None: not known yet,
     the host must look)."""
     wheel.notch += 1
+    if wheel.notches is not None:
+        wheel.notch %= wheel.notches
+    return shows_dark_mark(wheel)
+
+
+def shows_dark_mark(wheel: Wheel) -> bool | None:
+    """Whether the Dark Mark shows on the wheel now (None: not known)."""
     if wheel.notches is None:
-        return None
-    wheel.notch %= wheel.notches
+        return wheel.learned.get(wheel.notch)
     return wheel.notch in wheel.dark_marks
+
+
+def back_at_start(wheel: Wheel) -> None:
+    """The host saw START again: the wheel has as many notches as it was turned, and its
+    Dark Marks are where the host saw them on the way round."""
+    wheel.notches, wheel.notch = wheel.notch, 0
+    wheel.dark_marks = sorted(n for n, dark in wheel.learned.items() if dark)
+
+
+def learned_layout(wheels: list[Wheel]) -> dict[str, dict[str, Any]]:
+    """The wheels the box learned this game, in the form of the ``wheels`` option (so the
+    host can enter them at the next set-up)."""
+    return {w.face: {"notches": w.notches, "dark_marks": w.dark_marks} for w in wheels if w.learned and w.notches}
 
 
 def wheel_of(wheels: list[Wheel], face: str) -> Wheel:

@@ -15,9 +15,9 @@ ENVELOPE = ["Snatchers", "Jinxed Broomstick", "Malfoy Manor"]
 
 def table(players: int = 4) -> Play:
     """Ann holds Fenrir Greyback; Bob the Cursed Necklace; Cat Gringotts and Peter
-    Pettigrew; Dan (if playing) Item 3."""
+    Pettigrew; Dan (if playing) Love Potion."""
     play = Play(players)
-    hands = [["Fenrir Greyback"], ["Cursed Necklace"], ["Gringotts", "Peter Pettigrew"], ["Item 3"]][:players]
+    hands = [["Fenrir Greyback"], ["Cursed Necklace"], ["Gringotts", "Peter Pettigrew"], ["Love Potion"]][:players]
     rig_hands(play.s, hands, ENVELOPE)
     play.choose_all(first=0)
     return play
@@ -87,9 +87,9 @@ def test_nobody_holding_any_ends_the_turn() -> None:
     because they have none of the cards you suggested." Cat names the envelope's three
     cards in Malfoy Manor: nobody holds any."""
     play = table(3)
-    play.walk_to("Location 7")
+    play.walk_to("The Shrieking Shack")
     play.end_turn()
-    play.walk_to("Location 8")
+    play.walk_to("Weasleys' Wizard Wheezes")
     play.end_turn()
     play.walk_to("Malfoy Manor")
     play.suggest("Snatchers", "Jinxed Broomstick")
@@ -140,7 +140,7 @@ def test_a_wrong_accuser_sees_the_envelope_alone_and_is_out() -> None:
     assert "envelope" not in play.table.public_view()["view"]
     assert play.s.eliminated == [0] and play.s.current == 1
     for seat in (1, 2, 3):
-        play.walk_to("Location 7" if seat != 2 else "Location 8")
+        play.walk_to("The Shrieking Shack" if seat != 2 else "Weasleys' Wizard Wheezes")
         play.end_turn()
     assert play.s.current == 1, "Ann's turns are skipped"
     with pytest.raises(IllegalAction):
@@ -152,12 +152,12 @@ def test_an_eliminated_player_still_shows_cards() -> None:
     play = table()
     play.walk_to(BURROW)
     play.accuse("Snatchers", "Jinxed Broomstick", "Gringotts")
-    play.walk_to("Location 7")  # Bob
+    play.walk_to("The Shrieking Shack")  # Bob
     play.end_turn()
-    play.walk_to("Location 8")  # Cat
+    play.walk_to("Weasleys' Wizard Wheezes")  # Cat
     play.end_turn()
     play.walk_to("Gringotts")  # Dan: Ann (to his left) holds Fenrir Greyback
-    play.suggest("Fenrir Greyback", "Item 4")
+    play.suggest("Fenrir Greyback", "Poisoned Mead")
     assert play.s.showing == 0
     play.act("show", by=0, choice="Fenrir Greyback")
     assert play.seen_by(3)["shown_to_you"][0] == {"card": "Fenrir Greyback", "by": "Ann", "suggestion": 1}
@@ -182,7 +182,7 @@ def test_the_last_player_left_plays_on_alone() -> None:
         play.walk_to(BURROW)
         play.accuse("Fenrir Greyback", "Cursed Necklace", "Gringotts")
     assert play.s.current == 2 and not play.table.public_view()["over"]
-    play.walk_to("Location 7")
+    play.walk_to("The Shrieking Shack")
     play.end_turn()
     assert play.s.current == 2 and play.s.step == "roll"
     play.walk_to(BURROW)
@@ -226,14 +226,14 @@ def test_physical_cards_the_host_enters_who_showed() -> None:
     """ "Keep going until a player shows you a card or until all players have passed"."""
     play = physical()
     play.walk_to("Gringotts")
-    play.suggest("Snatchers", "Item 4")
+    play.suggest("Snatchers", "Poisoned Mead")
     (ask,) = [e for e in play.table.expects() if e.action == "answer"]
     assert ask.options == ("Bob", "Cat", "nobody") and ask.seat is None
     play.act("answer", choice="Cat")
     record = play.s.suggestions[-1]
     assert (record["passed"], record["shown_by"]) == ([1], 2) and play.s.current == 1
     play.walk_to("Malfoy Manor")
-    play.suggest("Snatchers", "Item 4")
+    play.suggest("Snatchers", "Poisoned Mead")
     play.act("answer", choice="nobody")
     assert play.s.suggestions[-1]["passed"] == [2, 0] and play.said[-2] == "Nobody can show a card."
 
@@ -242,12 +242,12 @@ def test_physical_cards_the_accuser_says_if_they_were_right() -> None:
     """ "Now secretly look at the cards in the envelope." """
     play = physical()
     play.walk_to(BURROW)
-    play.accuse("Snatchers", "Item 4", "Gringotts")
+    play.accuse("Snatchers", "Poisoned Mead", "Gringotts")
     assert play.s.step == "verdict"
     play.act("verdict", by=0, choice="wrong")
     assert play.s.eliminated == [0] and play.s.current == 1
     play.walk_to(BURROW)
-    play.accuse("Snatchers", "Item 4", "Malfoy Manor")
+    play.accuse("Snatchers", "Poisoned Mead", "Malfoy Manor")
     play.act("verdict", by=1, choice="right")
     assert play.s.winner == 1 and play.said[-1] == "Bob has solved the mystery and wins! Show everyone the envelope."
 
@@ -267,6 +267,7 @@ def test_a_shown_card_is_final_so_the_holder_cannot_show_another() -> None:
     with pytest.raises(UndoRefused):
         play.table.check_undo()
     assert (play.table.public_view(), play.table.private_view(0)) == before
+    assert play.seen_by(0)["shown_to_you"] == [{"card": "Cursed Necklace", "by": "Bob", "suggestion": 1}]
 
 
 def test_a_wrong_accusation_is_final_so_the_accuser_stays_out() -> None:

@@ -10,7 +10,7 @@ from engine.actions import IllegalAction
 from support.clue import Play, rig_hands
 
 ENVELOPE = ["Snatchers", "Jinxed Broomstick", "Malfoy Manor"]
-HANDS = [["Fenrir Greyback", "Cursed Necklace"], ["Peter Pettigrew", "Item 3"], ["Gringotts", "Forbidden Forest"]]
+HANDS = [["Fenrir Greyback", "Cursed Necklace"], ["Peter Pettigrew", "Love Potion"], ["Gringotts", "Forbidden Forest"]]
 
 
 def table() -> Play:
@@ -36,7 +36,7 @@ def test_the_notepad_ticks_own_burrow_and_shown_cards() -> None:
         "ticked": True,
         "why": "your card",
     }
-    assert line(play, 0, "Suspect 4")["why"] == "in The Burrow"
+    assert line(play, 0, "Lucius Malfoy")["why"] == "in The Burrow"
     assert not line(play, 0, "Peter Pettigrew")["ticked"]
     play.walk_to("Gringotts")
     play.suggest("Peter Pettigrew", "Cursed Necklace")

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from engine.actions import IllegalAction
-from engine.games.clue_rules import BURROW, IDENTITIES, LOCATIONS
+from engine.games.clue_rules import BURROW, IDENTITIES
+from engine.games.clue_rules import WHEELS as WHEEL_PLACES
 from support.clue import WHEELS, Play
 
 
@@ -37,6 +40,19 @@ def test_set_up_is_narrated_in_the_rulebooks_order() -> None:
     assert said.index(f"{play.s.missing} has fallen prey to Dark Magic and is missing.") > 2
     assert any(line.startswith("Place ") and "face up in The Burrow" in line for line in said)
     assert all(w.notch == 0 for w in play.s.wheels)
+
+
+def test_set_up_puts_the_spares_out_and_the_tokens_within_reach() -> None:
+    """ "Place the missing student and any spare cards and movers out of the game."; "8.
+    Place the item and suspect tokens in piles where everyone can reach them." (after the
+    deal, the rulebook's last set-up step)."""
+    play = Play(3)
+    said, missing = play.said, play.s.missing
+    out = f"Place {missing}, the missing student, and any spare Identity cards and movers out of the game."
+    tokens = "Place the item and suspect tokens in piles where everyone can reach them."
+    assert said.index(out) > said.index(f"{missing} has fallen prey to Dark Magic and is missing.")
+    dealt = next(i for i, line in enumerate(said) if "face up in The Burrow" in line or "for The Burrow" in line)
+    assert said.index(tokens) > dealt
 
 
 def test_the_missing_student_cannot_be_chosen() -> None:
@@ -76,10 +92,10 @@ def test_the_host_picks_the_first_player_and_play_goes_left() -> None:
         play.act("first", by=2, choice=2)  # the host's to enter
     play.act("first", choice=2)
     assert play.s.current == 2 and play.s.step == "roll"
-    play.walk_to("Location 7")
+    play.walk_to("The Shrieking Shack")
     play.end_turn()
     assert play.s.current == 3
-    play.walk_to("Location 8")
+    play.walk_to("Weasleys' Wizard Wheezes")
     play.end_turn()
     assert play.s.current == 0
 
@@ -95,11 +111,18 @@ def test_card_names_are_configurable_and_checked() -> None:
         Play(3, colour="red")
 
 
-def test_placeholder_names_are_marked_for_the_host() -> None:
-    """The rulebook names only some Mystery cards; the rest are placeholders to rename."""
-    view = Play(3).table.public_view()["view"]
-    assert "Suspect 4" in view["placeholders"] and "Gringotts" not in view["placeholders"]
-    assert set(LOCATIONS[:6]).isdisjoint(view["placeholders"])
+def test_the_default_deck_is_the_editions_with_no_placeholders() -> None:
+    """The rulebook's named cards ("Fenrir Greyback with a Cursed Necklace in the Forbidden
+    Forest", "Snatchers ... in Gringotts", "Peter Pettigrew with the Jinxed Broomstick in
+    Malfoy Manor", the four wheels' locations) and the rest of the edition's deck."""
+    play = Play(3)
+    s = play.s
+    assert "placeholders" not in play.table.public_view()["view"]
+    assert {"Fenrir Greyback", "Snatchers", "Peter Pettigrew"} <= set(s.suspects)
+    assert {"Cursed Necklace", "Jinxed Broomstick"} <= set(s.items)
+    assert {"Forbidden Forest", "Gringotts", "Malfoy Manor", *WHEEL_PLACES.values()} <= set(s.locations)
+    assert (len(s.suspects), len(s.items), len(s.locations)) == (6, 6, 9)
+    assert not any(re.fullmatch(r"(Suspect|Item|Location) \d", card) for card in s.cards())
 
 
 @pytest.mark.parametrize(

@@ -16,9 +16,9 @@ ENVELOPE = ["Snatchers", "Jinxed Broomstick", "Malfoy Manor"]
 
 def table() -> Play:
     """Ann holds Fenrir Greyback; Bob the Cursed Necklace; Cat Gringotts and Peter
-    Pettigrew; Dan Item 3."""
+    Pettigrew; Dan Love Potion."""
     play = Play(4)
-    hands = [["Fenrir Greyback"], ["Cursed Necklace"], ["Gringotts", "Peter Pettigrew"], ["Item 3"]]
+    hands = [["Fenrir Greyback"], ["Cursed Necklace"], ["Gringotts", "Peter Pettigrew"], ["Love Potion"]]
     rig_hands(play.s, hands, ENVELOPE)
     play.choose_all(first=0)
     return play

@@ -88,7 +88,7 @@ def test_a_wheel_comes_back_to_start_after_its_last_notch() -> None:
     """Wheel wrap-around: the Ministry of Magic wheel has three notches here."""
     play = started()
     for turn in range(4):
-        play.walk_to(BURROW if turn % 2 == 0 else "Location 7", black="ministry-of-magic")
+        play.walk_to(BURROW if turn % 2 == 0 else "The Shrieking Shack", black="ministry-of-magic")
         play.end_turn()
     assert wheel(play, "ministry-of-magic") == 1
     assert play.table.public_view()["view"]["wheel_notches"][3] == {
@@ -107,12 +107,40 @@ def test_a_wheel_with_no_layout_is_looked_at_by_the_host() -> None:
         play.act("wheel", by=0, choice="yes")
     play.act("wheel", choice="no")
     assert play.s.step == "move"
-    play.move("Location 7")
+    play.move("The Shrieking Shack")
     play.end_turn()
     play.roll(4, "hogs-head")
     assert play.said[-1] == "Turn the Hog's Head wheel one notch clockwise."  # not "the The Hog's Head"
     play.act("wheel", choice="yes")
     assert play.s.step == "pinches" and "on the Hog's Head wheel!" in play.said[-1]
+
+
+def test_a_wheel_with_no_layout_is_asked_about_once_per_notch() -> None:
+    """The host's answers are kept: once the wheel shows START again the box knows it, and
+    asks no more (and offers the wheel for the next set-up)."""
+    play = started(wheels={})
+    answers = []
+    for answer in ("no", "yes", "no: it shows START again", None, None, None):
+        play.roll(4, "gringotts")
+        asked = [e for e in play.table.expects() if e.action == "wheel"]
+        answers.append(asked[0].options if asked else None)
+        if answer is not None:
+            play.act("wheel", choice=answer)
+        if play.s.step == "pinches":
+            play.act("pinches", by=play.s.current, choice=0)
+            play.act("dark_card", by=play.s.current, choice="nobody pays")
+        play.move("The Shrieking Shack" if play.s.where[play.s.current] != "The Shrieking Shack" else "Gringotts")
+        play.end_turn()
+    assert answers[:3] == [
+        ("yes", "no"),
+        ("yes", "no", "no: it shows START again"),
+        ("yes", "no", "no: it shows START again"),
+    ]
+    assert answers[3:] == [None, None, None], "a learned wheel is never asked about again"
+    gringotts = next(w for w in play.s.wheels if w.face == "gringotts")
+    assert (gringotts.notches, gringotts.dark_marks, gringotts.notch) == (3, [2], 0)
+    assert any("on the Gringotts wheel!" in line for line in play.said[-12:])  # notch 2 again: a Dark card
+    assert play.table.public_view()["view"]["wheels_learned"] == {"gringotts": {"notches": 3, "dark_marks": [2]}}
 
 
 def test_the_dark_mark_on_the_die_and_on_a_wheel_is_one_dark_card() -> None:
@@ -129,6 +157,50 @@ def test_the_dark_mark_on_the_die_and_on_a_wheel_is_one_dark_card() -> None:
     play.act("settle", by=0, choice="pays 2 pinches")
     play.act("settle", by=1, choice="nobody else is affected")
     assert play.s.floo == [6, 8, 8] and play.s.step == "move"
+
+
+def host_taps(play: Play, *answers: tuple[str, object]) -> int:
+    """Answer the host page's prompts in order (each must be asked): the taps it took."""
+    for kind, choice in answers:
+        asked = [e for e in play.table.expects() if not e.optional]
+        assert [e.action for e in asked] == [kind], f"asked {[e.action for e in asked]}, not {kind}"
+        play.act(kind, choice=choice, **({"seat": asked[0].seat} if asked[0].seat is not None else {}))
+    return len(answers)
+
+
+@pytest.mark.parametrize(
+    ("line", "floo"),
+    [("Ann pays 2 pinches", [6, 8, 8]), ("everyone pays 2 pinches", [6, 6, 6]), ("nobody pays", [8, 8, 8])],
+)
+def test_a_dark_card_costs_the_host_two_taps(line: str, floo: list[int]) -> None:
+    """ "take a card from the Dark Deck and read it out loud. Each Dark card describes
+    ... Who is affected / How many pinches of Floo powder could be lost": the card's
+    pinches, then who pays in one line, and the box applies it."""
+    play = started()
+    play.roll(1, "dark-mark")
+    assert host_taps(play, ("pinches", 2), ("dark_card", line)) <= 2
+    assert play.s.floo == floo and play.s.step == "move"
+
+
+def test_a_dark_card_that_touches_players_differently_is_settled_one_by_one() -> None:
+    play = started()
+    play.roll(1, "dark-mark")
+    play.act("pinches", by=0, choice=3)
+    play.act("dark_card", by=0, choice="settle it player by player")
+    assert [e.action for e in play.table.expects() if not e.optional] == ["settle"]
+    play.act("settle", by=0, choice="protected by a Help card")
+    play.act("settle", by=1, choice="pays 3 pinches")
+    play.act("settle", by=2, choice="discards a Help card")
+    assert play.s.floo == [8, 5, 8] and play.s.help == [1, 1, 0] and play.s.step == "move"
+
+
+def test_everyone_means_the_players_still_in_the_game() -> None:
+    play = started()
+    play.s.eliminated = [2]
+    play.roll(1, "dark-mark")
+    play.act("pinches", by=0, choice=1)
+    play.act("dark_card", by=0, choice="everyone pays 1 pinch")
+    assert play.s.floo == [7, 7, 8]
 
 
 def test_a_dark_card_penalty_is_paid_down_to_zero_and_cuts_off() -> None:
@@ -198,7 +270,11 @@ def test_a_fireplace_move_costs_a_pinch_and_needs_powder() -> None:
     assert play.s.floo[0] == 7 and play.s.where[0] == "Malfoy Manor" and play.s.step == "room"
     play.end_turn()
     for _ in range(2):
-        play.walk_to("Location 7" if play.s.where[play.s.current] != "Location 7" else "Location 8")
+        play.walk_to(
+            "The Shrieking Shack"
+            if play.s.where[play.s.current] != "The Shrieking Shack"
+            else "Weasleys' Wizard Wheezes"
+        )
         play.end_turn()
     play.s.floo[0] = 1
     play.roll(3, "star")
@@ -206,7 +282,7 @@ def test_a_fireplace_move_costs_a_pinch_and_needs_powder() -> None:
     assert play.s.floo[0] == 0 and "cut off from the Floo network" in play.said[-2]
     play.end_turn()
     for _ in range(2):
-        play.walk_to("Location 9")
+        play.walk_to("12 Grimmauld Place")
         play.end_turn()
     assert play.said[-1] == "Ann is still cut off from the Floo network."
     play.roll(3, "star")

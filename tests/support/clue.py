@@ -81,8 +81,10 @@ def rig_hands(s: ClueState, hands: list[list[str]], envelope: list[str]) -> None
 
 def page_action(expect: Expect, r: random.Random) -> Action:
     """What a page sends for a prompt, built from the prompt alone (any option it offers)."""
-    if expect.kind == "choice":
-        data: dict[str, Any] = {"choice": r.choice(expect.options)}
+    if expect.kind == "choice" and (expect.count or 1) > 1:
+        data: dict[str, Any] = {"choices": r.sample(expect.options, expect.count or 1)}
+    elif expect.kind == "choice":
+        data = {"choice": r.choice(expect.options)}
     elif expect.kind == "dice":
         black = r.choice(["gringotts", "hogwarts-castle", "hogs-head", "ministry-of-magic", "dark-mark", "star"])
         data = {"dice": [r.randint(1, 6), black]}
@@ -92,9 +94,10 @@ def page_action(expect: Expect, r: random.Random) -> Action:
 
 
 def random_prompt(table: Table, r: random.Random, accuse: float = 0.15) -> Expect:
-    """One of the prompts open now; the notepad switch only now and then, and an
-    accusation only sometimes (so games run long enough to show cards)."""
-    expects = [e for e in table.expects() if e.action != "notepad" or r.random() < 0.05]
+    """One of the prompts open now; the optional ones (the notepad switch, a tick, a hand
+    entered) only now and then, and an accusation only sometimes (so games run long
+    enough to show cards)."""
+    expects = [e for e in table.expects() if not e.optional or r.random() < 0.05]
     state = table.current.state
     if state.step == "burrow" and r.random() > accuse:
         expects = [e for e in expects if e.action != "suspect"] or expects
