@@ -21,6 +21,7 @@ from engine.game import Turn
 from engine.games.unmask_encounter import rolls_said
 from engine.games.unmask_final import curse_wins
 from engine.games.unmask_outcome import fail, succeed
+from engine.games.unmask_roles import handed_in
 from engine.games.unmask_rules import (
     MAX_DICE,
     dice_to_roll,
@@ -46,9 +47,9 @@ MAX_POOL = 16
 
 
 def pool_size(state: UnmaskState) -> int:
-    """Cards in the pool now: one from each group member, plus the extra cards a Leader
-    ability allowed (step 3), less the Curses already dealt with and discarded (step 4)."""
-    return len(state.now.group) + state.now.extra_cards - state.now.pool.curses
+    """Cards in the pool now: those handed in (step 3, :func:`handed_in`), less the Curses
+    already dealt with and discarded (step 4); never below none."""
+    return max(0, handed_in(state) - state.now.pool.curses)
 
 
 def look(state: UnmaskState, turn: Turn) -> list[Effect]:
@@ -137,7 +138,7 @@ def revealed_card(item: Any) -> dict[str, Any]:
 
 def reveal(state: UnmaskState, turn: Turn) -> list[Effect]:
     """The revealed pool: the Encounter is judged on the card total, or the dice are counted."""
-    cards: list[dict[str, Any]] = turn.args["cards"]
+    cards: list[dict[str, Any]] = turn.args["cards"] or []
     pool, card, battle = state.now.pool, state.card(), state.now.battle is not None
     if pool.cursing:
         raise IllegalAction(_("resolve the Curse first: does it stop the group?"))
@@ -148,7 +149,7 @@ def reveal(state: UnmaskState, turn: Turn) -> list[Effect]:
                 "plus any extra a Leader ability allowed, less the Curses dealt with",
                 "the pool holds {count} cards now, not {given}: one per group member, "
                 "plus any extra a Leader ability allowed, less the Curses dealt with",
-                max(0, pool_size(state)),
+                pool_size(state),
                 given=len(cards),
             )
         )
@@ -227,7 +228,12 @@ def _ask_revealed(state: UnmaskState) -> list[Expect]:
 
 
 def _ask_pool(state: UnmaskState) -> list[Expect]:
-    size = max(0, pool_size(state))
+    """The reveal; a pool every card of which was a Curse found and discarded is revealed
+    empty, on a confirmation (a page sends no empty list of cards)."""
+    size = pool_size(state)
+    if size == 0:
+        prompt = _("{name}: no card is left in the pool. Go on without any", name=state.names[state.leader])
+        return [Expect("confirm", "reveal", prompt, seat=state.leader)]
     if state.now.pool.swapped:
         prompt = _(
             "Reveal the cards (at most {count}): each card's dice value, or 'curse' for a swapped-in Curse",
@@ -356,7 +362,7 @@ POOL_STEP = Step[UnmaskState](
         leader_move("look", look, _ask_look, choice=Choice(LOOK_OPTIONS)),
         leader_move("curse", curse, _ask_curse, choice=Choice(CURSE_OPTIONS)),
         leader_move("swap", swap, _ask_swap, choice=Opt(Choice(SWAP_OPTIONS), SWAP_OPTIONS[0])),
-        leader_move("reveal", reveal, _ask_pool, cards=Items(revealed_card, MAX_POOL)),
+        leader_move("reveal", reveal, _ask_pool, cards=Opt(Items(revealed_card, MAX_POOL))),
         RESULT_MOVE,
     ),
     in_order=True,
