@@ -136,13 +136,28 @@ def revealed_card(item: Any) -> dict[str, Any]:
     return {"card": name[:60] if isinstance(name, str) else None, "dice": 0 if is_curse else dice, "curse": is_curse}
 
 
+def reveals_all(state: UnmaskState) -> bool:
+    """Whether every card of the pool is revealed: in a Battle ("All cards are revealed")
+    and in an Encounter the box judges (the card total, or the dice "shown on all
+    cards").  A directive the host judges may reveal fewer: "The Leader only reveals as
+    many cards as instructed by the Encounter card directive ... stopping immediately
+    once the directive is fulfilled" (6)."""
+    return state.now.battle is not None or state.card().check != "host"
+
+
+def revealed_count_ok(state: UnmaskState, given: int) -> bool:
+    """A reveal holds the pool's count exactly, or one card at least where fewer may do."""
+    size = pool_size(state)
+    return given == size or (not reveals_all(state) and 0 < given < size)
+
+
 def reveal(state: UnmaskState, turn: Turn) -> list[Effect]:
     """The revealed pool: the Encounter is judged on the card total, or the dice are counted."""
     cards: list[dict[str, Any]] = turn.args["cards"] or []
     pool, card, battle = state.now.pool, state.card(), state.now.battle is not None
     if pool.cursing:
         raise IllegalAction(_("resolve the Curse first: does it stop the group?"))
-    if len(cards) > pool_size(state):
+    if not revealed_count_ok(state, len(cards)):
         raise IllegalAction(
             _n(
                 "the pool holds {count} card now, not {given}: one per group member, "
@@ -234,14 +249,25 @@ def _ask_pool(state: UnmaskState) -> list[Expect]:
     if size == 0:
         prompt = _("{name}: no card is left in the pool. Go on without any", name=state.names[state.leader])
         return [Expect("confirm", "reveal", prompt, seat=state.leader)]
-    if state.now.pool.swapped:
-        prompt = _(
-            "Reveal the cards (at most {count}): each card's dice value, or 'curse' for a swapped-in Curse",
-            count=size,
+    return [Expect("cards", "reveal", _reveal_prompt(state, size), seat=state.leader, count=size)]
+
+
+def _reveal_prompt(state: UnmaskState, size: int) -> Msg:
+    swapped = state.now.pool.swapped
+    if not reveals_all(state):
+        if swapped:
+            return _(
+                "Reveal the cards (at most {count}): each card's dice value, or 'curse' for a swapped-in Curse",
+                count=size,
+            )
+        return _("Reveal the cards (at most {count}): each card's dice value", count=size)
+    if swapped:
+        return _n(
+            "Reveal the {count} card: its dice value, or 'curse' for a swapped-in Curse",
+            "Reveal all {count} cards: each card's dice value, or 'curse' for a swapped-in Curse",
+            size,
         )
-    else:
-        prompt = _("Reveal the cards (at most {count}): each card's dice value", count=size)
-    return [Expect("cards", "reveal", prompt, seat=state.leader, count=size)]
+    return _n("Reveal the {count} card: its dice value", "Reveal all {count} cards: each card's dice value", size)
 
 
 def _ask_look(state: UnmaskState) -> list[Expect]:

@@ -97,3 +97,53 @@ def test_extras_never_drop_below_the_curses_already_discarded() -> None:
     play.act("reveal")
     assert "The cards show 0 dice in all." in play.said and "Not enough: 1 were needed." in play.said
     assert play.s.board.snake == 1 and play.s.leader == 1
+
+
+def test_every_card_of_the_pool_is_revealed() -> None:
+    """9C: "All cards are revealed": a Battle pool of two is not revealed as one card; nor
+    is an Encounter judged on the card total, less the Curse found and discarded."""
+    play = started()
+    play.token("dementor")
+    looked(play)
+    assert reveal_prompt(play).prompt == "Reveal all 2 cards: each card's dice value"
+    with pytest.raises(IllegalAction, match="the pool holds 2 cards now, not 1"):
+        play.act("reveal", cards=["3"])
+    play.act("reveal", cards=["3", "3"])
+    assert play.s.step == "roll"
+
+    total = started()
+    total.act("encounter", group=3, check="cards_total", target=2)
+    total.gather()
+    total.act("look", choice="a Curse")
+    total.act("curse", choice="resolved")
+    for wrong in (1, 3):
+        with pytest.raises(IllegalAction, match=f"the pool holds 2 cards now, not {wrong}"):
+            total.act("reveal", cards=["1"] * wrong)
+    total.act("reveal", cards=["1", "1"])
+    assert total.s.step == "token"
+
+
+def test_a_directive_the_host_judges_may_reveal_fewer_cards() -> None:
+    """6: "The Leader only reveals as many cards as instructed by the Encounter card
+    directive. If less than the full amount is to be revealed, the Leader flips over one
+    card at a time, stopping immediately once the directive is fulfilled"."""
+    play = started()
+    to_reveal(play, check="host")
+    assert reveal_prompt(play).prompt == "Reveal the cards (at most 2): each card's dice value"
+    with pytest.raises(IllegalAction, match="the pool holds 2 cards now, not 3"):
+        play.act("reveal", cards=["1"] * 3)
+    play.act("reveal", cards=["1"])
+    assert play.s.step == "result"
+
+
+def test_a_pool_of_curses_only_is_revealed_empty_whoever_judges() -> None:
+    """Even where fewer cards may be revealed, an empty pool reveals none."""
+    play = started()
+    play.act("encounter", group=2, check="host")
+    play.gather()
+    for _ in range(2):
+        play.act("look", choice="a Curse")
+        play.act("curse", choice="resolved")
+    assert reveal_prompt(play).kind == "confirm"
+    play.act("reveal")
+    assert play.s.step == "result"
