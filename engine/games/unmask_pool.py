@@ -18,7 +18,7 @@ from engine.args import Choice, Dice, Items, Opt, whole_number
 from engine.dice import say_roll
 from engine.effects import Effect, Expect, Say
 from engine.game import Turn
-from engine.games.unmask_encounter import rolls_said
+from engine.games.unmask_encounter import card_name, rolls_said
 from engine.games.unmask_final import curse_wins
 from engine.games.unmask_outcome import fail, succeed
 from engine.games.unmask_roles import handed_in
@@ -132,8 +132,7 @@ def revealed_card(item: Any) -> dict[str, Any]:
     if not isinstance(is_curse, bool):
         raise IllegalAction(_("curse must be true or false"))
     dice = whole_number(item.get("dice", 0), 0, MAX_CARD_DICE, _("a card's dice value"))
-    name = item.get("card")
-    return {"card": name[:60] if isinstance(name, str) else None, "dice": 0 if is_curse else dice, "curse": is_curse}
+    return {"card": card_name(item.get("card")), "dice": 0 if is_curse else dice, "curse": is_curse}
 
 
 def reveals_all(state: UnmaskState) -> bool:

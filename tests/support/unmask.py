@@ -182,9 +182,9 @@ def _encounter_action(s: UnmaskState, r: random.Random, who: int | None) -> Acti
     targets = {"cards_total": (1, 8), "of_a_kind": (2, 3), "dice_total": (4, 16)}
     if s.now.card is None:
         if r.random() < 0.5:
-            return Action("encounter", {"choice": str(r.randint(1, s.players))}, who)
+            return Action("encounter", {"choice": str(r.randint(2, s.players))}, who)
         check = r.choice(["cards_total", "of_a_kind", "dice_total", "host"])
-        group = r.randint(1, s.players)
+        group = r.randint(2, s.players)
         needs = r.sample([*LOCATIONS, *LOCATIONS], r.randint(0, min(3, group)))
         data: dict[str, Any] = {"group": group, "check": check, "rolls": r.randint(1, 3), "needs": needs}
         if check in targets:
