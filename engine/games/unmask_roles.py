@@ -56,21 +56,29 @@ def without_role(state: UnmaskState) -> list[int]:
 
 
 def take_role(state: UnmaskState, turn: Turn) -> list[Effect]:
-    """One seat's Role, from a stack with the most cards left; the host names the seat."""
+    """One seat's Role, one some order of taking from the fullest stacks allows (see
+    :func:`roles_possible`); the host names the seat."""
     seat = turn.own_seat(_("you can only record your own Role"), _("say whose Role this is: seat"))
     name = state.names[seat]
     if seat in state.roles:
         raise IllegalAction(_("{name} already has a Role: {role}", name=name, role=ROLE_NAMES[state.roles[seat]]))
-    loc, stacks = turn.args["choice"], open_stacks(list(state.roles.values()))
+    loc, stacks = turn.args["choice"], open_stacks(list(state.roles.values()), state.players)
     if loc not in stacks:
         roles = listing([ROLE_NAMES[s] for s in stacks], "or")
-        raise IllegalAction(_("take a Role from a stack with the most cards left: {roles}", roles=roles))
+        raise IllegalAction(
+            _(
+                "each Role came from a stack with the most cards left: with the Roles already recorded, "
+                "{name} took {roles}",
+                name=name,
+                roles=roles,
+            )
+        )
     state.roles[seat] = loc
     return [Say(_("{name} takes the {role} card.", name=name, role=ROLE_NAMES[loc]))]
 
 
 def _ask_role(state: UnmaskState) -> list[Expect]:
-    options = tuple(ROLE_NAMES[loc] for loc in open_stacks(list(state.roles.values())))
+    options = tuple(ROLE_NAMES[loc] for loc in open_stacks(list(state.roles.values()), state.players))
     return [
         Expect.choice("role", _("{name}: which Role card did you take?", name=state.names[s]), options, seat=s)
         for s in without_role(state)

@@ -113,7 +113,7 @@ def random_action(s: UnmaskState, r: random.Random) -> Action:
     missing = [x for x in range(n) if x not in s.roles]
     if missing and step in ("first_roll", "encounter", "group") and (step == "group" or r.random() < 0.5):
         seat = r.choice(missing)
-        role = r.choice(open_stacks(list(s.roles.values())))
+        role = r.choice(open_stacks(list(s.roles.values()), n))
         return (
             Action("role", {"choice": role}, seat)
             if r.random() < 0.5
