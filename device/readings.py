@@ -120,12 +120,18 @@ class ReadingDesk:
 
     def cards(self, frame: np.ndarray, cards: list[Any], data: Callable[[str], dict], expect: Expect | None) -> str:
         """Handle revealed cards: each known card is sent with its deck data (e.g. its dice
-        value, whether it is a Curse); an unknown or doubtful card goes to the host."""
+        value, whether it is a Curse); an unknown or doubtful card goes to the host.
+
+        A reading is shaped for the prompt it answers: only a prompt for cards read where
+        they lie (``laid``) is told each card's seat and zone.  A prompt for cards revealed
+        takes every card seen, wherever it lies, and would refuse keys it never asked for
+        (an Unmask Encounter card laid in front of the Leader on a box with card areas)."""
         if not cards:
             return "no cards"
-        height, width = frame.shape[:2]
-        places = [place(c.corners, width, height, self.areas) for c in cards]
+        places: list[Place | None] = [None] * len(cards)
         if expect is not None and expect.laid is not None:
+            height, width = frame.shape[:2]
+            places = [place(c.corners, width, height, self.areas) for c in cards]
             cards, places = self.newly_laid(cards, places, expect.laid)
             if not cards:
                 return "nothing newly laid"
