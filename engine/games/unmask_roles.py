@@ -155,7 +155,9 @@ def _extra_possible(state: UnmaskState) -> bool:
 
 
 def _ask_extra(state: UnmaskState) -> list[Expect]:
-    options = tuple(str(n) for n in range(1, len(state.now.group) + 1))
+    """The extras the engine takes: one a member at most, never fewer cards than the Curses discarded."""
+    curses = state.now.pool.curses
+    options = tuple(str(n) for n in range(1, len(state.now.group) + 1) if handed_in(state, n) >= curses)
     prompt = _("Did the Leader ability let the group hand in extra cards? How many? (optional)")
     return [Expect.choice("extra_cards", prompt, options, seat=state.leader, optional=True)]
 

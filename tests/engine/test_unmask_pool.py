@@ -88,10 +88,11 @@ def test_extras_never_drop_below_the_curses_already_discarded() -> None:
         play.act("curse", choice="resolved")
     looked(play)
     assert reveal_prompt(play).count == 1
+    assert next(e for e in play.table.expects() if e.action == "extra_cards").options == ("1", "2")
     with pytest.raises(IllegalAction, match="3 Curses were already discarded from this pool"):
         play.act("extra_cards", choice="0")
-    assert reveal_prompt(play).count == 1
-    play.act("extra_cards", choice="1")  # one card fewer: every card handed in was a Curse
+    play.act("curse", choice="resolved")  # a fourth Curse: every card handed in was one
+    assert next(e for e in play.table.expects() if e.action == "extra_cards").options == ("2",)
     prompt = reveal_prompt(play)
     assert prompt.kind == "confirm" and "no card is left in the pool" in prompt.prompt
     play.act("reveal")
