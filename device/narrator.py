@@ -253,6 +253,7 @@ class Narrator:
         self._failures: list[str] = []
         self._last_queued: _Line | None = None
         self._number = 0
+        self._finished = 0
         self._lock = threading.Lock()
         self._wake = threading.Condition(self._lock)
         self._first: deque[_Line] = deque()
@@ -307,6 +308,13 @@ class Narrator:
         first (a copy of the last KEPT_HISTORY)."""
         with self._lock:
             return list(self._history)
+
+    @property
+    def finished(self) -> int:
+        """How many lines the thread has finished with, said or failed: the watchdog's sign
+        of work done.  A count, not the history's length, which stops at KEPT_HISTORY."""
+        with self._lock:
+            return self._finished
 
     @property
     def record(self) -> list[Spoken]:
@@ -391,6 +399,8 @@ class Narrator:
                 self._said(line.text)
             finally:
                 self._quiet_until = time.monotonic() + line.then_wait  # kept even if the line failed
+                with self._lock:
+                    self._finished += 1
 
     def _speak(self, line: _Line) -> None:
         text = line.text
