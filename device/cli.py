@@ -1,7 +1,11 @@
 """The ``familiar`` command: run the box, run the demo, check the hardware, read photos.
 
-Exit status: 0 fine, 1 a problem the box reported (hardware, a failed check), 2 a
-bad command line or configuration file.
+Exit status: 0 fine, 1 a problem the box reported (a failed check), 2 a bad command
+line or configuration file, 6 a set-up error of the machine (a state directory that
+cannot be written, GPIO pins that cannot be used, an address the pages cannot be served
+on).  systemd restarts the box on neither 2 nor 6 (``RestartPreventExitStatus`` in
+systemd/familiar.service): a restart every 5 s cannot fix them and would only hide the
+message, which ``systemctl status familiar`` shows.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ DEMO_PHOTOS = Path(__file__).resolve().parent / "demo_tray"
 """Real tray photos shipped as package data (see its README.md)."""
 DEMO_ROLLS = DEMO_PHOTOS / "rolls"
 """The demo's camera: real trays of one to six dice, thrown when the table waits for a roll."""
+SETUP_ERROR = 6
+"""The exit status of a set-up error (see the module's docstring)."""
 DEMO_NAMES = ("Harry", "Hermione", "Ron", "Ginny", "Neville", "Luna", "Fred", "George")
 
 
@@ -46,14 +52,14 @@ def _serve(config: Config, first_game: tuple[str, list[str], dict] | None = None
     from device.outputs import HardwareError
     from device.store import StorageError
     from engine.actions import Action
+    from web.serve import ServeError
 
     os.umask(0o077)  # the log (with its seeds, hence every secret) and WAL files are the box's alone
     memory.limit_malloc_arenas()  # before the daemon's threads start
     try:
         daemon = Daemon(config)
     except (HardwareError, StorageError) as exc:
-        print(f"familiar: {exc}", file=sys.stderr)
-        return 1
+        return _setup_error(exc)
     signal.signal(signal.SIGTERM, lambda *_: daemon.stopping.set())
     signal.signal(signal.SIGINT, lambda *_: daemon.stopping.set())
 
@@ -72,7 +78,18 @@ def _serve(config: Config, first_game: tuple[str, list[str], dict] | None = None
         f"virtual board /board  state {config.box.state_dir}",
         flush=True,
     )
-    return daemon.run(after_start=first_table)
+    try:
+        return daemon.run(after_start=first_table)
+    except ServeError as exc:
+        daemon.close()
+        return _setup_error(exc)
+
+
+def _setup_error(exc: Exception) -> int:
+    """Says what is wrong and that systemd will not restart the box for it."""
+    print(f"familiar: {exc}", file=sys.stderr)
+    print(f"familiar: not restarting (exit status {SETUP_ERROR}): fix the above, then start the box", file=sys.stderr)
+    return SETUP_ERROR
 
 
 def cmd_run(args: argparse.Namespace) -> int:

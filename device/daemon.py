@@ -539,7 +539,7 @@ class Daemon:
         if server is not None:
             server.stop()
         self.timers.close()
-        self.narrator.close()
+        self.narrator.stop()  # waiting lines are dropped: a stop must not wait for them
         self.buttons.close()
         with self.service.held(), self._drawing:  # not while a thread still redraws (a blink starting)
             self.outputs.close()

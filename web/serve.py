@@ -18,8 +18,10 @@ each chunk at once (``send_bytes`` defaults to 1), so events are not held back.
 
 from __future__ import annotations
 
+import errno
 import functools
 import threading
+from typing import Any
 
 from flask import Flask
 from waitress import wasyncore
@@ -32,6 +34,28 @@ CHANNEL_TIMEOUT = 15  # idle keep-alive sockets (a channel serving a stream is n
 CLEANUP_INTERVAL = 5  # how often waitress looks for idle sockets
 MAX_PER_CLIENT = 16  # a browser opens at most 6 per host; a phone and a laptop share NAT rarely
 CONNECTION_LIMIT = 100  # waitress's default, in all
+
+
+class ServeError(OSError):
+    """The pages cannot be served on the configured address; the message says why and
+    what to change (a raw OSError traceback said neither)."""
+
+
+_WHY = {
+    errno.EADDRINUSE: "another program already listens there (is familiar already running?"
+    " see: ss -ltnp 'sport = :{port}'); stop it or set web.port",
+    errno.EACCES: "ports below 1024 need privileges the box does not have; set web.port to 1024 or above",
+    errno.EADDRNOTAVAIL: "this machine has no such address; set web.host (0.0.0.0: every address)",
+}
+
+
+def _listen(app: Flask, host: str, port: int, **options: Any) -> Any:
+    """waitress's server, bound to ``host:port``; a refused address is a :class:`ServeError`."""
+    try:
+        return create_server(app, host=host, port=port, **options)
+    except OSError as error:
+        why = _WHY.get(error.errno or 0, error.strerror or str(error)).format(port=port)
+        raise ServeError(f"cannot serve the pages on {host}:{port}: {why}") from error
 
 
 class PerClientChannel(HTTPChannel):
@@ -55,10 +79,10 @@ class WebServer:
         self, app: Flask, host: str, port: int, threads: int = THREADS, per_client: int = MAX_PER_CLIENT
     ) -> None:
         self.app = app
-        self.server = create_server(
+        self.server: Any = _listen(
             app,
-            host=host,
-            port=port,
+            host,
+            port,
             threads=threads,
             max_request_body_size=MAX_BODY,
             channel_timeout=CHANNEL_TIMEOUT,
