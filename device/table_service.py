@@ -35,6 +35,22 @@ Listener = Callable[[list[Effect]], None]
 log = logging.getLogger("familiar")
 
 NOTICES = 20
+PAIRING_DIGITS = 6
+PAIRING_TRIES = 5
+"""Wrong pairing codes before the pairing closes: 5 guesses of a million codes."""
+
+
+@dataclass
+class Pairing:
+    """An open host pairing: the code a new device must type, until when, tries left."""
+
+    code: str
+    until: float
+    tries: int = PAIRING_TRIES
+
+
+class WrongPairingCode(PermissionError):
+    """The pairing code typed on a new device is not the one the box shows."""
 
 
 @dataclass(frozen=True)
@@ -88,7 +104,7 @@ class TableService:
         self._listeners: list[Listener] = []
         self.version = 0
         self.notices: deque[str] = deque(maxlen=NOTICES)
-        self._pairing_until = 0.0
+        self._pairing: Pairing | None = None
         self.clock: Callable[[], float] = SteadyClock()
         """Wall time for the log and the timers (the timer thread reads it too): steady
         through a jump of the system clock while the box runs."""
@@ -374,23 +390,53 @@ class TableService:
             )
 
     def open_host_pairing(self, seconds: float = 60.0) -> None:
-        """The box's button was pressed: for a minute, a new device may become host."""
+        """The box's button was held: for a minute, a new device may become host by typing
+        the code the old host's screen (and the box's own board) shows.  Without it the
+        window went to whoever polled ``/host`` first (86 ms after the hold, a stranger)."""
         with self._lock:
-            self._pairing_until = time.monotonic() + seconds
-            self._changed_with([Announce(_("Open the host page on the new device now."))])
+            code = f"{secrets.randbelow(10**PAIRING_DIGITS):0{PAIRING_DIGITS}d}"
+            self._pairing = Pairing(code, time.monotonic() + seconds)
+            self._changed_with(
+                [Announce(_("Host pairing: type the code shown on the host's screen into the new device's host page."))]
+            )
 
-    def claim_host(self) -> str:
-        """Make the caller host: free when there is none, else only while pairing is open."""
+    def pairing_code(self) -> str | None:
+        """The open pairing's code, for the host's page and the box's own screen only."""
         with self._lock:
-            if self.store.has_host() and time.monotonic() > self._pairing_until:
-                raise PermissionError(_("this box already has a host: press the box's confirm button, then try again"))
+            return self._open_pairing().code if self._open_pairing() else None
+
+    def _open_pairing(self) -> Pairing | None:
+        if self._pairing is not None and time.monotonic() > self._pairing.until:
+            self._pairing = None
+        return self._pairing
+
+    def claim_host(self, code: str | None = None) -> str:
+        """Make the caller host: free when there is none, else only with the open pairing's
+        code (``WrongPairingCode``; after PAIRING_TRIES wrong codes the pairing closes)."""
+        with self._lock:
+            if self.store.has_host():
+                self._check_pairing(code)
             token = new_token()
             self.store.set_host(token)
-            self._pairing_until = 0.0
+            self._pairing = None
+            self._changed_with([])  # the old host's page learns it is no longer host
             return token
+
+    def _check_pairing(self, code: str | None) -> None:
+        pairing = self._open_pairing()
+        if pairing is None:
+            raise PermissionError(_("this box already has a host: hold the box's confirm button, then try again"))
+        if not code:  # not a guess: only a typed code uses up a try
+            raise WrongPairingCode(_("type the code shown on the host's screen"))
+        if not hmac.compare_digest(code.strip().encode("utf-8", "replace"), pairing.code.encode()):
+            pairing.tries -= 1
+            if pairing.tries <= 0:
+                self._pairing = None
+                self._changed_with([Announce(_("Host pairing closed after wrong codes."))])
+            raise WrongPairingCode(_("that is not the code on the host's screen"))
 
     def is_host(self, token: str | None) -> bool:
         return bool(token) and self.store.host_matches(token)
 
 
-__all__ = ["Announce", "TableService", "SeatTaken", "WrongJoinCode", "new_token"]
+__all__ = ["Announce", "TableService", "SeatTaken", "WrongJoinCode", "WrongPairingCode", "new_token"]

@@ -20,6 +20,7 @@ from engine.messages import said, words
 from web.events import version_events
 from web.join_link import join_link
 from web.security import (
+    HOST_COOKIE,
     JOIN_COOKIE,
     SEAT_COOKIE,
     ApiError,
@@ -101,8 +102,12 @@ def events() -> Response:
 
 @api.get("/board")
 def board() -> Response:
-    """The lights, parts and last spoken lines: all things the table sees or hears anyway."""
-    return jsonify(_web().box.board())
+    """The lights, parts and last spoken lines: all things the table sees or hears anyway;
+    on the box's own screen only, the open host pairing's code too."""
+    shown = _web().box.board()
+    if _from_this_machine():
+        shown["pairing"] = service().pairing_code()
+    return jsonify(shown)
 
 
 def _from_this_machine() -> bool:
@@ -207,8 +212,24 @@ def act_as_host() -> Response:
 @api.get("/host/join")
 @host_only
 def host_join_link() -> Response:
-    """The join address and QR code of the current game (a new game has a new one)."""
-    return jsonify(join_link(request.host_url, _web().public_url, service().join_code()))
+    """The join address and QR code of the current game (a new game has a new one), and
+    the open host pairing's code, which the new host device must type."""
+    link = join_link(request.host_url, _web().public_url, service().join_code())
+    return jsonify({**link, "pairing": service().pairing_code()})
+
+
+@api.post("/host/pair")
+def pair_host() -> Response:
+    """A new device becomes host with the code the old host's screen shows (the box's
+    confirm button held first); the old host device loses its rights."""
+    code = json_body().get("code")
+    try:
+        token = service().claim_host(code if isinstance(code, str) else None)
+    except PermissionError as exc:
+        raise ApiError(403, said(exc)) from None
+    response = jsonify(ok=True)
+    set_token_cookie(response, HOST_COOKIE, token)
+    return response
 
 
 @api.post("/host/undo")

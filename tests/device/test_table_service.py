@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from device import table_service as table_service_module
 from device.store import SeatTaken, Store, token_hash
-from device.table_service import TableService
+from device.table_service import PAIRING_TRIES, TableService, WrongPairingCode
 from engine.actions import Action, IllegalAction
 from engine.effects import Say
 from support import ROOT
@@ -101,16 +102,52 @@ def test_new_game_needs_new_claims(service):
     assert service.public_view()["claimed"] == [False, False]
 
 
-def test_host_is_first_come_then_only_by_the_box_button(service):
+def test_host_is_first_come_then_only_by_the_box_button_and_its_code(service):
     host = service.claim_host()
     assert service.is_host(host) and not service.is_host("nope") and not service.is_host(None)
     with pytest.raises(PermissionError, match="confirm button"):
         service.claim_host()
+    assert service.pairing_code() is None
     service.open_host_pairing()
-    second = service.claim_host()
+    code = service.pairing_code()
+    assert code is not None and len(code) == 6 and code.isdigit()
+    with pytest.raises(WrongPairingCode):
+        service.claim_host()  # the window alone no longer makes anyone host
+    with pytest.raises(WrongPairingCode):
+        service.claim_host(f"{(int(code) + 1) % 10**6:06d}")
+    assert service.is_host(host)
+    second = service.claim_host(code)
     assert service.is_host(second) and not service.is_host(host)
+    assert service.pairing_code() is None
     with pytest.raises(PermissionError):
-        service.claim_host()
+        service.claim_host(code)  # one hand-over per hold
+
+
+def test_wrong_pairing_codes_close_the_pairing(service):
+    host = service.claim_host()
+    service.open_host_pairing()
+    code = service.pairing_code()
+    assert code is not None
+    wrong = [f"{(int(code) + n) % 10**6:06d}" for n in range(1, PAIRING_TRIES + 1)]
+    for guess in wrong:
+        with pytest.raises(WrongPairingCode):
+            service.claim_host(guess)
+    assert service.pairing_code() is None
+    with pytest.raises(PermissionError, match="confirm button"):
+        service.claim_host(code)  # even the right code: the box's button must be held again
+    assert service.is_host(host)
+
+
+def test_the_pairing_code_lasts_its_minute_only(service, monkeypatch):
+    service.claim_host()
+    now = [1000.0]
+    monkeypatch.setattr(table_service_module.time, "monotonic", lambda: now[0])
+    service.open_host_pairing(seconds=60)
+    code = service.pairing_code()
+    now[0] += 61
+    assert service.pairing_code() is None
+    with pytest.raises(PermissionError, match="confirm button"):
+        service.claim_host(code)
 
 
 CHILD = textwrap.dedent(

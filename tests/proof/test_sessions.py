@@ -163,6 +163,9 @@ def test_host_rights_are_held_by_one_device_and_handed_over_only_by_the_box_butt
     for asker in (ann, newcomer):  # a phone cannot open the pairing: the simulated buttons are not there
         assert asker.post("/api/board/press", json={"button": "confirm-hold"}).status_code == 403
     service.open_host_pairing()  # the box's confirm button, held
+    assert newcomer.get("/host").status_code == 403  # the code from the host's screen is needed
+    code = host.get("/api/host/join").json["pairing"]
+    assert newcomer.post("/api/host/pair", json={"code": code}).status_code == 200
     assert newcomer.get("/host").status_code == 200
     assert service.is_host(token_of(newcomer, HOST_COOKIE)) and not service.is_host(token_of(host, HOST_COOKIE))
     assert host.get("/api/host/games").status_code == 403 and newcomer.get("/api/host/games").status_code == 200

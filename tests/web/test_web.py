@@ -162,6 +162,9 @@ def test_a_second_device_needs_the_box_button_to_become_host(table):
     assert locked.status_code == 403 and b"confirm" in locked.data
     assert cookie(other, "familiar_host") is None
     service.open_host_pairing()
+    assert other.get("/host").status_code == 403  # opening the page is no longer enough
+    code = host.get("/api/host/join").json["pairing"]  # shown on the old host's screen
+    assert other.post("/api/host/pair", json={"code": code}).status_code == 200
     assert other.get("/host").status_code == 200
     assert other.get("/api/host/games").status_code == 200
     assert host.get("/api/host/games").status_code == 403  # the old host device was replaced

@@ -131,6 +131,8 @@
 
   // A new game (or an undone one) has a new join code: show its address and QR code.
   function drawJoin(link) {
+    document.getElementById("pairing-panel").hidden = !link.pairing;
+    document.getElementById("pairing-code").textContent = link.pairing || "";
     const url = document.getElementById("join-url");
     if (url.textContent === link.url) return;
     url.textContent = link.url;
