@@ -49,6 +49,34 @@ class Pairing:
     tries: int = PAIRING_TRIES
 
 
+SEAT_JOINS_PER_MINUTE = 10
+"""Tries to take one seat in a minute, from any address: a squatter's fresh addresses
+share its seat's limit (issue 51: 20 of 20 races won after a reset)."""
+REQUEST_DIGITS = 4
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    """A phone asking for a seat that was reset: it waits for the host, who compares the
+    number the phone shows with the one on the host page."""
+
+    id: str
+    game: int
+    seat: int
+    number: str
+    token: str
+
+
+class AwaitsHost(PermissionError):
+    """The seat was reset: the phone has asked for it and waits for the host's approval.
+    ``token`` is the phone's cookie (it opens the seat once approved), ``number`` what
+    the phone shows."""
+
+    def __init__(self, message: str, token: str, number: str) -> None:
+        super().__init__(message)
+        self.token, self.number = token, number
+
+
 class WrongPairingCode(PermissionError):
     """The pairing code typed on a new device is not the one the box shows."""
 
@@ -105,6 +133,8 @@ class TableService:
         self.version = 0
         self.notices: deque[str] = deque(maxlen=NOTICES)
         self._pairing: Pairing | None = None
+        self._requests: dict[str, SeatRequest] = {}
+        self._joins: dict[tuple[int, int], deque[float]] = {}
         self.clock: Callable[[], float] = SteadyClock()
         """Wall time for the log and the timers (the timer thread reads it too): steady
         through a jump of the system clock while the box runs."""
@@ -366,10 +396,71 @@ class TableService:
             seats = self.table.current.seats
             if not 0 <= seat < len(seats):
                 raise IllegalAction(_("there is no seat {seat}", seat=seat))
+            self._count_join(seat)
             token = new_token()
+            if self.store.was_reset(self.game_seq, seat):
+                self._ask_host(seat, token)
             self.store.claim(self.game_seq, seat, token)
-            self._changed_with([])
+            self.note(_("A phone took {name}'s seat.", name=seats[seat]))
             return token
+
+    def _count_join(self, seat: int) -> None:
+        """At most SEAT_JOINS_PER_MINUTE tries at one seat, whoever makes them."""
+        now = time.monotonic()
+        tries = self._joins.setdefault((self.game_seq, seat), deque())
+        while tries and now - tries[0] > 60:
+            tries.popleft()
+        if len(tries) >= SEAT_JOINS_PER_MINUTE:
+            name = self.table.current.seats[seat]
+            raise PermissionError(_("too many tries to take {name}'s seat: wait a minute", name=name))
+        tries.append(now)
+
+    def _ask_host(self, seat: int, token: str) -> None:
+        """A seat that was reset: its secrets were dealt to a phone already, so a new
+        phone sees nothing until the host approves it, naming the seat."""
+        if seat in self.store.claimed(self.game_seq):
+            raise SeatTaken(f"seat {seat} is already taken")
+        number = f"{secrets.randbelow(10**REQUEST_DIGITS):0{REQUEST_DIGITS}d}"
+        request = SeatRequest(secrets.token_urlsafe(8), self.game_seq, seat, number, token)
+        self._requests[request.id] = request
+        name = self.table.current.seats[seat]
+        self.note(_("A phone asks for {name}'s seat: approve it on the host page if it is {name}'s.", name=name))
+        raise AwaitsHost(
+            _(
+                "{name}'s seat was reset: the host approves this phone. Show the host the number {number}.",
+                name=name,
+                number=number,
+            ),
+            token,
+            number,
+        )
+
+    def seat_requests(self) -> list[dict[str, Any]]:
+        """The phones waiting for a reset seat, for the host page: the seat and the number
+        each phone shows (never its token)."""
+        with self._lock:
+            seats = self.table.current.seats
+            return [
+                {"id": r.id, "seat": r.seat, "name": seats[r.seat], "number": r.number}
+                for r in self._requests.values()
+                if r.game == self.game_seq and r.seat < len(seats)
+            ]
+
+    def answer_seat_request(self, request_id: str, approve: bool) -> None:
+        """The host gives the seat to the asking phone, or refuses it; approving one gives
+        the seat to that phone alone (every other request for it is refused)."""
+        with self._lock:
+            request = self._requests.pop(request_id, None)
+            if request is None or request.game != self.game_seq:
+                raise IllegalAction(_("that request is no longer open"))
+            name = self.table.current.seats[request.seat]
+            if not approve:
+                self.note(_("The host refused a phone for {name}'s seat.", name=name))
+                return
+            self.store.claim(request.game, request.seat, request.token)
+            for other in [r.id for r in self._requests.values() if (r.game, r.seat) == (request.game, request.seat)]:
+                del self._requests[other]
+            self.note(_("The host gave {name}'s seat to the phone showing {number}.", name=name, number=request.number))
 
     def seat_of(self, token: str | None) -> int | None:
         if not token:
@@ -439,4 +530,4 @@ class TableService:
         return bool(token) and self.store.host_matches(token)
 
 
-__all__ = ["Announce", "TableService", "SeatTaken", "WrongJoinCode", "WrongPairingCode", "new_token"]
+__all__ = ["Announce", "AwaitsHost", "TableService", "SeatTaken", "WrongJoinCode", "WrongPairingCode", "new_token"]

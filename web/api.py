@@ -148,7 +148,9 @@ def join() -> Response:
         raise ApiError(409, _("this phone already has a seat in this game"))
     try:
         token = service().claim_seat(seat, request.cookies.get(JOIN_COOKIE))
-    except PermissionError as exc:  # no or an old join code
+    except PermissionError as exc:  # no or an old join code, too many tries at the seat
+        if getattr(exc, "token", None):  # the service's AwaitsHost: a reset seat, approved by the host first
+            return _awaiting_host(exc)
         raise ApiError(403, said(exc)) from None
     except IllegalAction as exc:  # no such seat; SeatTaken (a plain ValueError) is below
         raise ApiError(404, said(exc)) from None
@@ -156,6 +158,15 @@ def join() -> Response:
         raise ApiError(409, _("someone else has taken that seat")) from None
     response = jsonify(ok=True)
     set_token_cookie(response, SEAT_COOKIE, token)
+    return response
+
+
+def _awaiting_host(waiting: Any) -> Response:
+    """202: the phone's cookie, which opens the seat once the host approves the number
+    the phone shows (until then it sees nothing)."""
+    response = jsonify(ok=False, waiting=True, number=waiting.number, message=said(waiting))
+    response.status_code = 202
+    set_token_cookie(response, SEAT_COOKIE, waiting.token)
     return response
 
 
@@ -216,6 +227,28 @@ def host_join_link() -> Response:
     the open host pairing's code, which the new host device must type."""
     link = join_link(request.host_url, _web().public_url, service().join_code())
     return jsonify({**link, "pairing": service().pairing_code()})
+
+
+@api.get("/host/seats")
+@host_only
+def seat_requests() -> Response:
+    """The phones asking for a reset seat, each with the number it shows."""
+    return jsonify(requests=service().seat_requests())
+
+
+@api.post("/host/seats")
+@host_only
+def answer_seat_request() -> Response:
+    """Give a reset seat to the asking phone (``approve``: true), or refuse it."""
+    body = json_body()
+    request_id, approve = body.get("id"), body.get("approve")
+    if not isinstance(request_id, str) or not isinstance(approve, bool):
+        raise ApiError(400, _("send the request's id and approve: true or false"))
+    try:
+        service().answer_seat_request(request_id, approve)
+    except IllegalAction as exc:
+        raise ApiError(404, said(exc)) from None
+    return jsonify(ok=True)
 
 
 @api.post("/host/pair")

@@ -149,7 +149,11 @@ def test_a_reset_seats_old_token_stays_refused_after_a_restart(box, tmp_path):
     ann = joined(app, service, 0)
     old = token_of(ann, SEAT_COOKIE)
     assert host.post("/api/host/reset", json={"seat": 0}).status_code == 200
-    newcomer = joined(app, service, 0)
+    newcomer = app.test_client()
+    newcomer.get(f"/j/{service.join_code()}")
+    assert newcomer.post("/api/join", json={"seat": 0}).status_code == 202  # the host approves it first
+    (request,) = host.get("/api/host/seats").json["requests"]
+    assert host.post("/api/host/seats", json={"id": request["id"], "approve": True}).status_code == 200
     assert ann.get("/api/me").status_code == 403 and newcomer.get("/api/me").json["name"] == "Ann"
     restarted = TableService(Store(service.store.path), games=service.games)
     assert restarted.seat_of(old) is None and restarted.seat_of(token_of(newcomer, SEAT_COOKIE)) == 0

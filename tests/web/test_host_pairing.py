@@ -4,7 +4,6 @@ the hold); the new device must type the code the old host's screen shows."""
 
 from __future__ import annotations
 
-import http.client
 import json
 import threading
 from collections.abc import Iterator
@@ -13,6 +12,7 @@ from typing import Any
 import pytest
 
 from device.table_service import PAIRING_TRIES
+from support.clients import request, strangers
 from support.web import make_app
 from web.serve import WebServer, serve
 
@@ -23,37 +23,6 @@ def served(tmp_path) -> Iterator[tuple[WebServer, Any]]:
     server = serve(app, "127.0.0.1", 0)
     yield server, service
     server.stop()
-
-
-def request(port: int, method: str, path: str, body: dict | None = None, cookie: str = "", source: str = "127.0.0.1"):
-    """One request from ``source`` (a loopback address of its own: another client); its
-    status, body and the host cookie it was given, if any."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20, source_address=(source, 0))
-    headers = {"Cookie": cookie, "Sec-Fetch-Dest": "document", "Sec-Fetch-Site": "none"}
-    if body is not None:
-        headers = {"Cookie": cookie, "Content-Type": "application/json"}
-    conn.request(method, path, json.dumps(body) if body is not None else None, headers)
-    response = conn.getresponse()
-    data = response.read()
-    cookies = [c.split(";")[0] for c in response.headers.get_all("Set-Cookie") or []]
-    conn.close()
-    host = next((c for c in cookies if c.startswith("familiar_host=")), "")
-    return response.status, (json.loads(data) if body is not None else data), host
-
-
-def strangers(
-    port: int, count: int, stop: threading.Event, seen: list[tuple[int, str]], work
-) -> list[threading.Thread]:
-    """``count`` clients from addresses of their own, each doing ``work`` until ``stop``."""
-
-    def run(source: str) -> None:
-        while not stop.is_set():
-            seen.extend(work(port, source))
-
-    threads = [threading.Thread(target=run, args=(f"127.0.0.{10 + n}",)) for n in range(count)]
-    for thread in threads:
-        thread.start()
-    return threads
 
 
 def poll_host(port: int, source: str) -> list[tuple[int, str]]:

@@ -109,9 +109,17 @@ def test_reset_seat_kills_the_old_cookie(table):
     thief = app.test_client()
     thief.set_cookie("familiar_seat", old)
     assert thief.get("/api/me").status_code == 403
-    again = join(app, 0)
-    assert cookie(again, "familiar_seat") != old and again.get("/api/me").json["name"] == "Ann"
+    again = phone_with_link(app)
+    waiting = again.post("/api/join", json={"seat": 0})
+    assert waiting.status_code == 202 and waiting.json["waiting"] is True  # the host approves it first
+    assert cookie(again, "familiar_seat") != old and again.get("/api/me").status_code == 403
+    (request,) = host.get("/api/host/seats").json["requests"]
+    assert request["name"] == "Ann" and request["number"] == waiting.json["number"]
+    assert waiting.json["number"] in waiting.json["message"]  # shown on the phone, for the host to compare
+    assert host.post("/api/host/seats", json={"id": request["id"], "approve": True}).status_code == 200
+    assert again.get("/api/me").json["name"] == "Ann"
     assert host.post("/api/host/reset", json={"seat": 2}).status_code == 409  # nobody there
+    assert ann.get("/api/host/seats").status_code == 403  # the requests are the host's alone
 
 
 def test_reset_is_said_aloud(table):
