@@ -91,6 +91,7 @@ def events() -> Response:
         _web().stopping,
         _web().streams,
         request.remote_addr or "",
+        known=current_seat() is not None or is_host() or _on_the_box(),
         gone=request.environ.get("waitress.client_disconnected", lambda: False),
     )
     return Response(
@@ -115,6 +116,12 @@ def _from_this_machine() -> bool:
         return ipaddress.ip_address(request.remote_addr or "").is_loopback
     except ValueError:
         return False
+
+
+def _on_the_box() -> bool:
+    """The box's own browser (its board on a screen), which connects from 127.0.0.1 or
+    ::1; other loopback addresses are tests' stand-ins for other clients."""
+    return request.remote_addr in ("127.0.0.1", "::1")
 
 
 @api.post("/board/press")
