@@ -179,6 +179,40 @@ def test_strangers_cannot_take_the_live_updates_of_seated_phones_and_the_host(se
             sock.close()
 
 
+def test_several_addresses_of_idle_sockets_cannot_shut_out_the_host_or_a_phone(served):
+    """7 addresses x 15 idle sockets (under the per-address cap, over waitress's 100 in
+    all) timed out 6 of 10 host requests: each new socket beyond EVICT_ABOVE now closes
+    idle ones, strangers' first, so the host is answered and a seated phone keeps its
+    keep-alive socket."""
+    server, service = served
+    service.submit(Action("table.new", {"game": "secrets", "seats": ["Ann", "Bob"]}))
+    seat, host = service.claim_seat(0, service.join_code()), service.claim_host()
+    phone = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5, source_address=("127.0.0.40", 0))
+    phone.connect()
+
+    def ask(conn: http.client.HTTPConnection, path: str, cookie: str) -> int:
+        conn.request("GET", path, headers={"Cookie": cookie})
+        response = conn.getresponse()
+        response.read()
+        return response.status
+
+    hostile: list[socket.socket] = []
+    try:
+        assert ask(phone, "/api/me", f"familiar_seat={seat}") == 200  # the phone's socket stays open
+        hostile += [connect_from(f"127.0.0.{2 + n}", server.port) for n in range(7) for _ in range(15)]
+        answered = 0
+        for _ in range(10):
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5, source_address=("127.0.0.30", 0))
+            answered += ask(conn, "/api/host/join", f"familiar_host={host}") == 200
+            conn.close()
+        assert answered == 10
+        assert ask(phone, "/api/me", f"familiar_seat={seat}") == 200  # on the same socket: not closed
+    finally:
+        phone.close()
+        for sock in hostile:
+            sock.close()
+
+
 @pytest.mark.slow
 def test_idle_sockets_are_closed_soon(served):
     server, service = served
