@@ -407,6 +407,8 @@ class TableService:
     def _count_join(self, seat: int) -> None:
         """At most SEAT_JOINS_PER_MINUTE tries at one seat, whoever makes them."""
         now = time.monotonic()
+        for old in [key for key in self._joins if key[0] != self.game_seq]:  # earlier games' counts go
+            del self._joins[old]
         tries = self._joins.setdefault((self.game_seq, seat), deque())
         while tries and now - tries[0] > 60:
             tries.popleft()
@@ -420,6 +422,8 @@ class TableService:
         phone sees nothing until the host approves it, naming the seat."""
         if seat in self.store.claimed(self.game_seq):
             raise SeatTaken(f"seat {seat} is already taken")
+        for old in [r.id for r in self._requests.values() if r.game != self.game_seq]:  # an earlier game's
+            del self._requests[old]
         number = f"{secrets.randbelow(10**REQUEST_DIGITS):0{REQUEST_DIGITS}d}"
         request = SeatRequest(secrets.token_urlsafe(8), self.game_seq, seat, number, token)
         self._requests[request.id] = request
