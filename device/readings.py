@@ -129,7 +129,7 @@ class ReadingDesk:
         value, whether it is a Curse); an unknown or doubtful card goes to the host.
 
         A reading is shaped for the prompt it answers: only a prompt for cards read where
-        they lie (``laid``) is told each card's seat and zone.  A prompt for cards revealed
+        they lie (``laid``, or a ``zone``) is told each card's seat and zone.  A prompt for cards revealed
         takes every card seen, wherever it lies, and would refuse keys it never asked for
         (an Unmask Encounter card laid in front of the Leader on a box with card areas).
         A prompt naming a ``zone`` (Voldemort's reveal) takes only the cards lying in it."""
@@ -145,7 +145,7 @@ class ReadingDesk:
             cards, places = self.newly_laid(cards, places, expect.laid)
             if not cards:
                 return "nothing newly laid"
-        else:
+        elif expect is None or expect.zone is None:
             places = [None] * len(cards)  # only a prompt for cards where they lie is told where
         unsure = [i for i, c in enumerate(cards) if c.name is None or c.confidence < self.confirm_below]
         values = [
