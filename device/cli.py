@@ -1,8 +1,11 @@
 """The ``familiar`` command: run the box, run the demo, check the hardware, read photos.
 
-Exit status (device/exit_status.py): 0 fine, 1 a problem the box reported (a failed
-check, the state folder), 2 a bad command line or configuration file, 6 a GPIO pin that
-cannot be set up. systemd restarts the service after 1, never after 2 or 6.
+Exit status (device/exit_status.py): 0 fine, 1 a problem the box reported (a failed check), 2 a bad command
+line or configuration file, 6 a set-up error of the machine (a state directory that
+cannot be written, GPIO pins that cannot be used, an address the pages cannot be served
+on).  systemd restarts the box on neither 2 nor 6 (``RestartPreventExitStatus`` in
+systemd/familiar.service): a restart every 5 s cannot fix them and would only hide the
+message, which ``systemctl status familiar`` shows.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from device.config import Config, ConfigError, load_config
 from vision import cli as vision_cli  # noqa
 
 if TYPE_CHECKING:
-    from device.outputs import HardwareError
+    pass
 
 DEMO_PHOTOS = Path(__file__).resolve().parent / "demo_tray"
 """Real tray photos shipped as package data (see its README.md)."""
@@ -54,16 +57,14 @@ def _serve(config: Config, first_game: tuple[str, list[str], dict] | None = None
     from device.outputs import HardwareError
     from device.store import StorageError
     from engine.actions import Action
+    from web.serve import ServeError
 
     os.umask(0o077)  # the log (with its seeds, hence every secret) and WAL files are the box's alone
     memory.limit_malloc_arenas()  # before the daemon's threads start
     try:
         daemon = Daemon(config)
-    except HardwareError as exc:
+    except (HardwareError, StorageError) as exc:
         return _setup_error(config, exc)
-    except StorageError as exc:
-        print(f"familiar: {exc}", file=sys.stderr)
-        return exit_status.FAILED
     signal.signal(signal.SIGTERM, lambda *_: daemon.stopping.set())
     signal.signal(signal.SIGINT, lambda *_: daemon.stopping.set())
 
@@ -82,16 +83,23 @@ def _serve(config: Config, first_game: tuple[str, list[str], dict] | None = None
         f"virtual board /board  state {config.box.state_dir}",
         flush=True,
     )
-    return daemon.run(after_start=first_table)
+    try:
+        return daemon.run(after_start=first_table)
+    except ServeError as exc:
+        daemon.close()
+        return _setup_error(config, exc)
 
 
-def _setup_error(config: Config, error: HardwareError) -> int:
-    """Says in the journal which pin failed and how to fix it, and exits with the status
-    the unit does not restart: retrying every few seconds cannot free a pin."""
+def _setup_error(config: Config, error: Exception) -> int:
+    """Says in the journal what is wrong with the machine and how to fix it (for a GPIO pin:
+    which pin and what holds it), and exits with the status the unit does not restart:
+    retrying every few seconds cannot free a pin, a port or a read-only folder."""
     from device.doctor import gpio_setup_fix
+    from device.outputs import HardwareError
 
     print(f"familiar: set-up error: {error}", file=sys.stderr)
-    print(f"familiar: fix: {gpio_setup_fix(config, error)}", file=sys.stderr)
+    if isinstance(error, HardwareError):
+        print(f"familiar: fix: {gpio_setup_fix(config, error)}", file=sys.stderr)
     print(
         f"familiar: not restarting (exit status {exit_status.SETUP_ERROR}); check with `familiar doctor`, "
         "then: sudo systemctl restart familiar",

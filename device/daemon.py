@@ -523,13 +523,14 @@ class Daemon:
         return 0
 
     def _narrator_reports_in(self) -> None:
-        """The narrator's thread is alive while nothing waits to be said or a new line
-        began since the last look (its public API; a dead or hung thread leaves queued
-        lines unsaid)."""
-        spoken = len(self.narrator.history)
-        if spoken != self._narrated or self.narrator.wait_idle(0):
+        """The narrator's thread is alive while nothing waits to be said or it finished a
+        line (said or failed) since the last look; a dead or hung thread leaves queued
+        lines unsaid.  Work done is counted, not the capped history's length: past 100
+        lines that length stops changing while the narrator talks on."""
+        finished = self.narrator.finished
+        if finished != self._narrated or self.narrator.wait_idle(0):
             self.heartbeats.beat("narrator")
-        self._narrated = spoken
+        self._narrated = finished
 
     def _stalled(self, stalled: dict[str, float]) -> None:
         """No ping: systemd restarts the box after WatchdogSec; until then, say why."""
@@ -546,7 +547,7 @@ class Daemon:
         if server is not None:
             server.stop()
         self.timers.close()
-        self.narrator.close()
+        self.narrator.stop()  # waiting lines are dropped: a stop must not wait for them
         self.buttons.close()
         with self.service.held(), self._drawing:  # not while a thread still redraws (a blink starting)
             self.outputs.close()

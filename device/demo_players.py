@@ -17,10 +17,11 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from device.demo_pool import POOL_ACTIONS, MadeUpPools, pool_cards, pool_key
+from device.demo_pool import POOL_ACTIONS, MadeUpPools, pool_key
 from device.table_service import TableService
 from engine.actions import Action, IllegalAction
 from engine.effects import Effect, Expect
+from engine.games.unmask_roles import handed_in
 
 log = logging.getLogger(__name__)
 ANSWERABLE = {"choice", "vote", "confirm"}
@@ -119,7 +120,7 @@ class SimulatedPlayers:
         state = self.service.table.current.state
         if self.service.table.game is not None and self.service.table.game.name == "unmask":
             if expect.action in POOL_ACTIONS:
-                return self.pools.answer(pool_key(self.service.game_seq, state), pool_cards(state), expect)
+                return self.pools.answer(pool_key(self.service.game_seq, state), handed_in(state), expect)
             if expect.action == "target":  # a real Encounter asks for a reachable number
                 return {"choice": self.rng.choice(expect.options[: max(1, len(expect.options) // 3)])}
         if expect.kind not in ANSWERABLE or (expect.kind == "choice" and not expect.options):

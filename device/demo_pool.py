@@ -77,8 +77,3 @@ class MadeUpPools:
 def pool_key(game: int, state: UnmaskState) -> tuple[Any, ...]:
     """Which pool is being handed in: the game, the turn, and the Battle if any."""
     return (game, state.turn, state.now.battle)
-
-
-def pool_cards(state: UnmaskState) -> int:
-    """The cards the group hands in: one a member, plus what a Leader ability allowed."""
-    return len(state.now.group) + state.now.extra_cards

@@ -48,6 +48,7 @@ KEPT_PROBLEMS = 50
 KEPT_HISTORY = 100  # lines said, for the board and the host page (they show the last few)
 KEPT_RECORD = 200  # lines in the record of when each was heard
 MAX_QUEUED = 100  # lines waiting; beyond this the oldest waiting line is dropped
+STOP_SECONDS = 2.0  # a stopping box waits this long for the line being said: a stop must take under 5 s
 PLAY_MARGIN_SECONDS = 10  # aplay gets the clip's length plus this before it is given up
 ALSA_NAMES = {"default", "sysdefault", "null", "pulse", "pipewire", "jack"}
 
@@ -281,6 +282,8 @@ class Narrator:
         self._failures: list[str] = []
         self._last_queued: _Line | None = None
         self._number = 0
+        self._finished = 0
+        self._dropped = 0  # lines dropped in the current burst (the queue full since)
         self._lock = threading.Lock()
         self._wake = threading.Condition(self._lock)
         self._first: deque[_Line] = deque()
@@ -337,6 +340,13 @@ class Narrator:
             return list(self._history)
 
     @property
+    def finished(self) -> int:
+        """How many lines the thread has finished with, said or failed: the watchdog's sign
+        of work done.  A count, not the history's length, which stops at KEPT_HISTORY."""
+        with self._lock:
+            return self._finished
+
+    @property
     def record(self) -> list[Spoken]:
         """When each recent line was heard, oldest first (a copy)."""
         with self._lock:
@@ -369,9 +379,25 @@ class Narrator:
                 self._first.append(line)
             else:
                 if len(self._lines) >= MAX_QUEUED:
-                    log.warning("narration is %d lines behind: not saying %r", MAX_QUEUED, self._lines.popleft().text)
+                    self._drop(self._lines.popleft())
                 self._lines.append(line)
             self._wake.notify_all()
+
+    def _drop(self, line: _Line) -> None:
+        """The queue is full: its oldest line goes.  Logged once per burst (a flood of
+        lines logged one warning per dropped line, 37,683 in a minute); the burst's count
+        is logged when the narrator has caught up.  Called holding the lock."""
+        if not self._dropped:
+            log.warning(
+                "narration is %d lines behind: dropping the oldest waiting lines, from %r", MAX_QUEUED, line.text
+            )
+        self._dropped += 1
+
+    def _caught_up(self) -> None:
+        """Nothing waits any more: a burst of dropped lines is over.  Called holding the lock."""
+        if self._dropped:
+            log.warning("narration caught up; %d lines were dropped unsaid", self._dropped)
+            self._dropped = 0
 
     def repeat(self) -> None:
         """Says the last line again (the held undo button); nothing said yet: nothing."""
@@ -390,10 +416,27 @@ class Narrator:
 
     def close(self, timeout: float = 30.0) -> None:
         """Finishes the queued lines, then stops the thread."""
+        self._close(timeout, drop_waiting=False)
+
+    def stop(self, timeout: float = STOP_SECONDS) -> None:
+        """The box is stopping: the lines still waiting are dropped (logged with their
+        count), and the line being said gets at most ``timeout`` to finish.  Finishing a
+        full queue took 30-40 s, beyond systemd's stop timeout; the thread is a daemon
+        thread, so one still busy after ``timeout`` ends with the process."""
+        self._close(timeout, drop_waiting=True)
+        if self._thread.is_alive():
+            log.warning("narrator still busy with a line after %.0f s: stopping without it", timeout)
+
+    def _close(self, timeout: float, drop_waiting: bool) -> None:
         with self._wake:
             if self._closed:
                 return
             self._closed = True
+            waiting = len(self._first) + len(self._lines)
+            if drop_waiting and waiting:
+                log.warning("stopping: %d waiting lines of narration not said", waiting)
+                self._first.clear()
+                self._lines.clear()
             self._wake.notify_all()
         self._thread.join(timeout)
 
@@ -402,6 +445,8 @@ class Narrator:
         with self._wake:
             self._speaking = False
             self._wake.notify_all()
+            if not (self._first or self._lines):
+                self._caught_up()
             self._wake.wait_for(lambda: self._first or self._lines or self._closed)
             if not (self._first or self._lines):
                 return None
@@ -419,6 +464,8 @@ class Narrator:
                 self._said(line.text)
             finally:
                 self._quiet_until = time.monotonic() + line.then_wait  # kept even if the line failed
+                with self._lock:
+                    self._finished += 1
 
     def _speak(self, line: _Line) -> None:
         text = line.text

@@ -126,7 +126,13 @@ class ReadingDesk:
 
     def cards(self, frame: np.ndarray, cards: list[Any], data: Callable[[str], dict], expect: Expect | None) -> str:
         """Handle revealed cards: each known card is sent with its deck data (e.g. its dice
-        value, whether it is a Curse); an unknown or doubtful card goes to the host."""
+        value, whether it is a Curse); an unknown or doubtful card goes to the host.
+
+        A reading is shaped for the prompt it answers: only a prompt for cards read where
+        they lie (``laid``, or a ``zone``) is told each card's seat and zone.  A prompt for cards revealed
+        takes every card seen, wherever it lies, and would refuse keys it never asked for
+        (an Unmask Encounter card laid in front of the Leader on a box with card areas).
+        A prompt naming a ``zone`` (Voldemort's reveal) takes only the cards lying in it."""
         if not cards:
             return "no cards"
         height, width = frame.shape[:2]
@@ -139,6 +145,8 @@ class ReadingDesk:
             cards, places = self.newly_laid(cards, places, expect.laid)
             if not cards:
                 return "nothing newly laid"
+        elif expect is None or expect.zone is None:
+            places = [None] * len(cards)  # only a prompt for cards where they lie is told where
         unsure = [i for i, c in enumerate(cards) if c.name is None or c.confidence < self.confirm_below]
         values = [
             {"card": c.name, **(data(c.name) if c.name else {}), **(p.to_data() if p else {})}

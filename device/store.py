@@ -38,6 +38,11 @@ CREATE TABLE IF NOT EXISTS claims (
     at     REAL    NOT NULL,
     PRIMARY KEY (game, seat)
 );
+CREATE TABLE IF NOT EXISTS reset_seats (
+    game   INTEGER NOT NULL,
+    seat   INTEGER NOT NULL,
+    PRIMARY KEY (game, seat)
+);
 CREATE TABLE IF NOT EXISTS set_aside (
     seq    INTEGER PRIMARY KEY,
     reason TEXT    NOT NULL,
@@ -236,10 +241,20 @@ class Store:
         return {r[0] for r in self.db.execute("SELECT seat FROM claims WHERE game = ?", (game,))}
 
     def release(self, game: int, seat: int) -> bool:
-        """Free a seat (a lost phone): its old token stops working at once."""
+        """Free a seat (a lost phone): its old token stops working at once, and the seat
+        is remembered as reset (its next phone needs the host's approval, see
+        :meth:`was_reset`)."""
         with self._saving():
             cur = self.db.execute("DELETE FROM claims WHERE game = ? AND seat = ?", (game, seat))
+            if cur.rowcount > 0:
+                self.db.execute("INSERT OR IGNORE INTO reset_seats (game, seat) VALUES (?, ?)", (game, seat))
         return cur.rowcount > 0
+
+    def was_reset(self, game: int, seat: int) -> bool:
+        """Whether ``seat`` had a phone in this game that was reset: its secrets were
+        dealt to a phone already, so whoever claims it now must be approved by the host."""
+        row = self.db.execute("SELECT 1 FROM reset_seats WHERE game = ? AND seat = ?", (game, seat)).fetchone()
+        return row is not None
 
     def box_key(self) -> bytes:
         """This box's own random key (made once, kept with the log): join codes are

@@ -35,6 +35,50 @@ Listener = Callable[[list[Effect]], None]
 log = logging.getLogger("familiar")
 
 NOTICES = 20
+PAIRING_DIGITS = 6
+PAIRING_TRIES = 5
+"""Wrong pairing codes before the pairing closes: 5 guesses of a million codes."""
+
+
+@dataclass
+class Pairing:
+    """An open host pairing: the code a new device must type, until when, tries left."""
+
+    code: str
+    until: float
+    tries: int = PAIRING_TRIES
+
+
+SEAT_JOINS_PER_MINUTE = 10
+"""Tries to take one seat in a minute, from any address: a squatter's fresh addresses
+share its seat's limit (issue 51: 20 of 20 races won after a reset)."""
+REQUEST_DIGITS = 4
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    """A phone asking for a seat that was reset: it waits for the host, who compares the
+    number the phone shows with the one on the host page."""
+
+    id: str
+    game: int
+    seat: int
+    number: str
+    token: str
+
+
+class AwaitsHost(PermissionError):
+    """The seat was reset: the phone has asked for it and waits for the host's approval.
+    ``token`` is the phone's cookie (it opens the seat once approved), ``number`` what
+    the phone shows."""
+
+    def __init__(self, message: str, token: str, number: str) -> None:
+        super().__init__(message)
+        self.token, self.number = token, number
+
+
+class WrongPairingCode(PermissionError):
+    """The pairing code typed on a new device is not the one the box shows."""
 
 
 @dataclass(frozen=True)
@@ -88,7 +132,9 @@ class TableService:
         self._listeners: list[Listener] = []
         self.version = 0
         self.notices: deque[str] = deque(maxlen=NOTICES)
-        self._pairing_until = 0.0
+        self._pairing: Pairing | None = None
+        self._requests: dict[str, SeatRequest] = {}
+        self._joins: dict[tuple[int, int], deque[float]] = {}
         self.clock: Callable[[], float] = SteadyClock()
         """Wall time for the log and the timers (the timer thread reads it too): steady
         through a jump of the system clock while the box runs."""
@@ -341,10 +387,75 @@ class TableService:
             seats = self.table.current.seats
             if not 0 <= seat < len(seats):
                 raise IllegalAction(_("there is no seat {seat}", seat=seat))
+            self._count_join(seat)
             token = new_token()
+            if self.store.was_reset(self.game_seq, seat):
+                self._ask_host(seat, token)
             self.store.claim(self.game_seq, seat, token)
-            self._changed_with([])
+            self.note(_("A phone took {name}'s seat.", name=seats[seat]))
             return token
+
+    def _count_join(self, seat: int) -> None:
+        """At most SEAT_JOINS_PER_MINUTE tries at one seat, whoever makes them."""
+        now = time.monotonic()
+        for old in [key for key in self._joins if key[0] != self.game_seq]:  # earlier games' counts go
+            del self._joins[old]
+        tries = self._joins.setdefault((self.game_seq, seat), deque())
+        while tries and now - tries[0] > 60:
+            tries.popleft()
+        if len(tries) >= SEAT_JOINS_PER_MINUTE:
+            name = self.table.current.seats[seat]
+            raise PermissionError(_("too many tries to take {name}'s seat: wait a minute", name=name))
+        tries.append(now)
+
+    def _ask_host(self, seat: int, token: str) -> None:
+        """A seat that was reset: its secrets were dealt to a phone already, so a new
+        phone sees nothing until the host approves it, naming the seat."""
+        if seat in self.store.claimed(self.game_seq):
+            raise SeatTaken(f"seat {seat} is already taken")
+        for old in [r.id for r in self._requests.values() if r.game != self.game_seq]:  # an earlier game's
+            del self._requests[old]
+        number = f"{secrets.randbelow(10**REQUEST_DIGITS):0{REQUEST_DIGITS}d}"
+        request = SeatRequest(secrets.token_urlsafe(8), self.game_seq, seat, number, token)
+        self._requests[request.id] = request
+        name = self.table.current.seats[seat]
+        self.note(_("A phone asks for {name}'s seat: approve it on the host page if it is {name}'s.", name=name))
+        raise AwaitsHost(
+            _(
+                "{name}'s seat was reset: the host approves this phone. Show the host the number {number}.",
+                name=name,
+                number=number,
+            ),
+            token,
+            number,
+        )
+
+    def seat_requests(self) -> list[dict[str, Any]]:
+        """The phones waiting for a reset seat, for the host page: the seat and the number
+        each phone shows (never its token)."""
+        with self._lock:
+            seats = self.table.current.seats
+            return [
+                {"id": r.id, "seat": r.seat, "name": seats[r.seat], "number": r.number}
+                for r in self._requests.values()
+                if r.game == self.game_seq and r.seat < len(seats)
+            ]
+
+    def answer_seat_request(self, request_id: str, approve: bool) -> None:
+        """The host gives the seat to the asking phone, or refuses it; approving one gives
+        the seat to that phone alone (every other request for it is refused)."""
+        with self._lock:
+            request = self._requests.pop(request_id, None)
+            if request is None or request.game != self.game_seq:
+                raise IllegalAction(_("that request is no longer open"))
+            name = self.table.current.seats[request.seat]
+            if not approve:
+                self.note(_("The host refused a phone for {name}'s seat.", name=name))
+                return
+            self.store.claim(request.game, request.seat, request.token)
+            for other in [r.id for r in self._requests.values() if (r.game, r.seat) == (request.game, request.seat)]:
+                del self._requests[other]
+            self.note(_("The host gave {name}'s seat to the phone showing {number}.", name=name, number=request.number))
 
     def seat_of(self, token: str | None) -> int | None:
         if not token:
@@ -365,23 +476,53 @@ class TableService:
             )
 
     def open_host_pairing(self, seconds: float = 60.0) -> None:
-        """The box's button was pressed: for a minute, a new device may become host."""
+        """The box's button was held: for a minute, a new device may become host by typing
+        the code the old host's screen (and the box's own board) shows.  Without it the
+        window went to whoever polled ``/host`` first (86 ms after the hold, a stranger)."""
         with self._lock:
-            self._pairing_until = time.monotonic() + seconds
-            self._changed_with([Announce(_("Open the host page on the new device now."))])
+            code = f"{secrets.randbelow(10**PAIRING_DIGITS):0{PAIRING_DIGITS}d}"
+            self._pairing = Pairing(code, time.monotonic() + seconds)
+            self._changed_with(
+                [Announce(_("Host pairing: type the code shown on the host's screen into the new device's host page."))]
+            )
 
-    def claim_host(self) -> str:
-        """Make the caller host: free when there is none, else only while pairing is open."""
+    def pairing_code(self) -> str | None:
+        """The open pairing's code, for the host's page and the box's own screen only."""
         with self._lock:
-            if self.store.has_host() and time.monotonic() > self._pairing_until:
-                raise PermissionError(_("this box already has a host: press the box's confirm button, then try again"))
+            return self._open_pairing().code if self._open_pairing() else None
+
+    def _open_pairing(self) -> Pairing | None:
+        if self._pairing is not None and time.monotonic() > self._pairing.until:
+            self._pairing = None
+        return self._pairing
+
+    def claim_host(self, code: str | None = None) -> str:
+        """Make the caller host: free when there is none, else only with the open pairing's
+        code (``WrongPairingCode``; after PAIRING_TRIES wrong codes the pairing closes)."""
+        with self._lock:
+            if self.store.has_host():
+                self._check_pairing(code)
             token = new_token()
             self.store.set_host(token)
-            self._pairing_until = 0.0
+            self._pairing = None
+            self._changed_with([])  # the old host's page learns it is no longer host
             return token
+
+    def _check_pairing(self, code: str | None) -> None:
+        pairing = self._open_pairing()
+        if pairing is None:
+            raise PermissionError(_("this box already has a host: hold the box's confirm button, then try again"))
+        if not code:  # not a guess: only a typed code uses up a try
+            raise WrongPairingCode(_("type the code shown on the host's screen"))
+        if not hmac.compare_digest(code.strip().encode("utf-8", "replace"), pairing.code.encode()):
+            pairing.tries -= 1
+            if pairing.tries <= 0:
+                self._pairing = None
+                self._changed_with([Announce(_("Host pairing closed after wrong codes."))])
+            raise WrongPairingCode(_("that is not the code on the host's screen"))
 
     def is_host(self, token: str | None) -> bool:
         return bool(token) and self.store.host_matches(token)
 
 
-__all__ = ["Announce", "TableService", "SeatTaken", "WrongJoinCode", "new_token"]
+__all__ = ["Announce", "AwaitsHost", "TableService", "SeatTaken", "WrongJoinCode", "WrongPairingCode", "new_token"]

@@ -561,35 +561,28 @@ def replay(entries: Sequence[Entry], games: Mapping[str, Game[Any]] | None = Non
     """Rebuild the table from its log.  Raises :class:`ReplayError` if a logged action no
     longer applies, because silently dropping history would be worse than a loud failure.
 
-    The log is folded entry by entry (undos included) from its first effective entry, so
-    every game an undo can bring back comes back with what its seats were shown (``seen``)
-    exactly as on the table that was running; entries before it belong to games undone
-    entirely, which nothing can bring back.  A finished game with no undo in its stretch
-    of the log holds no such memory: its entries are only kept, not run, and the game is
-    run again from its start only if an undo brings it back (:meth:`Table.undo` rebuilds
-    the game it returns to).  So a long evening starts in the time of its last game."""
+    Start-up must not depend on past games (a log of 232 games with an undo in each took
+    110 s, beyond systemd's start timeout), so at most two games are run: the current
+    one, and the one an undo of its start brings back if undos were made in it.  They are
+    folded entry by entry, undos included, so they come back with what their seats were
+    shown (``seen``) exactly as on the table that was running.  Every other game is kept
+    as its outcome, its effective entries (:func:`effective`), not run: if undos ever
+    bring one back, :meth:`Table.undo` runs it again from its start, without the memory
+    of steps undone within it (a game with no undo has none).  Reaching one takes undoing
+    two whole games back to their deals, and every step that showed a seat something new,
+    and every game's end, is final."""
     table = Table(games)
     kept = effective(entries, table.games)
     if not kept:
         return table
-    stretches = _games_in(e for e in entries if e.seq >= kept[0].seq)
-    for i, stretch in enumerate(stretches):
-        if i < len(stretches) - 1 and all(e.action.kind != UNDO for e in stretch):
-            table.kept.extend(stretch)
-            continue
-        for entry in stretch:
+    starts = [e.seq for e in kept if e.action.kind == NEW][-2:]
+    undone_in_previous = any(e.action.kind == UNDO and starts[0] <= e.seq < starts[-1] for e in entries)
+    run_from = starts[0] if undone_in_previous else starts[-1]
+    table.kept.extend(e for e in kept if e.seq < run_from)
+    for entry in entries:
+        if entry.seq >= run_from:
             table.fold(entry)
     return table
-
-
-def _games_in(entries: Iterable[Entry]) -> list[list[Entry]]:
-    """The log cut before each ``table.new``: one stretch per game started."""
-    stretches: list[list[Entry]] = []
-    for entry in entries:
-        if entry.action.kind == NEW or not stretches:
-            stretches.append([])
-        stretches[-1].append(entry)
-    return stretches
 
 
 def _final(action: Action, outcome: Outcome) -> str | None:

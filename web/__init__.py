@@ -23,7 +23,15 @@ from web.box import Box, NoHardware
 from web.events import StreamSlots
 from web.language import TRANSLATIONS, Language
 from web.pages import pages
-from web.security import ApiError, check_host, check_same_origin_write, secure_headers, table_language
+from web.security import (
+    ApiError,
+    KnownClients,
+    check_host,
+    check_same_origin_write,
+    note_known_client,
+    secure_headers,
+    table_language,
+)
 
 MAX_BODY = 64 * 1024  # the largest honest request (a deck's names) is a few kB
 JOIN_LIMIT = "10 per minute"
@@ -41,6 +49,7 @@ class WebState:
     simulated: bool
     stopping: threading.Event = field(default_factory=threading.Event)
     streams: StreamSlots = field(default_factory=StreamSlots)
+    known: KnownClients = field(default_factory=KnownClients)
 
 
 class TranslatingJSON(DefaultJSONProvider):
@@ -116,6 +125,7 @@ def create_app(
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.before_request(_guard_requests)
+    app.before_request(note_known_client)
     app.after_request(secure_headers)
     app.register_error_handler(ApiError, _api_error)
     app.register_error_handler(HTTPException, _http_error)

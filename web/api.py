@@ -20,6 +20,7 @@ from engine.messages import said, words
 from web.events import version_events
 from web.join_link import join_link
 from web.security import (
+    HOST_COOKIE,
     JOIN_COOKIE,
     SEAT_COOKIE,
     ApiError,
@@ -90,6 +91,7 @@ def events() -> Response:
         _web().stopping,
         _web().streams,
         request.remote_addr or "",
+        known=current_seat() is not None or is_host() or _on_the_box(),
         gone=request.environ.get("waitress.client_disconnected", lambda: False),
     )
     return Response(
@@ -101,8 +103,12 @@ def events() -> Response:
 
 @api.get("/board")
 def board() -> Response:
-    """The lights, parts and last spoken lines: all things the table sees or hears anyway."""
-    return jsonify(_web().box.board())
+    """The lights, parts and last spoken lines: all things the table sees or hears anyway;
+    on the box's own screen only, the open host pairing's code too."""
+    shown = _web().box.board()
+    if _from_this_machine():
+        shown["pairing"] = service().pairing_code()
+    return jsonify(shown)
 
 
 def _from_this_machine() -> bool:
@@ -110,6 +116,12 @@ def _from_this_machine() -> bool:
         return ipaddress.ip_address(request.remote_addr or "").is_loopback
     except ValueError:
         return False
+
+
+def _on_the_box() -> bool:
+    """The box's own browser (its board on a screen), which connects from 127.0.0.1 or
+    ::1; other loopback addresses are tests' stand-ins for other clients."""
+    return request.remote_addr in ("127.0.0.1", "::1")
 
 
 @api.post("/board/press")
@@ -143,7 +155,9 @@ def join() -> Response:
         raise ApiError(409, _("this phone already has a seat in this game"))
     try:
         token = service().claim_seat(seat, request.cookies.get(JOIN_COOKIE))
-    except PermissionError as exc:  # no or an old join code
+    except PermissionError as exc:  # no or an old join code, too many tries at the seat
+        if getattr(exc, "token", None):  # the service's AwaitsHost: a reset seat, approved by the host first
+            return _awaiting_host(exc)
         raise ApiError(403, said(exc)) from None
     except IllegalAction as exc:  # no such seat; SeatTaken (a plain ValueError) is below
         raise ApiError(404, said(exc)) from None
@@ -151,6 +165,15 @@ def join() -> Response:
         raise ApiError(409, _("someone else has taken that seat")) from None
     response = jsonify(ok=True)
     set_token_cookie(response, SEAT_COOKIE, token)
+    return response
+
+
+def _awaiting_host(waiting: Any) -> Response:
+    """202: the phone's cookie, which opens the seat once the host approves the number
+    the phone shows (until then it sees nothing)."""
+    response = jsonify(ok=False, waiting=True, number=waiting.number, message=said(waiting))
+    response.status_code = 202
+    set_token_cookie(response, SEAT_COOKIE, waiting.token)
     return response
 
 
@@ -212,8 +235,46 @@ def act_as_host() -> Response:
 @api.get("/host/join")
 @host_only
 def host_join_link() -> Response:
-    """The join address and QR code of the current game (a new game has a new one)."""
-    return jsonify(join_link(request.host_url, _web().public_url, service().join_code()))
+    """The join address and QR code of the current game (a new game has a new one), and
+    the open host pairing's code, which the new host device must type."""
+    link = join_link(request.host_url, _web().public_url, service().join_code())
+    return jsonify({**link, "pairing": service().pairing_code()})
+
+
+@api.get("/host/seats")
+@host_only
+def seat_requests() -> Response:
+    """The phones asking for a reset seat, each with the number it shows."""
+    return jsonify(requests=service().seat_requests())
+
+
+@api.post("/host/seats")
+@host_only
+def answer_seat_request() -> Response:
+    """Give a reset seat to the asking phone (``approve``: true), or refuse it."""
+    body = json_body()
+    request_id, approve = body.get("id"), body.get("approve")
+    if not isinstance(request_id, str) or not isinstance(approve, bool):
+        raise ApiError(400, _("send the request's id and approve: true or false"))
+    try:
+        service().answer_seat_request(request_id, approve)
+    except IllegalAction as exc:
+        raise ApiError(404, said(exc)) from None
+    return jsonify(ok=True)
+
+
+@api.post("/host/pair")
+def pair_host() -> Response:
+    """A new device becomes host with the code the old host's screen shows (the box's
+    confirm button held first); the old host device loses its rights."""
+    code = json_body().get("code")
+    try:
+        token = service().claim_host(code if isinstance(code, str) else None)
+    except PermissionError as exc:
+        raise ApiError(403, said(exc)) from None
+    response = jsonify(ok=True)
+    set_token_cookie(response, HOST_COOKIE, token)
+    return response
 
 
 @api.post("/host/undo")

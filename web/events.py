@@ -22,6 +22,10 @@ MAX_STREAMS = 20
 the remaining threads always answer ordinary requests (32 streams froze the box)."""
 MAX_STREAMS_PER_CLIENT = 4
 """A phone needs one; a reload can leave one more until its heartbeat finds it dead."""
+MAX_UNKNOWN_STREAMS = 8
+"""Streams for pages without a seat or host cookie (the join page, a stranger): the other
+slots stay free for the seated phones and the host, whatever strangers do (6 addresses
+once held all 20)."""
 BUSY_RETRY_MS = 15000
 RETRY_MS = 3000
 HEARTBEAT_S = 15.0
@@ -30,11 +34,14 @@ WAKE_S = 1.0  # how soon a stopping server ends streams; a wait this long costs 
 
 
 class StreamSlots:
-    """Counts open streams, in all and per client address, to keep both under a cap."""
+    """Counts open streams, in all, per client address and for clients nobody knows, to
+    keep each under its cap."""
 
-    def __init__(self, total: int = MAX_STREAMS, per_client: int = MAX_STREAMS_PER_CLIENT) -> None:
-        self.total, self.per_client = total, per_client
-        self._open: Counter[str] = Counter()
+    def __init__(
+        self, total: int = MAX_STREAMS, per_client: int = MAX_STREAMS_PER_CLIENT, unknown: int = MAX_UNKNOWN_STREAMS
+    ) -> None:
+        self.total, self.per_client, self.unknown = total, per_client, unknown
+        self._open: Counter[tuple[str, bool]] = Counter()
         self._lock = threading.Lock()
 
     def held(self) -> int:
@@ -43,20 +50,26 @@ class StreamSlots:
             return sum(self._open.values())
 
     @contextmanager
-    def hold(self, client: str) -> Iterator[bool]:
-        """A slot for ``client`` while the block runs (True), or no slot (False)."""
+    def hold(self, client: str, known: bool = False) -> Iterator[bool]:
+        """A slot for ``client`` while the block runs (True), or no slot (False); a client
+        not ``known`` (no seat or host cookie) only among the first MAX_UNKNOWN_STREAMS."""
+        key = (client, known)
         with self._lock:
-            granted = sum(self._open.values()) < self.total and self._open[client] < self.per_client
+            unknown = sum(n for (_, k), n in self._open.items() if not k)
+            mine = sum(n for (c, _), n in self._open.items() if c == client)
+            granted = (
+                sum(self._open.values()) < self.total and mine < self.per_client and (known or unknown < self.unknown)
+            )
             if granted:
-                self._open[client] += 1
+                self._open[key] += 1
         try:
             yield granted
         finally:
             if granted:
                 with self._lock:
-                    self._open[client] -= 1
-                    if not self._open[client]:
-                        del self._open[client]
+                    self._open[key] -= 1
+                    if not self._open[key]:
+                        del self._open[key]
 
 
 def version_events(
@@ -65,6 +78,7 @@ def version_events(
     slots: StreamSlots,
     client: str,
     *,
+    known: bool = False,
     gone: Callable[[], bool] = lambda: False,
     heartbeat: float = HEARTBEAT_S,
     lifetime: float = LIFETIME_S,
@@ -73,8 +87,9 @@ def version_events(
     Over the caps, only a retry time and an end: the page polls (its stream "failed")
     and the browser asks for a stream again after BUSY_RETRY_MS.  ``gone`` tells that the
     client has left (waitress's ``client_disconnected``), so a page navigated away frees
-    its slot within WAKE_S instead of at the next heartbeat."""
-    with slots.hold(client) as granted:
+    its slot within WAKE_S instead of at the next heartbeat.  ``known``: the client holds
+    a seat or is the host (see :class:`StreamSlots`)."""
+    with slots.hold(client, known) as granted:
         if not granted:
             yield f"retry: {BUSY_RETRY_MS}\n\n"
             return

@@ -48,21 +48,29 @@ def me() -> str:
 
 @pages.get("/host")
 def host() -> Response:
-    """The host's page.  The first device to open it becomes host; later devices need
-    the box's confirm button pressed (pairing) before they may take over."""
+    """The host's page.  The first device to open it becomes host; a later device needs
+    the box's confirm button held (pairing) and the code the old host's screen then
+    shows, typed on the locked page (``/api/host/pair``)."""
     token = None
     if not is_host():
         if not top_level_visit():
-            return make_response(render_template("host_locked.html", simulated=_simulated()), 403)
+            return _locked()
         try:
             token = service().claim_host()
         except PermissionError:
-            return make_response(render_template("host_locked.html", simulated=_simulated()), 403)
+            return _locked()
     join = join_link(request.host_url, current_app.extensions["familiar"].public_url, service().join_code())
     response = make_response(render_template("host.html", join=join))
     if token is not None:
         set_token_cookie(response, HOST_COOKIE, token)
     return response
+
+
+def _locked() -> Response:
+    """The page of a device that is not host: how to pair, with the code's field while
+    a pairing is open."""
+    pairing = service().pairing_code() is not None
+    return make_response(render_template("host_locked.html", simulated=_simulated(), pairing=pairing), 403)
 
 
 def _simulated() -> bool:

@@ -13,6 +13,8 @@ import functools
 import ipaddress
 import json
 import socket
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -75,6 +77,36 @@ def current_seat() -> int | None:
 
 def is_host() -> bool:
     return service().is_host(request.cookies.get(HOST_COOKIE))
+
+
+class KnownClients:
+    """The addresses whose recent requests carried a working seat or host cookie: when
+    the server runs short of connections it closes other addresses' idle sockets first
+    (``web.serve``).  Only the latest ``kept`` addresses are kept."""
+
+    def __init__(self, kept: int = 64) -> None:
+        self._kept = kept
+        self._seen: OrderedDict[str, None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def saw(self, address: str) -> None:
+        with self._lock:
+            self._seen[address] = None
+            self._seen.move_to_end(address)
+            while len(self._seen) > self._kept:
+                self._seen.popitem(last=False)
+
+    def __contains__(self, address: object) -> bool:
+        with self._lock:
+            return address in self._seen
+
+
+def note_known_client() -> None:
+    """Before each request: an address showing a working seat or host cookie is known."""
+    if not (request.cookies.get(SEAT_COOKIE) or request.cookies.get(HOST_COOKIE)):
+        return
+    if current_seat() is not None or is_host():
+        current_app.extensions["familiar"].known.saw(request.remote_addr or "")
 
 
 def host_only(view: Callable[..., Any]) -> Callable[..., Any]:

@@ -10,7 +10,9 @@ cover that twice over, and an idle thread costs only its stack.
 One client must not freeze the box: live streams are capped below the worker count
 (``web.events``), each client address may hold at most ``MAX_PER_CLIENT`` connections
 (99 idle sockets of one client once filled waitress's limit of 100 and every request
-timed out), and idle keep-alive sockets are closed after ``CHANNEL_TIMEOUT``.
+timed out), idle keep-alive sockets are closed after ``CHANNEL_TIMEOUT``, and beyond
+``EVICT_ABOVE`` connections each new one closes idle ones, strangers' first, so several
+addresses together cannot fill the limit either.
 
 waitress writes no access log (nothing that could hold a cookie), and 3.x sends
 each chunk at once (``send_bytes`` defaults to 1), so events are not held back.
@@ -18,8 +20,11 @@ each chunk at once (``send_bytes`` defaults to 1), so events are not held back.
 
 from __future__ import annotations
 
+import errno
 import functools
 import threading
+from collections import Counter
+from typing import Any
 
 from flask import Flask
 from waitress import wasyncore
@@ -32,6 +37,31 @@ CHANNEL_TIMEOUT = 15  # idle keep-alive sockets (a channel serving a stream is n
 CLEANUP_INTERVAL = 5  # how often waitress looks for idle sockets
 MAX_PER_CLIENT = 16  # a browser opens at most 6 per host; a phone and a laptop share NAT rarely
 CONNECTION_LIMIT = 100  # waitress's default, in all
+EVICT_ABOVE = 80
+"""Open connections beyond which each new one closes idle ones: waitress stops accepting
+at CONNECTION_LIMIT, and 7 addresses x 15 idle sockets timed out 6 of 10 host requests."""
+
+
+class ServeError(OSError):
+    """The pages cannot be served on the configured address; the message says why and
+    what to change (a raw OSError traceback said neither)."""
+
+
+_WHY = {
+    errno.EADDRINUSE: "another program already listens there (is familiar already running?"
+    " see: ss -ltnp 'sport = :{port}'); stop it or set web.port",
+    errno.EACCES: "ports below 1024 need privileges the box does not have; set web.port to 1024 or above",
+    errno.EADDRNOTAVAIL: "this machine has no such address; set web.host (0.0.0.0: every address)",
+}
+
+
+def _listen(app: Flask, host: str, port: int, **options: Any) -> Any:
+    """waitress's server, bound to ``host:port``; a refused address is a :class:`ServeError`."""
+    try:
+        return create_server(app, host=host, port=port, **options)
+    except OSError as error:
+        why = _WHY.get(error.errno or 0, error.strerror or str(error)).format(port=port)
+        raise ServeError(f"cannot serve the pages on {host}:{port}: {why}") from error
 
 
 class PerClientChannel(HTTPChannel):
@@ -46,6 +76,22 @@ class PerClientChannel(HTTPChannel):
         super().__init__(server, sock, addr, adj, map=map)
         if held >= server.per_client:
             self.will_close = True
+        elif (open_now := sum(not c.will_close for c in list(server.active_channels.values()))) > EVICT_ABOVE:
+            _close_idle(server, open_now - EVICT_ABOVE, keep=self)
+
+
+def _close_idle(server: Any, count: int, keep: HTTPChannel) -> None:
+    """Close ``count`` idle channels (none serving a request; a half-sent request is
+    idle): first those of addresses no seat or host cookie came from, of the address
+    holding the most, the longest idle first.  A phone's idle keep-alive socket goes
+    last, and costs it only a reconnection."""
+    channels = [c for c in list(server.active_channels.values()) if c is not keep and not c.will_close]
+    holding = Counter(c.addr[:1] for c in channels)
+    known = getattr(server, "known", ())
+    idle = [c for c in channels if not c.requests]
+    idle.sort(key=lambda c: (c.addr[0] in known, -holding[c.addr[:1]], c.last_activity))
+    for channel in idle[:count]:
+        channel.will_close = True
 
 
 class WebServer:
@@ -55,10 +101,10 @@ class WebServer:
         self, app: Flask, host: str, port: int, threads: int = THREADS, per_client: int = MAX_PER_CLIENT
     ) -> None:
         self.app = app
-        self.server = create_server(
+        self.server: Any = _listen(
             app,
-            host=host,
-            port=port,
+            host,
+            port,
             threads=threads,
             max_request_body_size=MAX_BODY,
             channel_timeout=CHANNEL_TIMEOUT,
@@ -70,6 +116,7 @@ class WebServer:
         )
         self.server.channel_class = PerClientChannel
         self.server.per_client = per_client
+        self.server.known = app.extensions["familiar"].known
         self.host = host
         self.port: int = self.server.effective_port
         self._thread: threading.Thread | None = None

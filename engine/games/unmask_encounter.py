@@ -41,8 +41,16 @@ DIRECTIVES = {
     _("dice total"): "dice_total",
     _("host judges"): "host",
 }
-TARGETS = {"cards_total": (1, 99), "of_a_kind": (2, 6), "dice_total": (1, 36)}
-TARGET_OPTIONS = {"cards_total": (1, 30), "of_a_kind": (2, 6), "dice_total": (2, 36)}
+TARGETS = {"cards_total": (1, 30), "of_a_kind": (2, 6), "dice_total": (2, 36)}
+"""Each directive's target, as offered and as accepted (one range for both): a card total
+up to 30, two to six dice alike (six dice at most), a dice total two to 36."""
+TARGET_MOST = max(high for _, high in TARGETS.values())
+ROLLS = (1, 6)
+"""The rolls an Encounter card may allow, as offered and as accepted."""
+SMALLEST_GROUP = 2
+"""A group is the Leader and the players who join them ("the number of players needed to
+join the group. This group always includes the Leader"): two or more, as offered and as
+accepted."""
 ROLLED = ("of_a_kind", "dice_total")
 NO_NEEDS = _("none")
 _DETAIL = {
@@ -132,18 +140,29 @@ def _from_deck(state: UnmaskState, cards: list[dict[str, Any]]) -> dict[str, Any
         raise IllegalAction(
             _("the taught card's directive must be one of: {checks}", checks=listing([*TARGETS, "host"], "or"))
         )
-    name = data.get("card")
     return {
-        "name": name[:60] if isinstance(name, str) and name.strip() else UNNAMED,
-        "group": whole_number(data["group"], 1, state.players, _("the taught card's group size")),
+        "name": card_name(data.get("card")) or UNNAMED,
+        "group": whole_number(data["group"], SMALLEST_GROUP, state.players, _("the taught card's group size")),
         "check": check,
         "target": None
         if data.get("target") is None
-        else whole_number(data["target"], 1, 99, _("the taught card's target")),
-        "rolls": None if data.get("rolls") is None else whole_number(data["rolls"], 1, 6, _("the taught card's rolls")),
+        else whole_number(data["target"], 1, TARGET_MOST, _("the taught card's target")),
+        "rolls": None
+        if data.get("rolls") is None
+        else whole_number(data["rolls"], *ROLLS, _("the taught card's rolls")),
         "needs": [location_of(loc) for loc in data.get("needs") or []],
         "choice": None,
     }
+
+
+def card_name(raw: Any) -> str | None:
+    """A card's name as a taught deck reports it: text (trimmed, at most 60 characters),
+    or none given; anything else (an object, a number) is refused, not dropped."""
+    if raw is None:
+        return None
+    if not isinstance(raw, str) or not raw.isprintable():
+        raise IllegalAction(_("a card's name must be printable text, not {value!r}", value=str(raw)[:40]))
+    return " ".join(raw.split())[:60] or None
 
 
 def _checked_needs(needs: list[str], group: int) -> list[str]:
@@ -248,7 +267,7 @@ def _ask_encounter(state: UnmaskState) -> list[Expect]:
     """The Encounter card, tapped in a detail at a time (a taught deck sends it whole)."""
     missing, seat, leader = encounter_missing(state), state.leader, state.names[state.leader]
     if missing == "encounter":
-        sizes = tuple(str(n) for n in range(2, state.players + 1))
+        sizes = tuple(str(n) for n in range(SMALLEST_GROUP, state.players + 1))
         shown = _("{name}: show the Encounter card to the camera (a taught Encounter deck)", name=leader)
         return [
             Expect.choice(
@@ -263,7 +282,7 @@ def _ask_encounter(state: UnmaskState) -> list[Expect]:
         return [Expect.choice("directive", _("How is this Encounter won?"), tuple(DIRECTIVES), seat=seat)]
     if missing == "target":
         check = state.card().check or ""
-        low, high = TARGET_OPTIONS[check]
+        low, high = TARGETS[check]
         asked = {
             "cards_total": _("What card total is needed?"),
             "of_a_kind": _("How many dice alike?"),
@@ -273,7 +292,10 @@ def _ask_encounter(state: UnmaskState) -> list[Expect]:
     if missing == "rolls":
         return [
             Expect.choice(
-                "rolls", _("How many rolls does the card allow?"), tuple(str(n) for n in range(1, 7)), seat=seat
+                "rolls",
+                _("How many rolls does the card allow?"),
+                tuple(str(n) for n in range(ROLLS[0], ROLLS[1] + 1)),
+                seat=seat,
             )
         ]
     if missing == "locations":
@@ -393,14 +415,12 @@ def gather_group(state: UnmaskState, turn: Turn) -> list[Effect]:
 
 
 def _ask_group(state: UnmaskState) -> list[Expect]:
-    """The Leader picks the others; a group of one (the Leader alone) is just confirmed.
-    Nothing is asked until every Role is in (the Role prompts come first)."""
+    """The Leader picks the others (at least one joins: :data:`SMALLEST_GROUP`).  Nothing
+    is asked until every Role is in (the Role prompts come first)."""
     if len(state.roles) < state.players:
         return []
     others = group_size(state) - 1
     leader = state.names[state.leader]
-    if others == 0:
-        return [Expect("confirm", "group", _("{name} faces this Encounter alone", name=leader), seat=state.leader)]
     suggested = _suggestions(state)
     if suggested:
         prompt = _("{name}: choose your group (each meets the Location requirements as far as possible)", name=leader)
@@ -505,12 +525,12 @@ ANYTIME = (
 
 
 CARD: dict[str, ArgSpec] = {
-    "choice": Opt(Number(1, _players)),
+    "choice": Opt(Number(SMALLEST_GROUP, _players)),
     "name": Opt(Text(60), UNNAMED),
-    "group": Opt(Number(1, _players)),
+    "group": Opt(Number(SMALLEST_GROUP, _players)),
     "check": Opt(Choice((*DIRECTIVES.values(),)), "host"),
-    "target": Opt(Number(1, 99)),
-    "rolls": Opt(Number(1, 6)),
+    "target": Opt(Number(1, TARGET_MOST)),
+    "rolls": Opt(Number(*ROLLS)),
     "needs": Opt(Items(location_of, 8)),
     "cards": Opt(Items(lambda item: item, 1)),
 }
@@ -521,8 +541,8 @@ ENCOUNTER_STEP = Step[UnmaskState](
     (
         leader_move("encounter", enter_encounter, _ask_encounter, **CARD),
         leader_move("directive", encounter_detail, None, choice=Choice(tuple(DIRECTIVES))),
-        leader_move("target", encounter_detail, None, choice=Number(1, 99)),
-        leader_move("rolls", encounter_detail, None, choice=Number(1, 6)),
+        leader_move("target", encounter_detail, None, choice=Number(1, TARGET_MOST)),
+        leader_move("rolls", encounter_detail, None, choice=Number(*ROLLS)),
         leader_move(
             "locations",
             encounter_detail,

@@ -18,9 +18,10 @@ from engine.args import Choice, Dice, Items, Opt, whole_number
 from engine.dice import say_roll
 from engine.effects import Effect, Expect, Say
 from engine.game import Turn
-from engine.games.unmask_encounter import rolls_said
+from engine.games.unmask_encounter import card_name, rolls_said
 from engine.games.unmask_final import curse_wins
 from engine.games.unmask_outcome import fail, succeed
+from engine.games.unmask_roles import handed_in
 from engine.games.unmask_rules import (
     MAX_DICE,
     dice_to_roll,
@@ -46,9 +47,9 @@ MAX_POOL = 16
 
 
 def pool_size(state: UnmaskState) -> int:
-    """Cards in the pool now: one from each group member, plus the extra cards a Leader
-    ability allowed (step 3), less the Curses already dealt with and discarded (step 4)."""
-    return len(state.now.group) + state.now.extra_cards - state.now.pool.curses
+    """Cards in the pool now: those handed in (step 3, :func:`handed_in`), less the Curses
+    already dealt with and discarded (step 4); never below none."""
+    return max(0, handed_in(state) - state.now.pool.curses)
 
 
 def look(state: UnmaskState, turn: Turn) -> list[Effect]:
@@ -131,24 +132,38 @@ def revealed_card(item: Any) -> dict[str, Any]:
     if not isinstance(is_curse, bool):
         raise IllegalAction(_("curse must be true or false"))
     dice = whole_number(item.get("dice", 0), 0, MAX_CARD_DICE, _("a card's dice value"))
-    name = item.get("card")
-    return {"card": name[:60] if isinstance(name, str) else None, "dice": 0 if is_curse else dice, "curse": is_curse}
+    return {"card": card_name(item.get("card")), "dice": 0 if is_curse else dice, "curse": is_curse}
+
+
+def reveals_all(state: UnmaskState) -> bool:
+    """Whether every card of the pool is revealed: in a Battle ("All cards are revealed")
+    and in an Encounter the box judges (the card total, or the dice "shown on all
+    cards").  A directive the host judges may reveal fewer: "The Leader only reveals as
+    many cards as instructed by the Encounter card directive ... stopping immediately
+    once the directive is fulfilled" (6)."""
+    return state.now.battle is not None or state.card().check != "host"
+
+
+def revealed_count_ok(state: UnmaskState, given: int) -> bool:
+    """A reveal holds the pool's count exactly, or one card at least where fewer may do."""
+    size = pool_size(state)
+    return given == size or (not reveals_all(state) and 0 < given < size)
 
 
 def reveal(state: UnmaskState, turn: Turn) -> list[Effect]:
     """The revealed pool: the Encounter is judged on the card total, or the dice are counted."""
-    cards: list[dict[str, Any]] = turn.args["cards"]
+    cards: list[dict[str, Any]] = turn.args["cards"] or []
     pool, card, battle = state.now.pool, state.card(), state.now.battle is not None
     if pool.cursing:
         raise IllegalAction(_("resolve the Curse first: does it stop the group?"))
-    if len(cards) > pool_size(state):
+    if not revealed_count_ok(state, len(cards)):
         raise IllegalAction(
             _n(
                 "the pool holds {count} card now, not {given}: one per group member, "
                 "plus any extra a Leader ability allowed, less the Curses dealt with",
                 "the pool holds {count} cards now, not {given}: one per group member, "
                 "plus any extra a Leader ability allowed, less the Curses dealt with",
-                max(0, pool_size(state)),
+                pool_size(state),
                 given=len(cards),
             )
         )
@@ -227,15 +242,31 @@ def _ask_revealed(state: UnmaskState) -> list[Expect]:
 
 
 def _ask_pool(state: UnmaskState) -> list[Expect]:
-    size = max(0, pool_size(state))
-    if state.now.pool.swapped:
-        prompt = _(
-            "Reveal the cards (at most {count}): each card's dice value, or 'curse' for a swapped-in Curse",
-            count=size,
+    """The reveal; a pool every card of which was a Curse found and discarded is revealed
+    empty, on a confirmation (a page sends no empty list of cards)."""
+    size = pool_size(state)
+    if size == 0:
+        prompt = _("{name}: no card is left in the pool. Go on without any", name=state.names[state.leader])
+        return [Expect("confirm", "reveal", prompt, seat=state.leader)]
+    return [Expect("cards", "reveal", _reveal_prompt(state, size), seat=state.leader, count=size)]
+
+
+def _reveal_prompt(state: UnmaskState, size: int) -> Msg:
+    swapped = state.now.pool.swapped
+    if not reveals_all(state):
+        if swapped:
+            return _(
+                "Reveal the cards (at most {count}): each card's dice value, or 'curse' for a swapped-in Curse",
+                count=size,
+            )
+        return _("Reveal the cards (at most {count}): each card's dice value", count=size)
+    if swapped:
+        return _n(
+            "Reveal the {count} card: its dice value, or 'curse' for a swapped-in Curse",
+            "Reveal all {count} cards: each card's dice value, or 'curse' for a swapped-in Curse",
+            size,
         )
-    else:
-        prompt = _("Reveal the cards (at most {count}): each card's dice value", count=size)
-    return [Expect("cards", "reveal", prompt, seat=state.leader, count=size)]
+    return _n("Reveal the {count} card: its dice value", "Reveal all {count} cards: each card's dice value", size)
 
 
 def _ask_look(state: UnmaskState) -> list[Expect]:
@@ -356,7 +387,7 @@ POOL_STEP = Step[UnmaskState](
         leader_move("look", look, _ask_look, choice=Choice(LOOK_OPTIONS)),
         leader_move("curse", curse, _ask_curse, choice=Choice(CURSE_OPTIONS)),
         leader_move("swap", swap, _ask_swap, choice=Opt(Choice(SWAP_OPTIONS), SWAP_OPTIONS[0])),
-        leader_move("reveal", reveal, _ask_pool, cards=Items(revealed_card, MAX_POOL)),
+        leader_move("reveal", reveal, _ask_pool, cards=Opt(Items(revealed_card, MAX_POOL))),
         RESULT_MOVE,
     ),
     in_order=True,

@@ -56,21 +56,29 @@ def without_role(state: UnmaskState) -> list[int]:
 
 
 def take_role(state: UnmaskState, turn: Turn) -> list[Effect]:
-    """One seat's Role, from a stack with the most cards left; the host names the seat."""
+    """One seat's Role, one some order of taking from the fullest stacks allows (see
+    :func:`roles_possible`); the host names the seat."""
     seat = turn.own_seat(_("you can only record your own Role"), _("say whose Role this is: seat"))
     name = state.names[seat]
     if seat in state.roles:
         raise IllegalAction(_("{name} already has a Role: {role}", name=name, role=ROLE_NAMES[state.roles[seat]]))
-    loc, stacks = turn.args["choice"], open_stacks(list(state.roles.values()))
+    loc, stacks = turn.args["choice"], open_stacks(list(state.roles.values()), state.players)
     if loc not in stacks:
         roles = listing([ROLE_NAMES[s] for s in stacks], "or")
-        raise IllegalAction(_("take a Role from a stack with the most cards left: {roles}", roles=roles))
+        raise IllegalAction(
+            _(
+                "each Role came from a stack with the most cards left: with the Roles already recorded, "
+                "{name} took {roles}",
+                name=name,
+                roles=roles,
+            )
+        )
     state.roles[seat] = loc
     return [Say(_("{name} takes the {role} card.", name=name, role=ROLE_NAMES[loc]))]
 
 
 def _ask_role(state: UnmaskState) -> list[Expect]:
-    options = tuple(ROLE_NAMES[loc] for loc in open_stacks(list(state.roles.values())))
+    options = tuple(ROLE_NAMES[loc] for loc in open_stacks(list(state.roles.values()), state.players))
     return [
         Expect.choice("role", _("{name}: which Role card did you take?", name=state.names[s]), options, seat=s)
         for s in without_role(state)
@@ -83,12 +91,15 @@ def roles_missing(state: UnmaskState) -> bool:
 
 def use_ability(state: UnmaskState, turn: Turn) -> list[Effect]:
     """The Leader uses one of their two abilities, once a turn; ``extra`` is how many extra
-    cards it lets the group hand in (the only effect the rulebook itself names)."""
+    cards it lets the group hand in (the only effect the rulebook itself names).  The
+    ability serves the pool in progress (the Encounter's, or the Battle's if used then):
+    a Battle after it starts a pool without extras."""
     if state.now.ability is not None:
         raise IllegalAction(_("the Leader uses only one of their two abilities per turn"))
     which, extra = turn.args["choice"], turn.args["extra"]
     _check_extra(state, extra)
-    state.now.ability, state.now.extra_cards = which, extra
+    state.now.ability = which
+    state.now.pool.ability, state.now.pool.extra = True, extra
     name, role = state.names[state.leader], ROLE_NAMES[state.roles[state.leader]]
     said = _("{name} uses a Leader ability: the {which} of the {role} card.", name=name, which=which, role=role)
     if extra:
@@ -103,10 +114,30 @@ def use_ability(state: UnmaskState, turn: Turn) -> list[Effect]:
     return [Say(said)]
 
 
+def handed_in(state: UnmaskState, extra: int | None = None) -> int:
+    """The cards handed in to the pool in progress: "one Wizarding World card" from each
+    group member, "unless a Leader ability allows them to turn in an extra card": at
+    most one extra a member, so an extra claimed before the group was known counts only
+    as far as the group can hand it in.  ``extra``: as if that many were claimed."""
+    members = len(state.now.group)
+    return members + min(state.now.pool.extra if extra is None else extra, members)
+
+
 def _check_extra(state: UnmaskState, extra: int) -> None:
+    """At most one extra card a member; and never fewer cards than the Curses already
+    discarded from the pool (those were handed in)."""
     limit = len(state.now.group) if state.now.group else state.players
     if extra > limit:
         raise IllegalAction(_("each group member hands in at most one extra card"))
+    curses = state.now.pool.curses
+    if state.now.group and handed_in(state, extra) < curses:
+        raise IllegalAction(
+            _n(
+                "{count} Curse was already discarded from this pool: the group handed in at least that many cards",
+                "{count} Curses were already discarded from this pool: the group handed in at least that many cards",
+                curses,
+            )
+        )
 
 
 def extra_cards(state: UnmaskState, turn: Turn) -> list[Effect]:
@@ -114,16 +145,19 @@ def extra_cards(state: UnmaskState, turn: Turn) -> list[Effect]:
     group is known (the host page's way to say it)."""
     extra = turn.args["choice"]
     _check_extra(state, extra)
-    state.now.extra_cards = extra
+    state.now.pool.extra = extra
     return [Say(_n("The pool takes {count} extra card.", "The pool takes {count} extra cards.", extra))]
 
 
 def _extra_possible(state: UnmaskState) -> bool:
-    return state.step == POOL and state.now.ability is not None and state.now.pool.card_dice is None
+    pool = state.now.pool
+    return state.step == POOL and pool.ability and pool.card_dice is None
 
 
 def _ask_extra(state: UnmaskState) -> list[Expect]:
-    options = tuple(str(n) for n in range(1, len(state.now.group) + 1))
+    """The extras the engine takes: one a member at most, never fewer cards than the Curses discarded."""
+    curses = state.now.pool.curses
+    options = tuple(str(n) for n in range(1, len(state.now.group) + 1) if handed_in(state, n) >= curses)
     prompt = _("Did the Leader ability let the group hand in extra cards? How many? (optional)")
     return [Expect.choice("extra_cards", prompt, options, seat=state.leader, optional=True)]
 
@@ -181,6 +215,6 @@ ROLE_MOVES = (
         role=_("Leader"),
         ask=_ask_extra,
         when=_extra_possible,
-        not_now=_("extra cards are entered after a Leader ability, before the cards are revealed"),
+        not_now=_("extra cards are entered after a Leader ability used for this pool, before the cards are revealed"),
     ),
 )

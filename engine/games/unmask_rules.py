@@ -274,12 +274,28 @@ def _check_tokens(cfg: Config) -> None:
                 )
 
 
-def open_stacks(taken: Sequence[str]) -> list[str]:
-    """The Locations a player may take a Role from: "one of the stacks with the most
-    remaining Cards" (set-up step 1), given the Roles already taken."""
-    left = {loc: ROLES_PER_LOCATION - list(taken).count(loc) for loc in LOCATIONS}
-    most = max(left.values())
-    return [loc for loc in LOCATIONS if left[loc] == most and most > 0]
+def roles_possible(taken: Sequence[str], players: int) -> bool:
+    """Whether the Roles recorded so far fit some order of taking, each "from one of the
+    stacks with the most remaining Cards" (set-up step 1), in which every seat ends with
+    a Role.  Phones record after the fact, in any order, so the box checks the
+    distribution, not the order taps arrive in.
+
+    The stacks start equal, so taking from a fullest stack keeps them within one card of
+    each other: the orders end exactly where every Location gave ``players // stacks``
+    or one more, one more at ``players % stacks`` Locations.  Roles recorded fit iff no
+    Location gave more than that and no more Locations than that gave the one more."""
+    stacks = len(LOCATIONS)
+    even, more = divmod(players, stacks)
+    counts = Counter(taken)
+    if players > stacks * ROLES_PER_LOCATION or set(counts) - set(LOCATIONS):
+        return False
+    over = [loc for loc, n in counts.items() if n > even]
+    return all(n <= even + 1 for n in counts.values()) and len(over) <= more
+
+
+def open_stacks(taken: Sequence[str], players: int) -> list[str]:
+    """The Locations whose Role a seat may still record, given the Roles recorded."""
+    return [loc for loc in LOCATIONS if roles_possible([*taken, loc], players)]
 
 
 def requirements_met(needs: Sequence[str], locations: Sequence[str]) -> int:

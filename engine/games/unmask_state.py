@@ -74,6 +74,8 @@ class Pool:
     cursing: bool = False  # the Leader found a Curse while looking: its effect is asked next
     looked: bool = False  # the Leader has looked and found no more Curses
     no_swap: bool = False  # the Leader chose not to swap
+    ability: bool = False  # the Leader's ability was used for this pool: ``extra`` is what it claims
+    extra: int = 0  # extra cards claimed (the pool counts one a group member at most)
     curses: int = 0
     revealed_curses: int = 0  # Curses among the revealed cards (the swapped-in card), being resolved
     card_dice: int | None = None
@@ -91,7 +93,6 @@ class Encounter:
     left_out: int | None = None  # Expelliarmus took this player's wand for this Encounter
     short: bool = False  # a Location requirement went unmet because of it: no swap
     ability: str | None = None  # which of the Leader's two abilities is used this turn
-    extra_cards: int = 0  # extra cards a Leader ability let the group hand in
     pool: Pool = field(default_factory=Pool)
 
     @property

@@ -54,7 +54,7 @@ def test_the_pool_is_asked_one_question_at_a_time_on_the_phone_and_the_host_page
     assert asked(host) == [swapping]
     host.locator("#prompts").get_by_role("button", name="no swap", exact=True).click()  # the host, for Ann
 
-    revealing = "Reveal the cards (at most 2): each card's dice value"
+    revealing = "Reveal all 2 cards: each card's dice value"
     for page in (phone, host):
         expect(page.locator("#prompts")).to_contain_text(revealing)
         assert asked(page) == [revealing]

@@ -150,6 +150,16 @@ def test_a_prompt_for_revealed_cards_still_takes_every_card_seen() -> None:
     assert table.played() == [[{"card": "Galleon"}], [{"card": "Galleon"}]]
 
 
+def test_cards_revealed_in_a_players_area_are_sent_without_a_place() -> None:
+    """A prompt without ``laid`` never asks where a card lies: an Encounter card laid in
+    front of Ann, in her area, is sent as its deck knows it, seat and zone left out."""
+    table = Table()
+    desk = ReadingDesk(table.submit, 0.0, AREAS)
+    shown = Expect("cards", "encounter", "Ann: show the Encounter card to the camera", seat=0, count=1)
+    desk.cards(FRAME, [card("Dementors", 50, 300)], lambda name: {"group": 3, "check": "host"}, shown)
+    assert table.played() == [[{"card": "Dementors", "group": 3, "check": "host"}]]
+
+
 @pytest.mark.parametrize(
     ("areas", "message"),
     [

@@ -24,7 +24,6 @@ import dataclasses
 import tomllib
 from pathlib import Path
 
-import cv2
 import pytest
 from gpiozero import Device
 
@@ -34,11 +33,8 @@ from device.daemon import Daemon
 from device.teach import teach_cards
 from engine.actions import Action
 from engine.games.deal_state import DealState
-from support.card_table import Laid, empty_table, lay
+from support.card_table import Camera, Laid
 from support.cards import LABELS, photo
-from vision.camera.base import ReplayFinished
-from vision.camera.replay import ReplayCamera
-from vision.settle import SettleDetector
 
 TAUGHT = ("green-1-20161231_114459.jpg", "red-2-20161231_114330.jpg")
 """The photos the deck is taught from (the set's ``enroll`` photos)."""
@@ -103,26 +99,6 @@ def box(tmp_path: Path):
     yield daemon
     daemon.close()
     Device.pin_factory = None
-
-
-class Camera:
-    """The table photographed after each play, replayed through the daemon's camera loop."""
-
-    def __init__(self, box: Daemon, folder: Path) -> None:
-        self.box, self.folder, self.shots = box, folder, [folder / "00.jpg"]
-        self.table = empty_table()
-        self.settle = SettleDetector(fps=15)  # one detector, as one camera watches the whole game
-        folder.mkdir()
-        cv2.imwrite(str(self.shots[0]), self.table)
-
-    def sees(self, cards: list[Laid]) -> None:
-        """The table as it was, a hand laying the card (the replay's tumble and arm), then
-        the table held still with sensor noise until the settle detector hands it on."""
-        path = self.folder / f"{len(self.shots):02}.jpg"
-        cv2.imwrite(str(path), lay(self.table, cards), [cv2.IMWRITE_JPEG_QUALITY, 92])
-        before, self.shots = self.shots[-1], [*self.shots, path]
-        with pytest.raises(ReplayFinished), ReplayCamera([before, path], fps=None, loop=False) as camera:
-            self.box._watch(camera, self.settle)
 
 
 def state(box: Daemon) -> DealState:

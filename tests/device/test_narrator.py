@@ -271,6 +271,36 @@ def held_speech(monkeypatch, narrator: Narrator) -> threading.Event:
     return gate
 
 
+def test_a_flood_of_lines_is_logged_once_per_burst(quiet: Narrator, monkeypatch, caplog) -> None:
+    """A full queue logged one warning per dropped line (37,683 lines in a minute)."""
+    caplog.set_level("WARNING", logger="device.narrator")
+    for burst in range(2):
+        gate = held_speech(monkeypatch, quiet)  # line 0 is being said
+        for n in range(1, narrator_module.MAX_QUEUED + 301):  # 100 waiting, 300 dropped
+            quiet.say(f"burst {burst} line {n}")
+        gate.set()
+        assert quiet.wait_idle(120)
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert warnings == [
+        "narration is 100 lines behind: dropping the oldest waiting lines, from 'burst 0 line 1'",
+        "narration caught up; 300 lines were dropped unsaid",
+        "narration is 100 lines behind: dropping the oldest waiting lines, from 'burst 1 line 1'",
+        "narration caught up; 300 lines were dropped unsaid",
+    ]
+    assert quiet.history[-1] == "burst 1 line 400"
+
+
+def test_stop_drops_the_waiting_lines_and_says_how_many(quiet: Narrator, monkeypatch, caplog) -> None:
+    gate = held_speech(monkeypatch, quiet)
+    for n in range(1, 20):
+        quiet.say(f"line {n}")
+    quiet.stop(timeout=0.2)  # line 0 is stuck: the stop does not wait for it
+    assert any(r.getMessage() == "stopping: 19 waiting lines of narration not said" for r in caplog.records)
+    gate.set()
+    assert quiet.wait_idle(30)
+    assert quiet.history == ["line 0"]
+
+
 def test_a_first_line_goes_before_every_waiting_line(quiet: Narrator, monkeypatch) -> None:
     """A seat reset was announced only behind 300 queued lines: it must be heard at once."""
     gate = held_speech(monkeypatch, quiet)

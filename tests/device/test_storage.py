@@ -23,6 +23,7 @@ from gpiozero import Device
 from device.cli import demo_config
 from device.config import Config
 from device.daemon import Daemon
+from device.exit_status import SETUP_ERROR
 from device.store import StorageError, Store, check_state_dir
 from device.table_service import TableService
 from engine.actions import Action
@@ -198,6 +199,7 @@ def test_a_read_only_state_dir_stops_the_box_with_a_readable_message(tmp_path: P
         text=True,
         timeout=120,
     )
-    assert done.returncode == 1
+    assert done.returncode == SETUP_ERROR == 6  # named in RestartPreventExitStatus: not restarted every 5 s
     assert "Traceback" not in done.stderr
     assert f"the state directory {locked} cannot be written" in done.stderr
+    assert "not restarting (exit status 6)" in done.stderr

@@ -5,18 +5,24 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from device import exit_status
+from device.exit_status import SETUP_ERROR
 from device.notify import Notifier
 from support import ROOT
+from support.daemon import answers, free_port
+from support.waiting import wait_for
 
 REPO = ROOT
 UNIT = REPO / "systemd" / "familiar.service"
@@ -473,3 +479,49 @@ def test_watchdog_period_is_for_this_process_only(monkeypatch) -> None:
     assert Notifier().watchdog_period() is None
     monkeypatch.delenv("WATCHDOG_PID")
     assert Notifier().watchdog_period() == 30.0
+
+
+def run_box(tmp_path: Path, *command: str, module: str = "device.cli") -> subprocess.Popen:
+    """The box as systemd starts it (a process of its own), its stderr kept."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])}
+    return subprocess.Popen(
+        [sys.executable, "-m", module, *command],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_a_busy_port_exits_with_the_set_up_status_and_says_why(tmp_path: Path) -> None:
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        box = run_box(tmp_path, "demo", "--no-bots", "--port", str(port), "--state", str(tmp_path / "state"))
+        _, stderr = box.communicate(timeout=120)
+    assert box.returncode == SETUP_ERROR == 6
+    assert "Traceback" not in stderr
+    assert f"cannot serve the pages on 127.0.0.1:{port}: another program already listens there" in stderr
+    assert "set web.port" in stderr and "not restarting (exit status 6)" in stderr
+    assert "6" in dict(directives(UNIT.read_text()))["RestartPreventExitStatus"].split()
+
+
+@pytest.mark.slow
+def test_sigterm_stops_the_box_within_5_s_while_narration_waits(tmp_path: Path) -> None:
+    port = free_port()
+    box = run_box(tmp_path, "--port", str(port), "--state", str(tmp_path / "state"), module="support.chatty")
+    try:
+        opener = urllib.request.build_opener()
+        wait_for(lambda: answers(opener, f"http://127.0.0.1:{port}/board"), timeout=60)
+        box.send_signal(signal.SIGTERM)
+        asked = time.monotonic()
+        _, stderr = box.communicate(timeout=60)
+        took = time.monotonic() - asked
+    finally:
+        box.kill()
+        box.wait(10)
+    assert box.returncode == 0, stderr
+    assert took < 5.0, f"stopped {took:.1f} s after SIGTERM"  # finishing the queue took over 12 s
+    assert re.search(r"stopping: \d+ waiting lines of narration not said", stderr), stderr

@@ -12,8 +12,15 @@ from pathlib import Path
 
 import pytest
 
+from device import table_service as table_service_module
 from device.store import SeatTaken, Store, token_hash
-from device.table_service import TableService
+from device.table_service import (
+    PAIRING_TRIES,
+    SEAT_JOINS_PER_MINUTE,
+    AwaitsHost,
+    TableService,
+    WrongPairingCode,
+)
 from engine.actions import Action, IllegalAction
 from engine.effects import Say
 from support import ROOT
@@ -90,7 +97,49 @@ def test_reset_seat_kills_the_old_token_and_says_so(service):
     service.reset_seat(2)
     assert service.seat_of(token) is None
     assert any("Cy's seat was reset" in e.text for e in heard if isinstance(e, Say))
-    assert service.claim_seat(2, service.join_code()) != token
+    with pytest.raises(AwaitsHost) as waiting:  # its secrets were dealt: the host approves the next phone
+        service.claim_seat(2, service.join_code())
+    assert waiting.value.token != token and service.seat_of(waiting.value.token) is None
+    (request,) = service.seat_requests()
+    assert request["name"] == "Cy" and request["number"] == waiting.value.number
+    service.answer_seat_request(request["id"], approve=True)
+    assert service.seat_of(waiting.value.token) == 2
+
+
+def test_a_reset_seat_goes_only_to_the_phone_the_host_approves(service):
+    start(service)
+    service.claim_seat(0, service.join_code())
+    service.reset_seat(0)
+    asked = []
+    for _ in range(3):
+        with pytest.raises(AwaitsHost) as waiting:
+            service.claim_seat(0, service.join_code())
+        asked.append(waiting.value)
+    requests = {r["number"]: r["id"] for r in service.seat_requests()}
+    assert all(service.seat_of(a.token) is None for a in asked)  # nobody sees the seat while waiting
+    service.answer_seat_request(requests[asked[0].number], approve=False)
+    assert service.seat_of(asked[0].token) is None
+    service.answer_seat_request(requests[asked[1].number], approve=True)
+    assert [service.seat_of(a.token) for a in asked] == [None, 0, None]
+    assert service.seat_requests() == []  # the other phone's request went with the approval
+    with pytest.raises(IllegalAction):
+        service.answer_seat_request(requests[asked[2].number], approve=True)
+    notices = service.public_view()["notices"]
+    assert "A phone took Ann's seat." in notices  # every claim is announced
+    assert any("asks for Ann's seat" in n for n in notices)
+    assert any("gave Ann's seat to the phone showing" in n for n in notices)
+
+
+def test_joining_is_limited_per_seat_whoever_tries(service):
+    start(service)
+    service.claim_seat(0, service.join_code())
+    service.reset_seat(0)
+    for _ in range(SEAT_JOINS_PER_MINUTE - 1):
+        with pytest.raises(AwaitsHost):
+            service.claim_seat(0, service.join_code())
+    with pytest.raises(PermissionError, match="too many tries to take Ann's seat"):
+        service.claim_seat(0, service.join_code())
+    assert service.claim_seat(1, service.join_code())  # another seat has its own limit
 
 
 def test_new_game_needs_new_claims(service):
@@ -101,16 +150,52 @@ def test_new_game_needs_new_claims(service):
     assert service.public_view()["claimed"] == [False, False]
 
 
-def test_host_is_first_come_then_only_by_the_box_button(service):
+def test_host_is_first_come_then_only_by_the_box_button_and_its_code(service):
     host = service.claim_host()
     assert service.is_host(host) and not service.is_host("nope") and not service.is_host(None)
     with pytest.raises(PermissionError, match="confirm button"):
         service.claim_host()
+    assert service.pairing_code() is None
     service.open_host_pairing()
-    second = service.claim_host()
+    code = service.pairing_code()
+    assert code is not None and len(code) == 6 and code.isdigit()
+    with pytest.raises(WrongPairingCode):
+        service.claim_host()  # the window alone no longer makes anyone host
+    with pytest.raises(WrongPairingCode):
+        service.claim_host(f"{(int(code) + 1) % 10**6:06d}")
+    assert service.is_host(host)
+    second = service.claim_host(code)
     assert service.is_host(second) and not service.is_host(host)
+    assert service.pairing_code() is None
     with pytest.raises(PermissionError):
-        service.claim_host()
+        service.claim_host(code)  # one hand-over per hold
+
+
+def test_wrong_pairing_codes_close_the_pairing(service):
+    host = service.claim_host()
+    service.open_host_pairing()
+    code = service.pairing_code()
+    assert code is not None
+    wrong = [f"{(int(code) + n) % 10**6:06d}" for n in range(1, PAIRING_TRIES + 1)]
+    for guess in wrong:
+        with pytest.raises(WrongPairingCode):
+            service.claim_host(guess)
+    assert service.pairing_code() is None
+    with pytest.raises(PermissionError, match="confirm button"):
+        service.claim_host(code)  # even the right code: the box's button must be held again
+    assert service.is_host(host)
+
+
+def test_the_pairing_code_lasts_its_minute_only(service, monkeypatch):
+    service.claim_host()
+    now = [1000.0]
+    monkeypatch.setattr(table_service_module.time, "monotonic", lambda: now[0])
+    service.open_host_pairing(seconds=60)
+    code = service.pairing_code()
+    now[0] += 61
+    assert service.pairing_code() is None
+    with pytest.raises(PermissionError, match="confirm button"):
+        service.claim_host(code)
 
 
 CHILD = textwrap.dedent(

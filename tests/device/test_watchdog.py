@@ -23,6 +23,7 @@ from gpiozero import Device
 from device import daemon as daemon_module
 from device.cli import DEMO_PHOTOS
 from device.heartbeats import Heartbeats
+from device.narrator import KEPT_HISTORY
 from support.daemon import make_daemon
 from support.waiting import wait_for
 from vision.camera import Camera, ReplayCamera
@@ -74,6 +75,12 @@ def messages(listener: socket.socket, seconds: float) -> list[tuple[float, str]]
     return received
 
 
+def listen(listener: socket.socket, received: list[tuple[float, str]], until: threading.Event) -> None:
+    """Every sd_notify message, with its arrival time, into ``received`` until ``until`` is set."""
+    while not until.is_set():
+        received.extend(messages(listener, 0.2))
+
+
 def pings(received: list[tuple[float, str]]) -> int:
     return sum(text == "WATCHDOG=1" for _, text in received)
 
@@ -112,6 +119,42 @@ def test_pings_stop_while_the_camera_thread_stalls_and_resume_after(
         runner.join(30)
         Device.pin_factory = None
     assert not runner.is_alive()
+
+
+@pytest.mark.slow
+def test_a_narrator_talking_past_its_kept_history_is_not_reported_dead(
+    tmp_path: Path, notify_socket: socket.socket, monkeypatch
+) -> None:
+    """150 lines, each followed by 40 ms of quiet, fed as the queue (100 lines) drains:
+    past the 100 kept lines the history's length stops changing for over 2 s while the
+    narrator talks on, twice its 1 s limit."""
+    monkeypatch.setattr(daemon_module, "NARRATOR_STALL_S", 1.0)
+    box = make_daemon(tmp_path)
+    runner = threading.Thread(target=box.run, name="main")
+    runner.start()
+    try:
+        assert messages(notify_socket, 0.5)[0][1] == "READY=1"
+        box.narrator.wait_idle(30)
+        before = box.narrator.finished
+        received: list[tuple[float, str]] = []
+        listening = threading.Thread(target=listen, args=(notify_socket, received, box.stopping))
+        listening.start()
+        for number in range(150):
+            wait_for(lambda n=number: n - (box.narrator.finished - before) < 50)
+            box.narrator.say(f"line {number}", then_wait=0.04)
+        assert box.narrator.wait_idle(60)
+        done_at = time.monotonic()
+    finally:
+        box.stopping.set()
+        runner.join(30)
+        Device.pin_factory = None
+    listening.join(5)
+    assert not runner.is_alive()
+    assert not [text for _, text in received if text.startswith("STATUS=stalled")]
+    pinged = [at for at, text in received if text == "WATCHDOG=1" and at <= done_at]
+    assert max(b - a for a, b in zip(pinged, pinged[1:], strict=False)) < 0.5  # every 0.15 s throughout
+    assert len(box.narrator.history) == KEPT_HISTORY
+    assert box.narrator.finished - before == 150  # no "stopped responding" line either
 
 
 def test_the_camera_thread_outlives_any_exception_and_shows_it(tmp_path: Path, monkeypatch) -> None:

@@ -37,6 +37,28 @@ def test_replay_runs_only_the_current_game_when_no_undo_reaches_an_older_one():
     assert table.public_view()["view"]["rounds"] == 9
 
 
+def test_replay_runs_at_most_two_games_whatever_undos_older_ones_hold():
+    """Issue 51: a log of 232 games with an undo in each started in 110 s, every game run
+    again.  The current game runs, and the one an undo of its start brings back; the
+    table is the one that never restarted, and undoing back into the older games works."""
+    live, log = Table(games()), []
+    for game in range(6):
+        for action in [Action(NEW, {"game": "secrets", "seats": ["Ann", "Bob"]}), *[Action("next")] * 10]:
+            live.apply(action, game, seq=len(log) + 1)
+            log.append(Entry(len(log) + 1, action, game))
+        log.append(Entry(len(log) + 1, Action(UNDO), 0))
+        live.undo(log[-1].seq, log[-1].action)
+    Counting.applied = 0
+    restarted = replay(log, {"secrets": Counting()})
+    assert Counting.applied <= 2 * 10 + 2 * MARK_EVERY  # two games and their undos' rebuilds, not six
+    assert restarted.public_view() == live.public_view()
+    assert [restarted.private_view(s) for s in (0, 1)] == [live.private_view(s) for s in (0, 1)]
+    for _ in range(10):  # back through the current game's start into the one before
+        live.undo()
+        restarted.undo()
+    assert restarted.public_view() == live.public_view() and restarted.game_seq == live.game_seq < log[-12].seq
+
+
 def test_an_undo_late_in_a_long_game_replays_a_few_entries_not_the_game():
     """Undo runs under the table's lock, which every page waits on: it starts from the
     latest mark, and the table it gives is the one that never had the undone entry."""

@@ -157,7 +157,7 @@ def test_kept_dice_and_rolls_allowed_by_the_encounter_card() -> None:
     assert play.s.board.snake == 1 and play.s.leader == 1
     play.act("encounter", group=2, check="dice_total", target=10, rolls=1)
     play.gather()
-    play.act("reveal", cards=[{"dice": 2}])
+    play.act("reveal", cards=[{"dice": 2}, {"dice": 0}])
     play.act("roll", dice=[6, 4])
     assert play.s.step == "token"
 
@@ -248,7 +248,7 @@ def test_fourth_space_penalty_lasts_one_encounter_and_its_battle() -> None:
     assert play.s.board.snake == 4 and threat()["threat"].attention
     play.token("dementor")  # the next Encounter succeeds: its Battle is still under the penalty
     assert play.s.now.context == "battle" and threat()["threat"].attention
-    play.act("reveal", cards=[{"dice": 3}])
+    play.act("reveal", cards=[{"dice": 3}, {"dice": 0}])
     play.act("roll", dice=[2, 2, 2])
     assert not threat()["threat"].attention and play.s.board.snake == 4
     assert any(line.startswith("The penalty is over") for line in play.said[-4:])

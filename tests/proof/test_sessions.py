@@ -149,7 +149,11 @@ def test_a_reset_seats_old_token_stays_refused_after_a_restart(box, tmp_path):
     ann = joined(app, service, 0)
     old = token_of(ann, SEAT_COOKIE)
     assert host.post("/api/host/reset", json={"seat": 0}).status_code == 200
-    newcomer = joined(app, service, 0)
+    newcomer = app.test_client()
+    newcomer.get(f"/j/{service.join_code()}")
+    assert newcomer.post("/api/join", json={"seat": 0}).status_code == 202  # the host approves it first
+    (request,) = host.get("/api/host/seats").json["requests"]
+    assert host.post("/api/host/seats", json={"id": request["id"], "approve": True}).status_code == 200
     assert ann.get("/api/me").status_code == 403 and newcomer.get("/api/me").json["name"] == "Ann"
     restarted = TableService(Store(service.store.path), games=service.games)
     assert restarted.seat_of(old) is None and restarted.seat_of(token_of(newcomer, SEAT_COOKIE)) == 0
@@ -163,6 +167,9 @@ def test_host_rights_are_held_by_one_device_and_handed_over_only_by_the_box_butt
     for asker in (ann, newcomer):  # a phone cannot open the pairing: the simulated buttons are not there
         assert asker.post("/api/board/press", json={"button": "confirm-hold"}).status_code == 403
     service.open_host_pairing()  # the box's confirm button, held
+    assert newcomer.get("/host").status_code == 403  # the code from the host's screen is needed
+    code = host.get("/api/host/join").json["pairing"]
+    assert newcomer.post("/api/host/pair", json={"code": code}).status_code == 200
     assert newcomer.get("/host").status_code == 200
     assert service.is_host(token_of(newcomer, HOST_COOKIE)) and not service.is_host(token_of(host, HOST_COOKIE))
     assert host.get("/api/host/games").status_code == 403 and newcomer.get("/api/host/games").status_code == 200

@@ -11,13 +11,19 @@ the reader sees real printed cards and a real table; only their arrangement is m
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
+import pytest
 
 from support.cards import LABELS, photo
+from vision.camera.base import ReplayFinished
+from vision.camera.replay import ReplayCamera
 from vision.cards.catalog import grid_order
 from vision.cards.detect import find_cards
+from vision.settle import SettleDetector
 
 TABLE_PHOTO = "purple-3-20170101_124713.jpg"
 """Its cards are never taught: painted out, the table is what remains."""
@@ -80,3 +86,23 @@ def lay(table: np.ndarray, cards: list[Laid]) -> np.ndarray:
         cv2.fillConvexPoly(inside, target.astype(np.int32), 255)
         frame[inside > 0] = warped[inside > 0]
     return frame
+
+
+class Camera:
+    """The table photographed after each play, replayed through a daemon's camera loop."""
+
+    def __init__(self, box: Any, folder: Path) -> None:
+        self.box, self.folder, self.shots = box, folder, [folder / "00.jpg"]
+        self.table = empty_table()
+        self.settle = SettleDetector(fps=15)  # one detector, as one camera watches the whole game
+        folder.mkdir()
+        cv2.imwrite(str(self.shots[0]), self.table)
+
+    def sees(self, cards: list[Laid]) -> None:
+        """The table as it was, a hand laying the card (the replay's tumble and arm), then
+        the table held still with sensor noise until the settle detector hands it on."""
+        path = self.folder / f"{len(self.shots):02}.jpg"
+        cv2.imwrite(str(path), lay(self.table, cards), [cv2.IMWRITE_JPEG_QUALITY, 92])
+        before, self.shots = self.shots[-1], [*self.shots, path]
+        with pytest.raises(ReplayFinished), ReplayCamera([before, path], fps=None, loop=False) as camera:
+            self.box._watch(camera, self.settle)

@@ -15,7 +15,7 @@ from engine.actions import Action
 from engine.effects import Expect
 from engine.games.unmask import Unmask
 from engine.games.unmask_encounter import legal_groups
-from engine.games.unmask_pool import pool_size
+from engine.games.unmask_pool import pool_size, reveals_all
 from engine.games.unmask_rules import DEATH_EATER, LOCATIONS, LOYALTY_CHART, NAMES_TO_SUBMIT, ORDER, open_stacks
 from engine.games.unmask_state import UnmaskState
 from support.table import Scripted
@@ -50,10 +50,11 @@ class Play(Scripted):
             self.act("roll", dice=[6, 6] if seat == leader else [2, 3])
 
     def encounter(self, success: bool, group: int = 2) -> None:
-        """A whole Encounter judged on the card total (target 5)."""
+        """A whole Encounter judged on the card total (target 5): every card revealed."""
         self.act("encounter", name="Test", group=group, check="cards_total", target=5)
         self.gather()
-        self.act("reveal", cards=[{"dice": 3}, {"dice": 2 if success else 1}])
+        rest = [{"dice": 0}] * (len(self.s.now.group) - 2)
+        self.act("reveal", cards=[{"dice": 3}, {"dice": 2 if success else 1}, *rest])
 
     def gather(self) -> None:
         """The Leader and the next available players, as many as the Encounter needs."""
@@ -112,7 +113,7 @@ def random_action(s: UnmaskState, r: random.Random) -> Action:
     missing = [x for x in range(n) if x not in s.roles]
     if missing and step in ("first_roll", "encounter", "group") and (step == "group" or r.random() < 0.5):
         seat = r.choice(missing)
-        role = r.choice(open_stacks(list(s.roles.values())))
+        role = r.choice(open_stacks(list(s.roles.values()), n))
         return (
             Action("role", {"choice": role}, seat)
             if r.random() < 0.5
@@ -136,7 +137,8 @@ def random_action(s: UnmaskState, r: random.Random) -> Action:
             return Action("curse", {"choice": r.choice(["resolved", "stops"])}, by(s.leader))
         if pick < 0.15 and not s.now.pool.swapped and not s.now.short:
             return Action("swap", {}, by(s.leader))
-        cards = [_random_card(r) for _ in range(r.randint(0, size))]
+        count = size if reveals_all(s) else r.randint(min(1, size), size)
+        cards = [_random_card(r) for _ in range(count)]
         if s.now.pool.swapped and cards and r.random() < 0.1:
             cards[0] = "curse" if r.random() < 0.5 else {"card": "Avada Kedavra", "curse": True}
         return Action("reveal", {"cards": cards}, by(s.leader))
@@ -180,9 +182,9 @@ def _encounter_action(s: UnmaskState, r: random.Random, who: int | None) -> Acti
     targets = {"cards_total": (1, 8), "of_a_kind": (2, 3), "dice_total": (4, 16)}
     if s.now.card is None:
         if r.random() < 0.5:
-            return Action("encounter", {"choice": str(r.randint(1, s.players))}, who)
+            return Action("encounter", {"choice": str(r.randint(2, s.players))}, who)
         check = r.choice(["cards_total", "of_a_kind", "dice_total", "host"])
-        group = r.randint(1, s.players)
+        group = r.randint(2, s.players)
         needs = r.sample([*LOCATIONS, *LOCATIONS], r.randint(0, min(3, group)))
         data: dict[str, Any] = {"group": group, "check": check, "rolls": r.randint(1, 3), "needs": needs}
         if check in targets:
@@ -224,9 +226,8 @@ def page_action(expect: Expect, r: random.Random) -> Action:
         data = {
             "cards": [{"card": "Taught Encounter", "group": r.randint(2, 4), "check": "host", "needs": ["ministry"]}]
         }
-    elif expect.kind == "cards":  # no more than the prompt's count, a Curse only where the prompt speaks of one
-        most = 4 if expect.count is None else expect.count
-        cards = [r.choice(["0", "1", "2", "3"]) for _ in range(r.randint(min(1, most), most))]
+    elif expect.kind == "cards":  # the prompt's count, a Curse only where the prompt speaks of one
+        cards = [r.choice(["0", "1", "2", "3"]) for _ in range(expect.count or r.randint(1, 4))]
         if cards and "'curse'" in expect.prompt and r.random() < 0.2:
             cards[0] = "curse"
         data = {"cards": cards}

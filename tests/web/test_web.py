@@ -109,9 +109,17 @@ def test_reset_seat_kills_the_old_cookie(table):
     thief = app.test_client()
     thief.set_cookie("familiar_seat", old)
     assert thief.get("/api/me").status_code == 403
-    again = join(app, 0)
-    assert cookie(again, "familiar_seat") != old and again.get("/api/me").json["name"] == "Ann"
+    again = phone_with_link(app)
+    waiting = again.post("/api/join", json={"seat": 0})
+    assert waiting.status_code == 202 and waiting.json["waiting"] is True  # the host approves it first
+    assert cookie(again, "familiar_seat") != old and again.get("/api/me").status_code == 403
+    (request,) = host.get("/api/host/seats").json["requests"]
+    assert request["name"] == "Ann" and request["number"] == waiting.json["number"]
+    assert waiting.json["number"] in waiting.json["message"]  # shown on the phone, for the host to compare
+    assert host.post("/api/host/seats", json={"id": request["id"], "approve": True}).status_code == 200
+    assert again.get("/api/me").json["name"] == "Ann"
     assert host.post("/api/host/reset", json={"seat": 2}).status_code == 409  # nobody there
+    assert ann.get("/api/host/seats").status_code == 403  # the requests are the host's alone
 
 
 def test_reset_is_said_aloud(table):
@@ -162,6 +170,9 @@ def test_a_second_device_needs_the_box_button_to_become_host(table):
     assert locked.status_code == 403 and b"confirm" in locked.data
     assert cookie(other, "familiar_host") is None
     service.open_host_pairing()
+    assert other.get("/host").status_code == 403  # opening the page is no longer enough
+    code = host.get("/api/host/join").json["pairing"]  # shown on the old host's screen
+    assert other.post("/api/host/pair", json={"code": code}).status_code == 200
     assert other.get("/host").status_code == 200
     assert other.get("/api/host/games").status_code == 200
     assert host.get("/api/host/games").status_code == 403  # the old host device was replaced

@@ -13,6 +13,7 @@ import pytest
 
 from engine.actions import Action
 from support.web import make_app
+from web.events import MAX_UNKNOWN_STREAMS
 from web.serve import serve
 
 
@@ -124,9 +125,10 @@ def connect_from(source: str, port: int) -> socket.socket:
     return sock
 
 
-def stream_from(source: str, port: int) -> tuple[socket.socket, bytes]:
+def stream_from(source: str, port: int, cookie: str = "") -> tuple[socket.socket, bytes]:
     sock = connect_from(source, port)
-    sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    sent = f"Cookie: {cookie}\r\n" if cookie else ""
+    sock.sendall(f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n{sent}\r\n".encode())
     head = b""
     while b"data: " not in head and b"retry: 15000" not in head:  # a live stream, or "come back later"
         chunk = sock.recv(4096)
@@ -153,6 +155,60 @@ def test_one_hostile_client_cannot_freeze_the_box(served):
         hostile.append(phone)
         assert b"retry: 3000" in head  # another phone still gets a real stream
     finally:
+        for sock in hostile:
+            sock.close()
+
+
+def test_strangers_cannot_take_the_live_updates_of_seated_phones_and_the_host(served):
+    """6 addresses without a seat or host cookie held all 20 live-update slots."""
+    server, service = served
+    service.submit(Action("table.new", {"game": "secrets", "seats": ["Ann", "Bob"]}))
+    seat = service.claim_seat(0, service.join_code())
+    host = service.claim_host()
+    held: list[socket.socket] = []
+    try:
+        strangers = [stream_from(f"127.0.0.{2 + n}", server.port) for n in range(6) for _ in range(4)]
+        held += [sock for sock, _ in strangers]
+        assert sum(b"data: " in head for _, head in strangers) == MAX_UNKNOWN_STREAMS
+        for source, cookie in (("127.0.0.20", f"familiar_seat={seat}"), ("127.0.0.21", f"familiar_host={host}")):
+            sock, head = stream_from(source, server.port, cookie)
+            held.append(sock)
+            assert b"retry: 3000" in head and b"data: " in head  # a real stream, not "come back later"
+    finally:
+        for sock in held:
+            sock.close()
+
+
+def test_several_addresses_of_idle_sockets_cannot_shut_out_the_host_or_a_phone(served):
+    """7 addresses x 15 idle sockets (under the per-address cap, over waitress's 100 in
+    all) timed out 6 of 10 host requests: each new socket beyond EVICT_ABOVE now closes
+    idle ones, strangers' first, so the host is answered and a seated phone keeps its
+    keep-alive socket."""
+    server, service = served
+    service.submit(Action("table.new", {"game": "secrets", "seats": ["Ann", "Bob"]}))
+    seat, host = service.claim_seat(0, service.join_code()), service.claim_host()
+    phone = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5, source_address=("127.0.0.40", 0))
+    phone.connect()
+
+    def ask(conn: http.client.HTTPConnection, path: str, cookie: str) -> int:
+        conn.request("GET", path, headers={"Cookie": cookie})
+        response = conn.getresponse()
+        response.read()
+        return response.status
+
+    hostile: list[socket.socket] = []
+    try:
+        assert ask(phone, "/api/me", f"familiar_seat={seat}") == 200  # the phone's socket stays open
+        hostile += [connect_from(f"127.0.0.{2 + n}", server.port) for n in range(7) for _ in range(15)]
+        answered = 0
+        for _ in range(10):
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5, source_address=("127.0.0.30", 0))
+            answered += ask(conn, "/api/host/join", f"familiar_host={host}") == 200
+            conn.close()
+        assert answered == 10
+        assert ask(phone, "/api/me", f"familiar_seat={seat}") == 200  # on the same socket: not closed
+    finally:
+        phone.close()
         for sock in hostile:
             sock.close()
 

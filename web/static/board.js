@@ -15,6 +15,8 @@
     const status = document.getElementById("status-light");
     status.className = `led status ${board.status}`;
     document.getElementById("status-text").textContent = board.status;
+    document.getElementById("pairing-panel").hidden = !board.pairing;  // only on the box's own screen
+    document.getElementById("pairing-code").textContent = board.pairing || "";
     // Redrawn only when the lights change, so a blinking LED keeps its rhythm between polls.
     redraw(document.getElementById("tracks"), [board.tracks, board.blink_seconds], () => {
       const tracks = Object.entries(board.tracks);

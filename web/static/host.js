@@ -130,8 +130,21 @@
     });
   }
 
+  // Phones asking for a seat that was reset: the host gives it to the one showing the number.
+  function drawSeatRequests(requests) {
+    document.getElementById("seat-requests-panel").hidden = !requests.length;
+    clear(document.getElementById("seat-requests")).append(...requests.map((r) => el("li", {},
+      t("A phone asks for {name}'s seat and shows {number}.", { name: r.name, number: r.number }), " ",
+      el("button", { type: "button", onclick: () => post("/api/host/seats", { id: r.id, approve: true },
+        t("{name}'s seat is that phone's.", { name: r.name })).then(refresh) }, t("Give {name}'s seat to it", { name: r.name })), " ",
+      el("button", { type: "button", onclick: () => post("/api/host/seats", { id: r.id, approve: false },
+        t("Refused.")).then(refresh) }, t("Refuse")))));
+  }
+
   // A new game (or an undone one) has a new join code: show its address and QR code.
   function drawJoin(link) {
+    document.getElementById("pairing-panel").hidden = !link.pairing;
+    document.getElementById("pairing-code").textContent = link.pairing || "";
     const url = document.getElementById("join-url");
     if (url.textContent === link.url) return;
     url.textContent = link.url;
@@ -141,10 +154,11 @@
   }
 
   const refresh = Familiar.serial(async () => {
-    const [table, board, pending, join] = await Promise.all(
-      [api("/api/table"), api("/api/board"), api("/api/host/pending"), api("/api/host/join")]);
+    const [table, board, pending, join, seats] = await Promise.all(
+      [api("/api/table"), api("/api/board"), api("/api/host/pending"), api("/api/host/join"), api("/api/host/seats")]);
     if (pending.status === 403) { window.location.reload(); return; }
     if (join.ok) drawJoin(join.data);
+    if (seats.ok) drawSeatRequests(seats.data.requests);
     if (table.ok) drawTable(table.data);
     if (board.ok) drawBoard(board.data);
     if (pending.ok) drawPending(pending.data.pending);

@@ -28,9 +28,20 @@
     // a mis-tap would show this phone someone else's secret and lock that player out
     if (!window.confirm(t("Are you {name}? This phone will show {name}'s secrets, to you alone.", { name }))) return;
     const reply = await api("/api/join", { seat });
+    if (reply.status === 202) { awaitHost(reply.data.message); return; }
     if (reply.ok) { window.location.assign("/me"); return; }
     say(reply.data.error || t("Could not join."), true);
     refresh();
+  }
+
+  // A seat that was reset: this phone sees nothing until the host approves the number
+  // it shows; then the seat is this phone's.
+  async function awaitHost(message) {
+    say(message);
+    for (;;) {
+      await new Promise((done) => setTimeout(done, 2000));
+      if ((await api("/api/me")).ok) { window.location.assign("/me"); return; }
+    }
   }
 
   live(refresh);
