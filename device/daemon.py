@@ -364,23 +364,19 @@ class Daemon:
         self._show_board()
 
     def _read_cards(self, frame: Any, expect: Any) -> str:
-        """Read the cards in view against the taught decks; the deck that knows the most
-        wins.  The desk answers the prompt with them, or (cards read where they lie) with
-        those newly laid.  Without a taught deck the host enters the cards by hand."""
-        from vision.cards import Catalog, read_cards  # ~25 MB of the box's memory: only once cards are read
+        """Read the cards in view against every taught deck, each card named by the deck
+        that knows it (two decks may lie side by side).  The desk answers the prompt with
+        them, or (cards read where they lie) with those newly laid.  Without a taught deck
+        the host enters the cards by hand."""
+        from vision.cards import Catalog, read_decks  # ~25 MB of the box's memory: only once cards are read
 
-        best: tuple[int, list, Any] | None = None
-        for index in sorted(self.config.state_path(self.config.vision.card_catalog).glob("*/catalog.json")):
-            catalog = Catalog(index.parent)
-            if not catalog.names:
-                continue
-            cards = read_cards(frame, catalog)
-            known = sum(c.name is not None for c in cards)
-            if best is None or known > best[0]:
-                best = (known, cards, catalog)
-        if best is None:
+        indexes = sorted(self.config.state_path(self.config.vision.card_catalog).glob("*/catalog.json"))
+        catalogs = [c for c in (Catalog(index.parent) for index in indexes) if c.names]
+        if not catalogs:
             return "no taught deck: cards are entered by hand"
-        return self.desk.cards(frame, best[1], best[2].card_data, expect)
+        read = read_decks(frame, catalogs)
+        data = {card.name: deck.card_data(card.name) for card, deck in read if deck is not None and card.name}
+        return self.desk.cards(frame, [card for card, _ in read], lambda name: data.get(name, {}), expect)
 
     def remeter_camera(self) -> None:
         """Exposure and white balance are measured afresh on the camera thread's next

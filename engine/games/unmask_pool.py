@@ -18,7 +18,7 @@ from engine.args import Choice, Dice, Items, Opt, whole_number
 from engine.dice import say_roll
 from engine.effects import Effect, Expect, Say
 from engine.game import Turn
-from engine.games.unmask_encounter import card_name, rolls_said
+from engine.games.unmask_encounter import ENCOUNTER_DATA, card_name, rolls_said
 from engine.games.unmask_final import curse_wins
 from engine.games.unmask_outcome import fail, succeed
 from engine.games.unmask_roles import handed_in
@@ -126,6 +126,8 @@ def revealed_card(item: Any) -> dict[str, Any]:
             raise IllegalAction(
                 _("type each card as its dice value or 'curse', not {item!r}", item=item[:40])
             ) from None
+    if isinstance(item, dict) and item.get("card") and "group" in item and not set(item) - set(ENCOUNTER_DATA):
+        return {"card": card_name(item["card"]), "dice": 0, "curse": False, "encounter": True}  # see reveal
     if not isinstance(item, dict) or set(item) - {"card", "dice", "curse"}:
         raise IllegalAction(_("each card is an object like {example}", example='{"dice": 2, "curse": false}'))
     is_curse = item.get("curse", False)
@@ -152,8 +154,8 @@ def revealed_count_ok(state: UnmaskState, given: int) -> bool:
 
 def reveal(state: UnmaskState, turn: Turn) -> list[Effect]:
     """The revealed pool: the Encounter is judged on the card total, or the dice are counted."""
-    cards: list[dict[str, Any]] = turn.args["cards"] or []
     pool, card, battle = state.now.pool, state.card(), state.now.battle is not None
+    cards = _pool_cards(turn.args["cards"] or [], card.name)
     if pool.cursing:
         raise IllegalAction(_("resolve the Curse first: does it stop the group?"))
     if not revealed_count_ok(state, len(cards)):
@@ -183,6 +185,16 @@ def reveal(state: UnmaskState, turn: Turn) -> list[Effect]:
         effects.append(Say(_("A Curse is revealed: it must be resolved now, or the Death Eaters win.")))
         return effects
     return effects + judge(state)
+
+
+def _pool_cards(cards: list[dict[str, Any]], encounter: str | None) -> list[dict[str, Any]]:
+    """The pool's cards among those revealed.  The camera sees the Encounter card too, face
+    up where the Leader laid it (read from the taught Encounter deck): that card is not in
+    the pool and is left out; any other Encounter card among the pool is refused."""
+    kept = [c for c in cards if not (c.get("encounter") and c["card"] == encounter)]
+    if any(c.get("encounter") for c in kept):
+        raise IllegalAction(_("an Encounter card is not a card of the pool: reveal the Wizarding World cards"))
+    return kept
 
 
 def judge(state: UnmaskState) -> list[Effect]:

@@ -98,7 +98,8 @@ def test_an_encounter_card_and_a_pool_in_the_leaders_area_are_read_without_the_h
     act(box, "group", choices=[0, 1])
     act(box, "look", choice="no Curse")
     act(box, "swap", choice="no swap")
-    # The Encounter card set aside, the pool revealed where it lay, in Ann's area.
-    camera.sees([Laid(name, RED, x, 0.75, 2.0) for name, x in zip(POOL, (0.2, 0.7), strict=True)])
+    # The pool revealed in Ann's area, the Encounter card still face up beside it.
+    encounter = Laid(ENCOUNTER_CARD, GREEN, 0.2, 0.75, 3.0)
+    camera.sees([encounter, *(Laid(name, RED, x, 0.75, 2.0) for name, x in zip(POOL, (0.5, 0.8), strict=True))])
     assert box.pending() == []
     assert state(box).now.pool.card_dice == 5 and state(box).step == "token"

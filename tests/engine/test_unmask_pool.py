@@ -148,3 +148,19 @@ def test_a_pool_of_curses_only_is_revealed_empty_whoever_judges() -> None:
     assert reveal_prompt(play).kind == "confirm"
     play.act("reveal")
     assert play.s.step == "result"
+
+
+def test_the_encounter_card_in_view_is_left_out_of_the_pool_read_by_the_camera() -> None:
+    """The Encounter card lies face up while the pool is revealed, so the camera reads it
+    too, from the taught Encounter deck: it is not a pool card.  Another Encounter card
+    among the pool is refused."""
+    play = started()
+    encounter = {"card": "Ambush", "group": 2, "check": "cards_total", "target": 2}
+    play.act("encounter", cards=[encounter])
+    play.gather()
+    looked(play)
+    pool = [{"card": "Owl", "dice": 1}, {"card": "Wand", "dice": 2}]
+    with pytest.raises(IllegalAction, match="not a card of the pool"):
+        play.act("reveal", cards=[{**encounter, "card": "Dragon"}, *pool])
+    play.act("reveal", cards=[encounter, *pool])
+    assert play.s.now.pool.card_dice == 3 and play.s.step == "token"

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from vision.cards.catalog import Catalog, CatalogError, grid_order, warp_grid
+    from vision.cards.decks import read_decks
     from vision.cards.detect import find_cards, warp_card
     from vision.cards.read import Card, read_cards
 
@@ -24,9 +25,20 @@ _HOMES = {
     "warp_card": "detect",
     "Card": "read",
     "read_cards": "read",
+    "read_decks": "decks",
 }
 
-__all__ = ["Card", "Catalog", "CatalogError", "find_cards", "grid_order", "read_cards", "warp_card", "warp_grid"]
+__all__ = [
+    "Card",
+    "Catalog",
+    "CatalogError",
+    "find_cards",
+    "grid_order",
+    "read_cards",
+    "read_decks",
+    "warp_card",
+    "warp_grid",
+]
 
 
 def __getattr__(name: str) -> Any:
