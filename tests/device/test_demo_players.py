@@ -5,9 +5,11 @@ from __future__ import annotations
 import itertools
 import random
 
+from device.cli import demo_options
 from device.demo_players import SimulatedPlayers
 from engine.actions import Action, IllegalAction
 from support.unmask import page_action
+from support.waiting import wait_for
 
 
 def test_simulated_players_and_the_host_finish_an_unmask_game(service):
@@ -94,3 +96,16 @@ def test_a_seat_a_phone_claimed_is_never_played_even_after_the_host_reset_it(ser
     assert 2 not in by_seat and {0, 1, 3, 4} & by_seat
     answered_for_cy = [e for e in service.store.entries() if e.action.data.get("seat") == 2]
     assert answered_for_cy  # the host answered Cy's prompts meanwhile
+
+
+def test_simulated_players_start_by_themselves_on_a_table_already_dealt(service):
+    """The demo deals its opening game, then seats the simulated players: they answer the
+    prompts already waiting, with no change from the host to wake them (issue 50)."""
+    seats = ["Harry", "Hermione", "Ron", "Ginny", "Neville"]
+    service.submit(Action("table.new", {"game": "unmask", "seats": seats, "options": demo_options("unmask")}))
+    assert any(e.seat is not None for e in service.table.expects())
+    players = SimulatedPlayers(service, pause=0.01, seed=5)
+    try:
+        wait_for(lambda: any(e.action.seat is not None for e in service.store.entries()), timeout=10)
+    finally:
+        players.close()
