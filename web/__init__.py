@@ -41,6 +41,8 @@ class WebState:
     simulated: bool
     stopping: threading.Event = field(default_factory=threading.Event)
     streams: StreamSlots = field(default_factory=StreamSlots)
+    listening: str | None = None
+    """The address the server is bound to (set by ``web.serve``), for the join link."""
 
 
 class TranslatingJSON(DefaultJSONProvider):

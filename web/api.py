@@ -213,7 +213,8 @@ def act_as_host() -> Response:
 @host_only
 def host_join_link() -> Response:
     """The join address and QR code of the current game (a new game has a new one)."""
-    return jsonify(join_link(request.host_url, _web().public_url, service().join_code()))
+    web = _web()
+    return jsonify(join_link(request.host_url, web.public_url, service().join_code(), web.listening))
 
 
 @api.post("/host/undo")

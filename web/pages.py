@@ -58,7 +58,8 @@ def host() -> Response:
             token = service().claim_host()
         except PermissionError:
             return make_response(render_template("host_locked.html", simulated=_simulated()), 403)
-    join = join_link(request.host_url, current_app.extensions["familiar"].public_url, service().join_code())
+    web = current_app.extensions["familiar"]
+    join = join_link(request.host_url, web.public_url, service().join_code(), web.listening)
     response = make_response(render_template("host.html", join=join))
     if token is not None:
         set_token_cookie(response, HOST_COOKIE, token)
