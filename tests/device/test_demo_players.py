@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import itertools
+import json
 import random
+import urllib.request
+
+import pytest
 
 from device.cli import demo_options
 from device.demo_players import SimulatedPlayers
 from engine.actions import Action, IllegalAction
+from support.daemon import free_port, start_demo
 from support.unmask import page_action
 from support.waiting import wait_for
 
@@ -109,3 +114,28 @@ def test_simulated_players_start_by_themselves_on_a_table_already_dealt(service)
         wait_for(lambda: any(e.action.seat is not None for e in service.store.entries()), timeout=10)
     finally:
         players.close()
+
+
+@pytest.mark.slow
+def test_familiar_demo_with_bots_plays_without_the_host(tmp_path):
+    """``familiar demo --game unmask``: every seat is asked for its Role card at once, and
+    the simulated players answer with nobody at the host page (issue 50)."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/api/table"
+    proc = start_demo(tmp_path, port, "device.cli", "--game", "unmask", bots=True)
+    try:
+        wait_for(lambda: _seats_asked(url) is not None, timeout=60)
+        wait_for(lambda: len(_seats_asked(url) or range(5)) < 5, timeout=60)  # a seat answered
+    finally:
+        proc.kill()
+        proc.wait(10)
+
+
+def _seats_asked(url: str) -> list[int] | None:
+    """The seats the public table waits for, or None while the demo is not up."""
+    try:
+        with urllib.request.urlopen(url, timeout=5) as answer:
+            table = json.load(answer)
+    except OSError:
+        return None
+    return [e["seat"] for e in table["expects"] if e["seat"] is not None] if table.get("game") else None
