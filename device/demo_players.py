@@ -64,6 +64,10 @@ class SimulatedPlayers:
         self._wake = threading.Event()
         self._stop = threading.Event()
         service.add_listener(self._changed)
+        # A look at once: the table may already wait for a simulated seat (the demo's
+        # opening game is dealt before the players sit down), and no change may come
+        # until one answers (issue 50: the demo waited minutes for the host).
+        self._wake.set()
         self._thread = threading.Thread(target=self._run, name="demo-players", daemon=True)
         self._thread.start()
 

@@ -49,6 +49,7 @@ class TimerKeeper:
         self.service = service
         self._say, self._redraw, self._beat = say, redraw, beat
         self._left: dict[str, float] = {}
+        self._looked: float | None = None
         self._sent: set[tuple[str, float | None]] = set()
         self._shown: dict[str, Track] = {}
         self._stop = threading.Event()
@@ -76,13 +77,15 @@ class TimerKeeper:
         self._clock_moved()
         now = self.service.clock()  # the clock the log's times come from
         timers = self.service.timers()
+        passed = now - self._looked if self._looked is not None else 0.0
         for name, timer in timers.items():
             left = timer.remaining(now)
-            self._warn(name, timer, left)
+            self._warn(name, timer, left, passed)
             if timer.running and left <= 0 and (name, timer.deadline) not in self._sent:
                 self._sent.add((name, timer.deadline))
                 self._done(name)
         self._left = {name: timer.remaining(now) for name, timer in timers.items()}
+        self._looked = now
         shown = timing.tracks(timers, now)
         if shown != self._shown:
             self._shown = dict(shown)
@@ -109,15 +112,19 @@ class TimerKeeper:
             )
             self.service.note(said, speak=True)
 
-    def _warn(self, name: str, timer: timing.Timer, left: float) -> None:
-        """Each warning whose moment passed since the last look; none for a timer first
-        seen now: a restart does not repeat the warnings already said, nor says late
-        one whose moment passed while the box was down ("one minute left" at 40 s)."""
+    def _warn(self, name: str, timer: timing.Timer, left: float, passed: float) -> None:
+        """Each warning whose moment the time ``passed`` since the last look reached; none
+        for a timer first seen now: a restart does not repeat the warnings already said,
+        nor says late one whose moment passed while the box was down ("one minute left"
+        at 40 s).  Time left that fell further than the time that passed was cut by the
+        host (End now): the warnings it jumped over are skipped, not said in one burst
+        (issue 50)."""
         before = self._left.get(name)
         if before is None or not timer.running:
             return
+        reached = before - passed - TICK_S  # give or take a tick: a moment on the dot is said
         for at_left, line in timer.warnings:
-            if before > at_left >= left:
+            if before > at_left >= max(left, reached):
                 self._say(line)
 
     def _done(self, name: str) -> None:

@@ -50,6 +50,8 @@ class WebState:
     stopping: threading.Event = field(default_factory=threading.Event)
     streams: StreamSlots = field(default_factory=StreamSlots)
     known: KnownClients = field(default_factory=KnownClients)
+    listening: str | None = None
+    """The address the server is bound to (set by ``web.serve``), for the join link."""
 
 
 class TranslatingJSON(DefaultJSONProvider):

@@ -237,7 +237,8 @@ def act_as_host() -> Response:
 def host_join_link() -> Response:
     """The join address and QR code of the current game (a new game has a new one), and
     the open host pairing's code, which the new host device must type."""
-    link = join_link(request.host_url, _web().public_url, service().join_code())
+    web = _web()
+    link = join_link(request.host_url, web.public_url, service().join_code(), web.listening)
     return jsonify({**link, "pairing": service().pairing_code()})
 
 

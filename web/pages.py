@@ -59,7 +59,8 @@ def host() -> Response:
             token = service().claim_host()
         except PermissionError:
             return _locked()
-    join = join_link(request.host_url, current_app.extensions["familiar"].public_url, service().join_code())
+    web = current_app.extensions["familiar"]
+    join = join_link(request.host_url, web.public_url, service().join_code(), web.listening)
     response = make_response(render_template("host.html", join=join))
     if token is not None:
         set_token_cookie(response, HOST_COOKIE, token)

@@ -8,11 +8,11 @@ reloaded (a dead stream is noticed at its next heartbeat, within 15 s): 32 threa
 cover that twice over, and an idle thread costs only its stack.
 
 One client must not freeze the box: live streams are capped below the worker count
-(``web.events``), each client address may hold at most ``MAX_PER_CLIENT`` connections
-(99 idle sockets of one client once filled waitress's limit of 100 and every request
-timed out), idle keep-alive sockets are closed after ``CHANNEL_TIMEOUT``, and beyond
-``EVICT_ABOVE`` connections each new one closes idle ones, strangers' first, so several
-addresses together cannot fill the limit either.
+(``web.events``), each client address but the box's own may hold at most
+``MAX_PER_CLIENT`` connections (99 idle sockets of one client once filled waitress's
+limit of 100 and every request timed out), idle keep-alive sockets are closed after
+``CHANNEL_TIMEOUT``, and beyond ``EVICT_ABOVE`` connections each new one closes idle
+ones, strangers' first, so several addresses together cannot fill the limit either.
 
 waitress writes no access log (nothing that could hold a cookie), and 3.x sends
 each chunk at once (``send_bytes`` defaults to 1), so events are not held back.
@@ -36,6 +36,10 @@ MAX_BODY = 1 << 20  # waitress's own cap, far above the app's: anything bigger i
 CHANNEL_TIMEOUT = 15  # idle keep-alive sockets (a channel serving a stream is never idle)
 CLEANUP_INTERVAL = 5  # how often waitress looks for idle sockets
 MAX_PER_CLIENT = 16  # a browser opens at most 6 per host; a phone and a laptop share NAT rarely
+OWN_ADDRESSES = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
+"""The box's own browsers (the kiosk, the demo's host with a tab per phone): not a
+stranger, so not held to ``MAX_PER_CLIENT`` (issue 50: one browser's 4th phone tab was
+reset); waitress's ``CONNECTION_LIMIT`` still bounds them."""
 CONNECTION_LIMIT = 100  # waitress's default, in all
 EVICT_ABOVE = 80
 """Open connections beyond which each new one closes idle ones: waitress stops accepting
@@ -66,7 +70,7 @@ def _listen(app: Flask, host: str, port: int, **options: Any) -> Any:
 
 class PerClientChannel(HTTPChannel):
     """waitress's channel, closed at once when its client already holds its share
-    (``server.per_client``, set by :class:`WebServer`).
+    (``server.per_client``, set by :class:`WebServer`), unless it is the box's own.
 
     It is closed through waitress's own ``will_close`` (the server loop closes it at its
     next turn), so no socket is closed under the loop's feet."""
@@ -74,7 +78,7 @@ class PerClientChannel(HTTPChannel):
     def __init__(self, server, sock, addr, adj, map=None) -> None:  # noqa: A002 - waitress's names
         held = sum(1 for c in list(server.active_channels.values()) if c.addr[:1] == addr[:1])
         super().__init__(server, sock, addr, adj, map=map)
-        if held >= server.per_client:
+        if held >= server.per_client and addr[0] not in OWN_ADDRESSES:
             self.will_close = True
         elif (open_now := sum(not c.will_close for c in list(server.active_channels.values()))) > EVICT_ABOVE:
             _close_idle(server, open_now - EVICT_ABOVE, keep=self)
@@ -115,6 +119,7 @@ class WebServer:
             clear_untrusted_proxy_headers=True,
         )
         self.server.channel_class = PerClientChannel
+        app.extensions["familiar"].listening = host  # the join link points where phones reach it
         self.server.per_client = per_client
         self.server.known = app.extensions["familiar"].known
         self.host = host

@@ -195,6 +195,8 @@ def _status(state: DealState) -> str:
     name = state.names[state.turn]
     if state.step == OVER and state.winner is not None:
         return _("Game over: {name} won with three complete sets.", name=state.names[state.winner])
+    if state.step == OVER:
+        return _("Game over: no card was left to play, and nobody won.")
     if state.step == PAY and state.debts:
         debt = state.debts[0]
         return _n(

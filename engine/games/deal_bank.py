@@ -40,8 +40,17 @@ class Offer:
     value: int
 
 
+RELEASE = 10
+"""RULEBOOK: Petrificus Totalus holds "until the player discards an equivalent of 10 points"."""
+
+
 def bank_total(state: DealState, seat: int) -> int:
     return sum(state.spec(c).value for c in state.banks[seat])
+
+
+def releasable(state: DealState, seat: int) -> bool:
+    """Whether ``seat`` is under Petrificus Totalus and could end it from its Bank."""
+    return seat in state.petrified and bank_total(state, seat) >= RELEASE
 
 
 def payable(state: DealState, seat: int, bank_only: bool = False) -> list[Offer]:

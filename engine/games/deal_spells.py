@@ -231,6 +231,23 @@ def protego(state: DealState, turn: Turn) -> list[Effect]:
     return [Say(said)]
 
 
+CAST_PROTEGO, NO_PROTEGO = _("cast Protego"), _("cast no Protego")
+
+
+def answers(state: DealState) -> tuple[str, ...]:
+    """What the one answering a Spell can do: cast a Protego it holds, or let it be."""
+    seat = answering(state)
+    holds = any(state.spec(c).effect == "protego" for c in state.hands[seat])
+    return (CAST_PROTEGO, NO_PROTEGO) if holds else (NO_PROTEGO,)
+
+
+def answer(state: DealState, turn: Turn) -> list[Effect]:
+    """The digital deck's one question to the one answering (``deal_steps._ask_answer``)."""
+    if turn.args["choice"] == CAST_PROTEGO:
+        return protego(state, turn)
+    return let_it(state, turn)
+
+
 def let_it(state: DealState, turn: Turn) -> list[Effect]:
     """The one answering casts no Protego: the chain ends, and the Spell hits its target
     if the Protegos cancelled each other out."""

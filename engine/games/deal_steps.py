@@ -124,21 +124,37 @@ def _ask_discard(state: DealState) -> list[Expect]:
 
 
 def _ask_protego(state: DealState) -> list[Expect]:
-    seat = spells.answering(state)
-    if state.digital and not any(state.spec(c).effect == "protego" for c in state.hands[seat]):
+    """The physical deck: the box cannot know who holds a Protego, so anyone answering
+    is offered it openly (the digital deck asks :func:`_ask_answer` instead)."""
+    if state.digital:
         return []
-    return [Expect("confirm", "protego", _who(state, seat, _("cast Protego")), seat=seat, secret=state.digital)]
+    seat = spells.answering(state)
+    return [Expect("confirm", "protego", _who(state, seat, _("cast Protego")), seat=seat)]
 
 
 def _ask_let(state: DealState) -> list[Expect]:
+    if state.digital:
+        return []
     seat = spells.answering(state)
     return [Expect("confirm", "let", _who(state, seat, _("cast no Protego")), seat=seat)]
+
+
+def _ask_answer(state: DealState) -> list[Expect]:
+    """The digital deck: whoever answers a Spell is asked the same secret question,
+    holding a Protego or not, so that no phone lights up only for a Protego in hand (issue
+    50); only the options behind the tap tell the seat what it can do."""
+    if not state.digital:
+        return []
+    seat = spells.answering(state)
+    what = _("cast Protego, or let {card} happen?", card=str(state.pending.card if state.pending else ""))
+    return [Expect.choice("answer", _who(state, seat, what), spells.answers(state), seat=seat, secret=True)]
 
 
 LAID = Items(laid.seen_arg, 1)
 CARDS = Items(turns.card_arg, MOST_CARDS)
 WHOSE_TURN = _("whose turn it is")
 CASTER = _("the caster")
+ANSWERING = _("the one answering")
 
 PLAY_STEP = Step[DealState](
     PLAY,
@@ -275,7 +291,17 @@ STEPS: tuple[Step[DealState], ...] = (
     Step(
         RESPOND,
         _("a Spell waits for its answer"),
-        (Move("let", spells.let_it, by=_answering, role=_("the one answering"), ask=_ask_let),),
+        (
+            Move(
+                "answer",
+                spells.answer,
+                {"choice": Choice(lambda s: list(spells.answers(s)))},
+                _answering,
+                role=ANSWERING,
+                ask=_ask_answer,
+            ),
+            Move("let", spells.let_it, by=_answering, role=ANSWERING, ask=_ask_let),
+        ),
     ),
     Step(
         PAY,
@@ -312,7 +338,7 @@ PROTEGO = Move[DealState](
     "protego",
     spells.protego,
     by=_answering,
-    role=_("the one answering"),
+    role=ANSWERING,
     ask=_ask_protego,
     when=lambda s: s.step == RESPOND,
     not_now=_("Protego blocks a Spell cast against you, and none is waiting for an answer"),

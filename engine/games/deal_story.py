@@ -134,6 +134,7 @@ TOLD: dict[str, Callable[[DealState, dict[str, Any]], Msg]] = {
     ),
     "take": _took,
     "correct": _moved,
+    "stuck": lambda s, e: _("no card is left to draw or to play: the game ends without a winner"),
     "won": lambda s, e: _("{name} wins with {sets}", name=s.names[e["seat"]], sets=_colours(s, e["colours"])),
 }
 """How each kind of fact is told: one clause of its turn's line."""

@@ -18,6 +18,7 @@ from engine.effects import Effect, Say
 from engine.game import Turn
 from engine.games import deal_bank as bank
 from engine.games import deal_story as story
+from engine.games import deal_stuck as stuck
 from engine.games.deal_deck import ITEM, POINT, WILD
 from engine.games.deal_sets import complete_colours, won
 from engine.games.deal_state import COLOUR, DISCARD, HOW, OVER, PLAY, UNSEEN, DealState, Placed
@@ -29,8 +30,6 @@ DRAW = 2
 EMPTY_DRAW = 5
 PLAYS = 3
 HAND_LIMIT = 7
-RELEASE = 10
-"""RULEBOOK: Petrificus Totalus holds "until the player discards an equivalent of 10 points"."""
 CAST, TO_BANK = _("cast it"), _("bank it")
 
 
@@ -64,14 +63,34 @@ def draw(state: DealState, turn: Turn, seat: int, count: int) -> list[Effect]:
 
 
 def begin_turn(state: DealState, turn: Turn, seat: int) -> list[Effect]:
+    """``seat``'s turn: it draws what the piles still hold; when no card is left to draw
+    and nothing can ever fill the piles again, the game ends (:mod:`deal_stuck`)."""
     state.step, state.turn, state.plays = PLAY, seat, 0
     story.begin(state, seat)
     count = (EMPTY_DRAW if not state.hands[seat] else DRAW) + state.ability(seat, "extra_draw")
     held = len(state.hands[seat])
     effects = draw(state, turn, seat, count)
     count = len(state.hands[seat]) - held
-    said = _n("{name}'s turn: draw one card.", "{name}'s turn: draw {count} cards.", count, name=state.names[seat])
+    name = state.names[seat]
+    if count == 0:
+        if stuck.cannot_go_on(state):
+            return _stuck(state)
+        return [Say(_("{name}'s turn: no card is left to draw.", name=name)), *effects]
+    said = _n("{name}'s turn: draw one card.", "{name}'s turn: draw {count} cards.", count, name=name)
     return [Say(said), *effects]
+
+
+def _stuck(state: DealState) -> list[Effect]:
+    """The end of a game that cannot go on: no winner."""
+    state.step, state.winner = OVER, None
+    story.tell(state, "stuck")
+    return [Say(STUCK)]
+
+
+STUCK = _(
+    "No card is left to draw or to play, and nobody can complete three sets: "
+    "the game cannot go on, and ends without a winner."
+)
 
 
 def check_win(state: DealState) -> list[Effect]:
@@ -225,11 +244,11 @@ def recolour(state: DealState, turn: Turn) -> list[Effect]:
 
 
 def release_offer(state: DealState) -> list[bank.Offer]:
-    return bank.cheapest(state, state.turn, RELEASE, bank_only=True)
+    return bank.cheapest(state, state.turn, bank.RELEASE, bank_only=True)
 
 
 def can_release(state: DealState) -> bool:
-    return state.turn in state.petrified and bank.bank_total(state, state.turn) >= RELEASE
+    return bank.releasable(state, state.turn)
 
 
 def release(state: DealState, turn: Turn) -> list[Effect]:
@@ -241,7 +260,7 @@ def release(state: DealState, turn: Turn) -> list[Effect]:
     names, offer = [str(c) for c in turn.args.get("cards") or []], release_offer(state)
     if turn.args.get("choice") is not None and turn.args["choice"] != bank.described(offer):
         raise IllegalAction(_("discard {cards}, or name the cards", cards=bank.described(offer)))
-    chosen = offer if turn.args.get("choice") else bank.check(state, state.turn, RELEASE, names, bank_only=True)
+    chosen = offer if turn.args.get("choice") else bank.check(state, state.turn, bank.RELEASE, names, bank_only=True)
     bank.discard_from_bank(state, state.turn, chosen)
     state.discard.append(state.petrified.pop(state.turn))
     character = state.characters[state.turn]

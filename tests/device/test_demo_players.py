@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import itertools
+import json
 import random
+import urllib.request
 
+import pytest
+
+from device.cli import demo_options
 from device.demo_players import SimulatedPlayers
 from engine.actions import Action, IllegalAction
+from support.daemon import free_port, start_demo
 from support.unmask import page_action
+from support.waiting import wait_for
 
 
 def test_simulated_players_and_the_host_finish_an_unmask_game(service):
@@ -94,3 +101,41 @@ def test_a_seat_a_phone_claimed_is_never_played_even_after_the_host_reset_it(ser
     assert 2 not in by_seat and {0, 1, 3, 4} & by_seat
     answered_for_cy = [e for e in service.store.entries() if e.action.data.get("seat") == 2]
     assert answered_for_cy  # the host answered Cy's prompts meanwhile
+
+
+def test_simulated_players_start_by_themselves_on_a_table_already_dealt(service):
+    """The demo deals its opening game, then seats the simulated players: they answer the
+    prompts already waiting, with no change from the host to wake them (issue 50)."""
+    seats = ["Harry", "Hermione", "Ron", "Ginny", "Neville"]
+    service.submit(Action("table.new", {"game": "unmask", "seats": seats, "options": demo_options("unmask")}))
+    assert any(e.seat is not None for e in service.table.expects())
+    players = SimulatedPlayers(service, pause=0.01, seed=5)
+    try:
+        wait_for(lambda: any(e.action.seat is not None for e in service.store.entries()), timeout=10)
+    finally:
+        players.close()
+
+
+@pytest.mark.slow
+def test_familiar_demo_with_bots_plays_without_the_host(tmp_path):
+    """``familiar demo --game unmask``: every seat is asked for its Role card at once, and
+    the simulated players answer with nobody at the host page (issue 50)."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/api/table"
+    proc = start_demo(tmp_path, port, "device.cli", "--game", "unmask", bots=True)
+    try:
+        wait_for(lambda: _seats_asked(url) is not None, timeout=60)
+        wait_for(lambda: len(_seats_asked(url) or range(5)) < 5, timeout=60)  # a seat answered
+    finally:
+        proc.kill()
+        proc.wait(10)
+
+
+def _seats_asked(url: str) -> list[int] | None:
+    """The seats the public table waits for, or None while the demo is not up."""
+    try:
+        with urllib.request.urlopen(url, timeout=5) as answer:
+            table = json.load(answer)
+    except OSError:
+        return None
+    return [e["seat"] for e in table["expects"] if e["seat"] is not None] if table.get("game") else None

@@ -83,6 +83,30 @@ def test_a_restarted_thread_does_not_repeat_warnings_already_said(timed):
     assert said == []
 
 
+def test_ending_a_timer_early_skips_its_warnings(tmp_path):
+    """End now jumps a running timer to zero: the reminders it jumped over are not said
+    in one burst (issue 50); one reached by time passing still is."""
+    service = TableService(Store(tmp_path / "familiar.db"), games=games())
+    service.submit(Action(NEW, {"game": NAME, "seats": ["Ann"], "options": {"seconds": 60}}))
+    said = []
+    service.submit(Action("start"))
+    deadline = service.timers()["round"].deadline
+    service.clock = clock = Clock(deadline - 50)
+    keeper = TimerKeeper(service, say=said.append, redraw=lambda: None)
+    keeper.check()
+    clock.now += 0.2
+    service.submit(Action(TIMER, {"name": "round", "do": "end"}))
+    keeper.check()
+    assert said == [] and service.table.current.state.over == 1
+    service.submit(Action("start"))  # a second round runs its course: warned on time
+    clock.now = service.timers()["round"].deadline - 3.1
+    keeper.check()
+    clock.now += 0.2
+    keeper.check()
+    assert said == [WARNING]
+    service.store.close()
+
+
 def test_a_paused_timer_is_never_done(timed):
     timed.submit(Action("start"))
     timed.submit(Action(TIMER, {"name": "round", "do": "pause"}))

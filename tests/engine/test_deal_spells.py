@@ -4,6 +4,8 @@ the Monopoly Deal actions of the deck (summon, swap, take a set, collect, draw).
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.actions import IllegalAction
@@ -320,19 +322,54 @@ def test_a_release_of_many_small_cards_is_offered_and_taken() -> None:
     assert play.s.banks[1] == [] and not play.s.petrified
 
 
-@pytest.mark.parametrize("holds", [True, False])
-def test_whether_a_phone_holds_protego_shows_only_on_that_phone(holds: bool) -> None:
-    """The table is asked the same whether Bob holds a Protego or not; only his phone offers it."""
+def _asked_of(holds: bool) -> Play:
+    """Bob, holding a Protego or a Point card, is the target of an Accio."""
     play = Play(2)
     play.items(0, "Red Item")
     play.hand(1, "Protego" if holds else "1 Point")
     play.hand(0, "Accio Red/Yellow")
     play.cast("Accio Red/Yellow", "Red")
-    public = play.table.public_view()
-    assert [e["action"] for e in public["expects"]] == ["let"]
-    mine = [e["action"] for e in play.table.private_view(1)["expects"]]
-    assert mine == (["let", "protego"] if holds else ["let"])
-    assert "Protego" not in str(public["view"]["hand_sizes"])
+    return play
+
+
+def _outside(expect: dict[str, Any]) -> dict[str, Any]:
+    """A prompt as a phone shows it outside the tap: a secret one's options lie behind it."""
+    hidden = ("options", "option_labels") if expect["secret"] and not expect["glanceable"] else ()
+    return {k: v for k, v in expect.items() if k not in hidden}
+
+
+def test_whether_a_phone_holds_protego_shows_only_behind_its_tap() -> None:
+    """Twin tables, Bob holding a Protego in one and not in the other: everything his
+    phone shows outside the tap, and the whole table's view, is the same; the one secret,
+    non-optional question lights his button either way (issue 50)."""
+    holding, empty = _asked_of(True), _asked_of(False)
+    assert holding.table.public_view()["expects"] == empty.table.public_view()["expects"] == []
+    shapes = [[_outside(e) for e in p.table.private_view(1)["expects"]] for p in (holding, empty)]
+    assert shapes[0] == shapes[1] and len(shapes[0]) == 1
+    (asked,) = shapes[0]
+    assert asked["secret"] and not asked["optional"] and not asked["glanceable"] and asked["seat"] == 1
+    assert holding.offered("answer") == ("cast Protego", "cast no Protego")
+    assert empty.offered("answer") == ("cast no Protego",)
+    assert "Protego" not in str(holding.table.public_view()["view"]["hand_sizes"])
+
+
+@pytest.mark.parametrize("holds", [True, False])
+def test_the_secret_question_casts_or_lets_the_spell(holds: bool) -> None:
+    play = _asked_of(holds)
+    play.act("answer", by=1, choice=play.offered("answer")[0])
+    if holds:
+        assert play.s.step == "respond" and play.s.discard[-1] == "Protego"
+        assert play.offered("answer") == ("cast no Protego",)  # Ann holds none: she lets it stand
+        play.act("answer", by=0, choice="cast no Protego")
+        assert play.s.step == "play" and "Protego: Bob is not touched by Accio Red/Yellow." in play.said
+    else:
+        assert play.s.step in ("pay", "play") and "Protego" not in play.s.discard
+
+
+def test_a_seat_holding_no_protego_cannot_choose_to_cast_one() -> None:
+    play = _asked_of(False)
+    with pytest.raises(IllegalAction):
+        play.act("answer", by=1, choice="cast Protego")
 
 
 def test_a_physical_table_always_offers_protego() -> None:

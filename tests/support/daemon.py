@@ -33,12 +33,13 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_demo(state: Path, port: int, module: str = "device.cli", *more: str) -> subprocess.Popen:
-    """``python -m module demo --no-bots`` (or a test module's own launcher, ``more``
-    its arguments) serving on ``port`` with its state in ``state``."""
+def start_demo(state: Path, port: int, module: str = "device.cli", *more: str, bots: bool = False) -> subprocess.Popen:
+    """``python -m module demo --no-bots`` (with ``bots``, its simulated players play; or a
+    test module's own launcher, ``more`` its arguments) serving on ``port`` with its state
+    in ``state``."""
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(root / "tests")])}
-    demo = ["demo", "--no-bots"] if module == "device.cli" else []
+    demo = ["demo", *([] if bots else ["--no-bots"])] if module == "device.cli" else []
     cmd = [sys.executable, "-m", module, *demo, *more, "--port", str(port), "--state", str(state)]
     return subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 

@@ -12,9 +12,10 @@ import time
 import pytest
 
 from engine.actions import Action
-from support.web import make_app
+from support.web import make_app, make_service
+from web import create_app, join_link
 from web.events import MAX_UNKNOWN_STREAMS
-from web.serve import serve
+from web.serve import MAX_PER_CLIENT, serve
 
 
 @pytest.fixture
@@ -235,3 +236,45 @@ def test_a_stream_whose_page_has_gone_frees_its_slot_soon(served):
     while slots.held() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert slots.held() == 0
+
+
+def test_the_box_s_own_browser_is_not_held_to_a_stranger_s_share(served):
+    """The demo's host opens a tab per phone in one browser, all from 127.0.0.1: more
+    connections than a stranger's share still get answers (issue 50)."""
+    server, service = served
+    own = [connect_from("127.0.0.1", server.port) for _ in range(MAX_PER_CLIENT + 4)]
+    try:
+        own[-1].sendall(b"GET /api/table HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        assert own[-1].recv(4096).startswith(b"HTTP/1.1 200")
+    finally:
+        for sock in own:
+            sock.close()
+
+
+def test_the_join_link_points_where_the_server_listens(tmp_path, monkeypatch):
+    """Served on loopback only (the demo), the join link keeps the loopback address the
+    host used; a phone could not reach the LAN address, which nothing listens on."""
+    monkeypatch.setattr(join_link, "lan_address", lambda: "192.0.2.7")
+    app = create_app(make_service(tmp_path))
+    server = serve(app, "127.0.0.1", 0)
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        conn.request("GET", "/host")
+        page = conn.getresponse().read().decode()
+        url = f"http://127.0.0.1:{server.port}/j/{app.extensions['familiar'].service.join_code()}"
+        assert url in page and "192.0.2.7" not in page
+        conn.request("GET", url.removeprefix(f"http://127.0.0.1:{server.port}"))
+        assert conn.getresponse().status in (200, 302, 303)  # the link opens: the demo listens there
+        conn.close()
+    finally:
+        server.stop()
+
+
+def test_the_join_link_uses_the_lan_address_only_where_served(monkeypatch):
+    monkeypatch.setattr(join_link, "lan_address", lambda: "192.0.2.7")
+    url = join_link.join_url
+    assert url("http://localhost:8080/", None, "X", "0.0.0.0") == "http://192.0.2.7:8080/j/X"
+    assert url("http://localhost:8080/", None, "X") == "http://192.0.2.7:8080/j/X"  # not known: everywhere
+    assert url("http://127.0.0.1:8080/", None, "X", "127.0.0.1") == "http://127.0.0.1:8080/j/X"
+    assert url("http://127.0.0.1:8080/", None, "X", "192.168.1.5") == "http://192.168.1.5:8080/j/X"
+    assert url("http://192.168.1.5:8080/", None, "X", "127.0.0.1") == "http://192.168.1.5:8080/j/X"
