@@ -55,8 +55,22 @@ def twin_of(table: Table, change: Callable[[Any], set[int]]) -> tuple[Table, set
     """A copy of ``table`` with one secret changed by ``change``, which returns the seats
     that hold that secret (all seats when it changed nothing): the twin-state technique,
     where everything the holders do not see must come out the same at both tables."""
-    twin = copy.deepcopy(table)  # its log too: undo's words and who answered last are public
+    twin = fork(table)
     return twin, change(twin.current.state)
+
+
+def fork(table: Table) -> Table:
+    """A table that goes on from ``table``'s state and log on its own: its own copy of
+    the state, and of the log's bookkeeping (undo's words and who answered last are
+    public, so a twin needs the history too).  Entries and marked states are never
+    changed once made, so they are shared; a deep copy of a long log costs seconds."""
+    twin = copy.copy(table)
+    twin.current = copy.deepcopy(table.current)
+    twin.kept, twin.marks, twin.answered = list(table.kept), dict(table.marks), dict(table.answered)
+    twin.final, twin.informed = dict(table.final), dict(table.informed)
+    twin.hidden, twin.private = set(table.hidden), set(table.private)
+    twin.seen = copy.deepcopy(table.seen)
+    return twin
 
 
 def sent(expect: Expect, data: dict[str, Any], r: random.Random) -> Action:
