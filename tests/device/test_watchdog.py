@@ -152,7 +152,9 @@ def test_a_narrator_talking_past_its_kept_history_is_not_reported_dead(
     assert not runner.is_alive()
     assert not [text for _, text in received if text.startswith("STATUS=stalled")]
     pinged = [at for at, text in received if text == "WATCHDOG=1" and at <= done_at]
-    assert max(b - a for a, b in zip(pinged, pinged[1:], strict=False)) < 0.5  # every 0.15 s throughout
+    # every 0.15 s throughout; a stall would stop them for the 1 s limit at least (a busy
+    # machine may hold one back a little, which is no stall)
+    assert max(b - a for a, b in zip(pinged, pinged[1:], strict=False)) < 1.0
     assert len(box.narrator.history) == KEPT_HISTORY
     assert box.narrator.finished - before == 150  # no "stopped responding" line either
 
