@@ -175,6 +175,16 @@ def act_as_seat(seat: int) -> Response:
 # The host's device
 
 
+def _option_words(game: Any) -> dict[str, list[str]]:
+    """Each option's values as the form shows them: the game's words for a value
+    (``option_words``, "10" as "10 minutes"), else the value itself (already a message)."""
+    words = getattr(game, "option_words", {})
+    return {
+        name: [words.get(name, {}).get(str(value), value) for value in values]
+        for name, values in getattr(game, "option_choices", {}).items()
+    }
+
+
 @api.get("/host/games")
 @host_only
 def games() -> Response:
@@ -191,10 +201,11 @@ def games() -> Response:
             "max_seats": g.max_seats,
             # what the form sends back (the English values the game checks) and shows
             "options": {k: [str(c) for c in v] for k, v in getattr(g, "option_choices", {}).items()},
-            "option_labels": getattr(g, "option_choices", {}),
+            "option_labels": _option_words(g),
             "kept": service().kept_options(g.name),
             "kept_examples": dict(getattr(g, "kept_options", {})),
-            "labels": getattr(g, "labels", {}),
+            # the form's names first: a view's label for the same key may mean something else
+            "labels": {**getattr(g, "labels", {}), **getattr(g, "option_names", {})},
             "teach": list(getattr(g, "teach", ())),
         }
         for g in service().table.games.values()

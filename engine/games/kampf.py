@@ -53,7 +53,7 @@ from engine.games.kampf_roles import (
     ROLE_NAME,
 )
 from engine.games.kampf_scenarios import FREE, MAX_PLAYERS, MIN_PLAYERS, SCENARIOS
-from engine.games.kampf_setup import FREE_OPTION, OPTION_CHOICES, new_state
+from engine.games.kampf_setup import FREE_OPTION, OPTION_CHOICES, OPTION_NAMES, OPTION_WORDS, new_state
 from engine.games.kampf_state import DAY, NIGHT, OVER, READY, REVEAL, VOTE, KampfState, dawned
 from engine.messages import Msg, words
 from engine.steps import Move, Step, StepGame
@@ -77,6 +77,7 @@ class Kampf(StepGame[KampfState]):
     max_seats = MAX_PLAYERS
     options = (FREE_OPTION,)
     option_choices = OPTION_CHOICES
+    option_names, option_words = OPTION_NAMES, OPTION_WORDS
     labels = {
         "status": _("Now"),
         "scenario_name": _("Scenario"),
@@ -87,6 +88,7 @@ class Kampf(StepGame[KampfState]):
         "cards_shown": _("The cards"),
         "middle": _("In the middle"),
         "night": _("The night"),
+        "discussion": _("Discussion"),
         "role": _("Your role card"),
         "start_card": _("Your card at the start"),
         "party": _("Your party"),

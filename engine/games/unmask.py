@@ -43,6 +43,7 @@ from engine.games.unmask_rules import (
     PHASE_NAMES,
     ROLE_NAMES,
     TALK_MODES,
+    TALK_NAMES,
     VERDICT_SAY,
     WAR,
     parse_config,
@@ -64,6 +65,7 @@ class Unmask(StepGame[UnmaskState]):
     max_seats = 8
     options = OPTIONS
     option_choices = {"talk": tuple(TALK_MODES)}
+    option_words = {"talk": TALK_NAMES}
     labels = {
         "status": _("Status"),
         "phase_name": _("Phase"),
@@ -75,6 +77,7 @@ class Unmask(StepGame[UnmaskState]):
         "names": _("Players"),
         "cfg": _("Board settings"),
         "talk": _("Table Talk"),
+        "threat": _("Threat track"),
         "step": _("Step"),
         "first": _("First-Leader rolls"),
         "leader": _("Leader"),

@@ -144,6 +144,8 @@ class Voldemort(StepGame[VoldemortState]):
     min_seats = 5
     max_seats = 10
     option_choices = OPTION_CHOICES
+    option_names = {"deck": _("Policy deck")}
+    option_words = {"deck": {"digital": _("shuffled by the box"), "physical": _("the table's own cards")}}
     steps = (
         election.NOMINATE_STEP,
         election.VOTE_STEP,

@@ -86,6 +86,25 @@ const Familiar = (() => {
       el("p", {}, pretty(name), " ", el("span", { class: "muted" }, `(${where})`)), row);
   }
 
+  // The box's own words (web/box.py: its parts, their states, the status light) in the
+  // table's language; a word the page does not know (a driver's message) is shown as it comes.
+  const BOX_WORDS = {
+    camera: t("Camera"), speaker: t("Speaker"), gpio: t("Lights and buttons"), storage: t("Storage"),
+    ok: t("ok"), missing: t("missing"), starting: t("starting"), simulated: t("simulated"), failing: t("failing"),
+    "missing: WAV files only": t("missing: WAV files only"),
+    waiting: t("waiting"), ready: t("ready"), attention: t("attention"), off: t("off"),
+  };
+  function boxWord(word) {
+    return Object.prototype.hasOwnProperty.call(BOX_WORDS, word) ? BOX_WORDS[word] : String(word);
+  }
+
+  // The box's parts, each named and in its state: "Camera: missing".
+  function parts(states) {
+    const named = Object.entries(states || {});
+    if (!named.length) return el("p", { class: "muted" }, t("Nothing to show."));
+    return el("dl", { class: "view" }, named.map(([part, state]) => [el("dt", {}, boxWord(part)), el("dd", {}, boxWord(state))]));
+  }
+
   // A page's refresh, run one at a time: a call while one is under way runs it once
   // more after that one, so a slow read begun before a change never draws over a newer
   // one (two live updates close together on a loaded box) and the last draw is fresh.
@@ -414,6 +433,6 @@ const Familiar = (() => {
     window.addEventListener("pageshow", (event) => { if (event.persisted) handler(); });
   }
 
-  return { el, clear, redraw, redrawEach, api, say, leds, live, serial, pretty, renderValue, renderObject, renderTable, renderPrompt, renderNow, tabs, timers, onRestore, follow, t, labels: {} };
+  return { el, clear, redraw, redrawEach, api, say, leds, live, boxWord, parts, serial, pretty, renderValue, renderObject, renderTable, renderPrompt, renderNow, tabs, timers, onRestore, follow, t, labels: {} };
 
 })();
