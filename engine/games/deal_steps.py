@@ -127,12 +127,15 @@ def _ask_protego(state: DealState) -> list[Expect]:
     seat = spells.answering(state)
     if state.digital and not any(state.spec(c).effect == "protego" for c in state.hands[seat]):
         return []
-    return [Expect("confirm", "protego", _who(state, seat, _("cast Protego")), seat=seat, secret=state.digital)]
+    said, button = _who(state, seat, _("cast Protego")), (_("Cast Protego"),)  # the button's own words
+    return [Expect("confirm", "protego", said, seat=seat, secret=state.digital, labels=button)]
 
 
 def _ask_let(state: DealState) -> list[Expect]:
     seat = spells.answering(state)
-    return [Expect("confirm", "let", _who(state, seat, _("cast no Protego")), seat=seat)]
+    return [
+        Expect("confirm", "let", _who(state, seat, _("cast no Protego")), seat=seat, labels=(_("Cast no Protego"),))
+    ]
 
 
 LAID = Items(laid.seen_arg, 1)

@@ -227,7 +227,13 @@ def _ask_veto(state: VoldemortState) -> list[Expect]:
         return []
     who = state.sitting()
     return [
-        Expect("confirm", "veto", _("{name}: ask the Minister to veto this agenda", name=state.names[who]), seat=who)
+        Expect(
+            "confirm",
+            "veto",
+            _("{name}: ask the Minister to veto this agenda", name=state.names[who]),
+            seat=who,
+            labels=(_("Ask for a veto"),),  # the button's own words, not "Next"
+        )
     ]
 
 

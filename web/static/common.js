@@ -244,7 +244,8 @@ const Familiar = (() => {
         el("button", { class: "big yes", onclick: () => send({ vote: true }) }, t("Yes")),
         el("button", { class: "big no", onclick: () => send({ vote: false }) }, t("No"))));
     } else if (expect.kind === "cards") box.append(cardsInput(expect.count, (cards) => send({ cards })));
-    else box.append(el("button", { class: "big", onclick: () => send({}) }, t("Next")));
+    // a confirmation's button says what it does when the game names it ("Ask for a veto")
+    else box.append(el("button", { class: "big", onclick: () => send({}) }, (expect.option_labels || [])[0] || t("Next")));
     return box;
   }
 
