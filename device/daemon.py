@@ -30,6 +30,7 @@ from device.narrator import Narrator
 from device.notify import Notifier
 from device.outputs import BLINK_SECONDS, Outputs, make_pin_factory
 from device.readings import ReadingDesk
+from device.recap import recap
 from device.store import Store
 from device.table_service import Announce, TableService
 from device.timers import TimerKeeper
@@ -498,6 +499,8 @@ class Daemon:
         self.timers.start()
         threading.Thread(target=self._camera_loop, name="camera", daemon=True).start()
         self.narrator.say(_("Familiar is ready."))
+        for line in recap(self.service.public_view()):  # a restart: where the table is
+            self.narrator.say(line)
 
     def run(self, after_start: Callable[[], None] | None = None) -> int:
         """Start everything, tell systemd, and ping its watchdog until asked to stop, but
