@@ -31,6 +31,7 @@ from web.security import (
     service,
     set_token_cookie,
 )
+from web.seen import shown_seen
 
 api = Blueprint("api", __name__, url_prefix="/api")
 _, _n = words("messages")
@@ -157,8 +158,14 @@ def join() -> Response:
 @api.get("/me")
 @seat_only
 def me(seat: int) -> Response:
-    """This phone's own private view; never cached (see the app's headers)."""
-    return jsonify(service().private_view(seat))
+    """This phone's own private view; never cached (see the app's headers).  What it saw
+    before an undo comes as the phone first showed it (web/seen.py), never as raw state."""
+    table = service()
+    with table.held():  # the view and the state its memories are shown against: one moment
+        mine = table.private_view(seat)
+        game, state = table.table.game, table.table.current.state
+        mine["seen"] = shown_seen(game, state, seat, mine.get("seen") or [])
+    return jsonify(mine)
 
 
 @api.post("/me/act")
