@@ -90,3 +90,15 @@ def test_the_narrators_notice_without_a_sound_card_is_said_in_the_tables_languag
         assert Language("de").text(notice).startswith("keine Soundkarte gefunden (aplay -l)")
     finally:
         speaking.close()
+
+
+def test_a_missing_camera_is_explained_in_the_tables_language() -> None:
+    from device.daemon import _failure
+    from vision.camera import CameraError
+    from vision.camera.base import NO_CAMERA_HINT
+
+    notice = _failure(CameraError(f"no camera at /dev/video9: {NO_CAMERA_HINT}"))
+    german = Language("de").text(notice)
+    assert german.startswith("Die Kamera funktioniert nicht (no camera at /dev/video9): schließt")
+    assert NO_CAMERA_HINT not in german
+    assert _failure(CameraError("the sensor overheated")) == "the sensor overheated"  # no advice to translate
