@@ -195,6 +195,18 @@ def _card(role: str) -> dict[str, Any]:
     )
 
 
+MIDDLE_CAPTION = {"left": _("Middle, left"), "middle": _("Middle, centre"), "right": _("Middle, right")}
+"""The end screen's captions of the three cards in the middle, after the seats' cards."""
+
+
+def _middle_cards(state: KampfState) -> list[tuple[str, dict[str, Any]]]:
+    """The three middle cards as they lie at the end (a digital deal: the box knows them;
+    with the table's own cards only the seats' are entered)."""
+    if not state.digital:
+        return []
+    return [(MIDDLE_CAPTION[c], _card(state.cards[state.players + i])) for i, c in enumerate(CENTRE)]
+
+
 def _result(state: KampfState) -> dict[str, Any]:
     """The end: every card as it lies now, who was captured, who won, and the night's
     actions and the votes in order."""
@@ -207,7 +219,7 @@ def _result(state: KampfState) -> dict[str, Any]:
         if not state.final
         else {
             "reveal": reveal(
-                zip(state.names, map(_card, state.final), strict=True),
+                [*zip(state.names, map(_card, state.final), strict=True), *_middle_cards(state)],
                 outcome=winner_line(state),
                 accused=[state.names[s] for s in state.captured],
                 story=[*night, *votes, captured_line(state)],
