@@ -179,7 +179,9 @@ def _card(side: str, dealt: list[str]) -> dict[str, Any]:
 
 
 def _told(state: UnmaskState, told: dict[str, Any]) -> Msg:
-    """One Encounter's end as the story tells it."""
+    """One Encounter's end (or the start of the Second Wizarding War) as the story tells it."""
+    if "phase" in told:
+        return _("Turn {turn}: the Beginning is complete, the Second Wizarding War begins", turn=told["turn"])
     said = dict(
         turn=told["turn"],
         name=state.names[told["leader"]],
