@@ -199,8 +199,17 @@ const Familiar = (() => {
       el("h3", {}, t("Everyone's cards")),
       el("div", { class: "cards" }, ending.cards.map((seat) => el("figure", {}, renderCard(seat.card), el("figcaption", {}, seat.name)))),
       (ending.accused || []).length ? el("p", { class: "accused" }, t("Accused: {names}", { names: ending.accused.join(", ") })) : null,
-      (ending.story || []).length ? el("div", { class: "story" }, el("h3", {}, t("The story of the game")),
-        el("ol", {}, ending.story.map((line) => el("li", {}, line)))) : null);
+      (ending.story || []).length ? renderStory(ending.story) : null);
+  }
+
+  // The story in order; a long one (a Deal game of a hundred turns) folded under its
+  // heading, so the end screen stays the outcome and the cards, not pages of turns.
+  const STORY_SHOWN = 12;
+  function renderStory(story) {
+    const list = el("ol", {}, story.map((line) => el("li", {}, line)));
+    if (story.length <= STORY_SHOWN) return el("div", { class: "story" }, el("h3", {}, t("The story of the game")), list);
+    return el("details", { class: "story" },
+      el("summary", {}, t("The story of the game ({count} lines)", { count: story.length })), list);
   }
 
   function renderObject(obj) {
