@@ -30,6 +30,7 @@ from device.narrator import Narrator
 from device.notify import Notifier
 from device.outputs import BLINK_SECONDS, Outputs, make_pin_factory
 from device.readings import ReadingDesk
+from device.recap import recap
 from device.store import Store
 from device.table_service import Announce, TableService
 from device.timers import TimerKeeper
@@ -38,6 +39,7 @@ from engine.actions import Action, IllegalAction
 from engine.effects import Effect, Say
 from engine.messages import _, _n, said
 from vision.camera import CameraError, CameraTuning, open_camera
+from vision.camera.base import NO_CAMERA_HINT
 from vision.dice import TaughtDice, forget_die, read_dice, taught_dice
 from vision.settle import SettleDetector
 
@@ -83,11 +85,25 @@ PARTS = {
 """The box's parts as the table hears them named."""
 
 
+def _camera_words(text: str) -> str:
+    """A camera's 'no camera' error with its advice in the table's language (the driver's
+    own words, a device path, stay as they are in brackets); any other as it is."""
+    if NO_CAMERA_HINT not in text:
+        return text
+    parts = (part.strip(" :;,").removesuffix(" or").strip(" :;,") for part in text.split(NO_CAMERA_HINT))
+    detail = "; ".join(part for part in parts if part)
+    return _(
+        "The camera does not work ({detail}): connect the camera ribbon or a USB webcam,"
+        " or set camera.source in /etc/familiar/familiar.toml.",
+        detail=detail,
+    )
+
+
 def _failure(exc: Exception) -> str:
     """A camera failure in words: a CameraError already says what to do; anything else is
     unexpected, so its type is kept and its traceback logged."""
     if isinstance(exc, CameraError):
-        return str(exc)
+        return _camera_words(str(exc))
     log.error("camera thread", exc_info=exc)
     return f"{type(exc).__name__}: {exc}."
 
@@ -494,6 +510,8 @@ class Daemon:
         self.timers.start()
         threading.Thread(target=self._camera_loop, name="camera", daemon=True).start()
         self.narrator.say(_("Familiar is ready."))
+        for line in recap(self.service.public_view()):  # a restart: where the table is
+            self.narrator.say(line)
 
     def run(self, after_start: Callable[[], None] | None = None) -> int:
         """Start everything, tell systemd, and ping its watchdog until asked to stop, but

@@ -38,6 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from device.config import AudioConfig, Config
+from engine.messages import _
 from web.language import Language
 
 log = logging.getLogger(__name__)
@@ -325,9 +326,12 @@ class Narrator:
             on_said=on_said,
         )
         if not speaker:
-            narrator._report(
-                f"no sound card found (aplay -l): narration is only written as WAV files to {wav_dir}", failure=False
+            # a message, so the host page shows it in the table's language
+            notice = _(
+                "no sound card found (aplay -l): narration is only written as WAV files to {folder}",
+                folder=str(wav_dir),
             )
+            narrator._report(notice, failure=False)
         else:
             log.info("narrating on %s", config.audio.device or card)
         return narrator

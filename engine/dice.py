@@ -49,10 +49,16 @@ LONG_ROLL = 6
 twenty-two numbers is not heard; the pages show each die."""
 
 
+def in_order(values: Sequence[Any]) -> list[Any]:
+    """A roll in the one order the box lists and says it: pips from low to high (pairs
+    together), then the symbol faces as they were read."""
+    return sorted(v for v in values if isinstance(v, int)) + [v for v in values if isinstance(v, str)]
+
+
 def say_roll(values: Sequence[Any]) -> str:
-    """Spoken form, pips sorted so the table hears pairs together, symbols after them:
-    ``"3, 3, 5: 11"``, ``"4; dark mark"``; a long roll by its count and total."""
-    ordered = sorted(v for v in values if isinstance(v, int))
+    """Spoken form, in :func:`in_order` so the table hears pairs together, symbols after
+    them: ``"3, 3, 5: 11"``, ``"4; dark mark"``; a long roll by its count and total."""
+    ordered = [v for v in in_order(values) if isinstance(v, int)]
     if len(ordered) > LONG_ROLL and not any(isinstance(v, str) for v in values):
         return _n("{count} die: {total}", "{count} dice: {total}", len(ordered), total=sum(ordered))
     listed = ", ".join(str(v) for v in ordered)

@@ -91,7 +91,8 @@ class Expect:
     hold symbol dice taught to the box (read by face name); without, only pipped dice
     answer it, and the box does not look for taught dice in the tray; its ``options`` are
     the face names a page offers to tap beside the pips.  ``labels``, when given, are
-    what the options are shown as (``options`` are what is sent back).  An ``optional``
+    what the options are shown as (``options`` are what is sent back); a ``confirm``
+    prompt's one label is its button's words ("Ask for a veto"; without: "Next").  An ``optional``
     prompt offers what the table may do or leave (use an ability, change a vote): the game
     never waits on it, so a simulated player leaves it alone.  A ``final`` prompt's answer
     settles the game (an accusation): a mis-tap there cannot be taken back at the table,

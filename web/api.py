@@ -32,6 +32,7 @@ from web.security import (
     service,
     set_token_cookie,
 )
+from web.seen import shown_seen
 
 api = Blueprint("api", __name__, url_prefix="/api")
 _, _n = words("messages")
@@ -180,8 +181,14 @@ def _awaiting_host(waiting: Any) -> Response:
 @api.get("/me")
 @seat_only
 def me(seat: int) -> Response:
-    """This phone's own private view; never cached (see the app's headers)."""
-    return jsonify(service().private_view(seat))
+    """This phone's own private view; never cached (see the app's headers).  What it saw
+    before an undo comes as the phone first showed it (web/seen.py), never as raw state."""
+    table = service()
+    with table.held():  # the view and the state its memories are shown against: one moment
+        mine = table.private_view(seat)
+        game, state = table.table.game, table.table.current.state
+        mine["seen"] = shown_seen(game, state, seat, mine.get("seen") or [])
+    return jsonify(mine)
 
 
 @api.post("/me/act")
@@ -196,6 +203,16 @@ def act_as_seat(seat: int) -> Response:
 
 
 # The host's device
+
+
+def _option_words(game: Any) -> dict[str, list[str]]:
+    """Each option's values as the form shows them: the game's words for a value
+    (``option_words``, "10" as "10 minutes"), else the value itself (already a message)."""
+    words = getattr(game, "option_words", {})
+    return {
+        name: [words.get(name, {}).get(str(value), value) for value in values]
+        for name, values in getattr(game, "option_choices", {}).items()
+    }
 
 
 @api.get("/host/games")
@@ -214,10 +231,11 @@ def games() -> Response:
             "max_seats": g.max_seats,
             # what the form sends back (the English values the game checks) and shows
             "options": {k: [str(c) for c in v] for k, v in getattr(g, "option_choices", {}).items()},
-            "option_labels": getattr(g, "option_choices", {}),
+            "option_labels": _option_words(g),
             "kept": service().kept_options(g.name),
             "kept_examples": dict(getattr(g, "kept_options", {})),
-            "labels": getattr(g, "labels", {}),
+            # the form's names first: a view's label for the same key may mean something else
+            "labels": {**getattr(g, "labels", {}), **getattr(g, "option_names", {})},
             "teach": list(getattr(g, "teach", ())),
         }
         for g in service().table.games.values()

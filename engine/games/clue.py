@@ -75,6 +75,7 @@ class Clue(StepGame[ClueState]):
     max_seats = 5
     options = setup.OPTIONS
     option_choices = setup.OPTION_CHOICES
+    option_names, option_words = setup.OPTION_NAMES, setup.OPTION_WORDS
     kept_options = {"wheels": WHEELS_EXAMPLE}  # a board's notches and Dark Marks: entered once per board
     steps = (
         setup.IDENTITY_STEP,
@@ -96,6 +97,7 @@ class Clue(StepGame[ClueState]):
     anytime = (HELPER_MOVE, TICK_MOVE, SEEN_MOVE, HAND_MOVE)
     labels = {
         "status": _("Now"),
+        "floo": _("Floo powder"),
         "board": _("Players"),
         "wheel_notches": _("Wheels"),
         "wheels": _("Wheels"),  # the kept option, in the set-up form

@@ -26,6 +26,9 @@ _, _n = words("clue")
 
 CARDS = ("digital", "physical")
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {"cards": CARDS}
+OPTION_NAMES = {"cards": _("Cards")}
+"""The new-game form's names for the options, and (below) for their values."""
+OPTION_WORDS = {"cards": {"digital": _("dealt by the box"), "physical": _("the table's own cards")}}
 OPTIONS = ("cards", "suspects", "items", "locations", "wheels")
 LONGEST_NAME = 40
 

@@ -75,6 +75,7 @@ class Deal(StepGame[DealState]):
     min_seats = 2
     max_seats = 5
     option_choices = setup.OPTION_CHOICES
+    option_names, option_words = setup.OPTION_NAMES, setup.OPTION_WORDS
     labels = {
         "status": _("Now"),
         "players": _("Players"),

@@ -26,6 +26,9 @@ _, _n = words("deal")
 HAND = 5
 DIGITAL, PHYSICAL = "digital", "physical"
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {"deck": (DIGITAL, PHYSICAL)}
+OPTION_NAMES = {"deck": _("Deck")}
+"""The new-game form's names for the options, and (below) for their values."""
+OPTION_WORDS = {"deck": {DIGITAL: _("shuffled by the box"), PHYSICAL: _("the table's own cards")}}
 
 
 def new_state(deck: Deck, options: Mapping[str, Any], turn: Turn) -> tuple[DealState, list[Effect]]:

@@ -129,14 +129,17 @@ def _ask_protego(state: DealState) -> list[Expect]:
     if state.digital:
         return []
     seat = spells.answering(state)
-    return [Expect("confirm", "protego", _who(state, seat, _("cast Protego")), seat=seat)]
+    said, button = _who(state, seat, _("cast Protego")), (_("Cast Protego"),)  # the button's own words
+    return [Expect("confirm", "protego", said, seat=seat, labels=button)]
 
 
 def _ask_let(state: DealState) -> list[Expect]:
     if state.digital:
         return []
     seat = spells.answering(state)
-    return [Expect("confirm", "let", _who(state, seat, _("cast no Protego")), seat=seat)]
+    return [
+        Expect("confirm", "let", _who(state, seat, _("cast no Protego")), seat=seat, labels=(_("Cast no Protego"),))
+    ]
 
 
 def _ask_answer(state: DealState) -> list[Expect]:

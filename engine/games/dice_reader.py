@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.args import Dice
-from engine.dice import pip_total, say_roll
+from engine.dice import in_order, pip_total, say_roll
 from engine.effects import Effect, Expect, Say
 from engine.game import Turn
 from engine.messages import words
@@ -28,7 +28,7 @@ class DiceState:
 
 
 def roll(state: DiceState, turn: Turn) -> list[Effect]:
-    values: list[Any] = turn.args["dice"]
+    values: list[Any] = in_order(turn.args["dice"])  # listed as it is said
     state.history = (state.history + [values])[-HISTORY:]
     return [Say(say_roll(values))]
 

@@ -53,7 +53,7 @@ from engine.games.kampf_roles import (
     ROLE_NAME,
 )
 from engine.games.kampf_scenarios import FREE, MAX_PLAYERS, MIN_PLAYERS, SCENARIOS
-from engine.games.kampf_setup import FREE_OPTION, OPTION_CHOICES, new_state
+from engine.games.kampf_setup import FREE_OPTION, OPTION_CHOICES, OPTION_NAMES, OPTION_WORDS, new_state
 from engine.games.kampf_state import DAY, NIGHT, OVER, READY, REVEAL, VOTE, KampfState, dawned
 from engine.messages import Msg, words
 from engine.steps import Move, Step, StepGame
@@ -77,6 +77,7 @@ class Kampf(StepGame[KampfState]):
     max_seats = MAX_PLAYERS
     options = (FREE_OPTION,)
     option_choices = OPTION_CHOICES
+    option_names, option_words = OPTION_NAMES, OPTION_WORDS
     labels = {
         "status": _("Now"),
         "scenario_name": _("Scenario"),
@@ -87,6 +88,7 @@ class Kampf(StepGame[KampfState]):
         "cards_shown": _("The cards"),
         "middle": _("In the middle"),
         "night": _("The night"),
+        "discussion": _("Discussion"),
         "role": _("Your role card"),
         "start_card": _("Your card at the start"),
         "party": _("Your party"),
@@ -193,6 +195,18 @@ def _card(role: str) -> dict[str, Any]:
     )
 
 
+MIDDLE_CAPTION = {"left": _("Middle, left"), "middle": _("Middle, centre"), "right": _("Middle, right")}
+"""The end screen's captions of the three cards in the middle, after the seats' cards."""
+
+
+def _middle_cards(state: KampfState) -> list[tuple[str, dict[str, Any]]]:
+    """The three middle cards as they lie at the end (a digital deal: the box knows them;
+    with the table's own cards only the seats' are entered)."""
+    if not state.digital:
+        return []
+    return [(MIDDLE_CAPTION[c], _card(state.cards[state.players + i])) for i, c in enumerate(CENTRE)]
+
+
 def _result(state: KampfState) -> dict[str, Any]:
     """The end: every card as it lies now, who was captured, who won, and the night's
     actions and the votes in order."""
@@ -205,7 +219,7 @@ def _result(state: KampfState) -> dict[str, Any]:
         if not state.final
         else {
             "reveal": reveal(
-                zip(state.names, map(_card, state.final), strict=True),
+                [*zip(state.names, map(_card, state.final), strict=True), *_middle_cards(state)],
                 outcome=winner_line(state),
                 accused=[state.names[s] for s in state.captured],
                 story=[*night, *votes, captured_line(state)],

@@ -44,6 +44,20 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     # House rule: when Ginny points at Luna, nobody replaces her.
     "ginny_luna": (RULEBOOK, NO_REPLACEMENT),
 }
+OPTION_NAMES = {
+    "cards": _("Role cards"),
+    "scenario": _("Scenario"),
+    "discussion": _("Discussion"),
+    "ginny_luna": _("When Ginny points at Luna"),
+}
+"""The new-game form's names for the options."""
+OPTION_WORDS = {
+    "cards": {DIGITAL: _("dealt by the box"), PHYSICAL: _("the table's own cards")},
+    "scenario": {SUGGESTED: _("suggested for the table"), FREE: _("free choice of roles")},
+    "discussion": {minutes: _("{count} minutes", count=int(minutes)) for minutes in OPTION_CHOICES["discussion"]},
+    "ginny_luna": {RULEBOOK: _("as the rulebook says"), NO_REPLACEMENT: _("nobody replaces Luna")},
+}
+"""The form's words for the option values the game checks (``OPTION_CHOICES``)."""
 FREE_OPTION = "roles"
 """With scenario ``free``: the chosen role cards (keys, English or German names)."""
 LONGEST_DISCUSSION = 60

@@ -43,6 +43,7 @@ from engine.games.unmask_rules import (
     PHASE_NAMES,
     ROLE_NAMES,
     TALK_MODES,
+    TALK_NAMES,
     VERDICT_SAY,
     WAR,
     parse_config,
@@ -64,6 +65,7 @@ class Unmask(StepGame[UnmaskState]):
     max_seats = 8
     options = OPTIONS
     option_choices = {"talk": tuple(TALK_MODES)}
+    option_words = {"talk": TALK_NAMES}
     labels = {
         "status": _("Status"),
         "phase_name": _("Phase"),
@@ -75,6 +77,7 @@ class Unmask(StepGame[UnmaskState]):
         "names": _("Players"),
         "cfg": _("Board settings"),
         "talk": _("Table Talk"),
+        "threat": _("Threat track"),
         "step": _("Step"),
         "first": _("First-Leader rolls"),
         "leader": _("Leader"),
@@ -176,7 +179,9 @@ def _card(side: str, dealt: list[str]) -> dict[str, Any]:
 
 
 def _told(state: UnmaskState, told: dict[str, Any]) -> Msg:
-    """One Encounter's end as the story tells it."""
+    """One Encounter's end (or the start of the Second Wizarding War) as the story tells it."""
+    if "phase" in told:
+        return _("Turn {turn}: the Beginning is complete, the Second Wizarding War begins", turn=told["turn"])
     said = dict(
         turn=told["turn"],
         name=state.names[told["leader"]],

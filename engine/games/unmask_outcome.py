@@ -262,6 +262,7 @@ def shift_loyalties(state: UnmaskState) -> list[Effect]:
         state.loyalty[seat] = shifted(state.loyalty[seat], card)
     state.phase2_deck = []
     state.board.phase = WAR
+    state.story.append({"turn": state.turn, "phase": WAR})  # the end's story tells when the War began
     return [
         Say(
             _(

@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.actions import IllegalAction
 from engine.args import Choice, Dice, Items, Opt, whole_number
-from engine.dice import say_roll
+from engine.dice import in_order, say_roll
 from engine.effects import Effect, Expect, Say
 from engine.game import Turn
 from engine.games.unmask_encounter import ENCOUNTER_DATA, card_name, rolls_said
@@ -337,7 +337,7 @@ def _need_text(state: UnmaskState) -> Msg:
 
 def roll(state: UnmaskState, turn: Turn) -> list[Effect]:
     """A whole roll as it lies in the tray, kept dice included (the camera reads it whole)."""
-    values: list[int] = turn.args["dice"]
+    values: list[int] = in_order(turn.args["dice"])  # kept as it is said
     pool = state.now.pool
     pool.rolls.append(values)
     kind, total, allowed = requirement(state)

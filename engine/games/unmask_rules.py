@@ -63,6 +63,9 @@ TALK_MODES = {
     "works": _("The Works: say anything about your hand, true or not."),
 }
 
+TALK_NAMES = {"basics": _("The Basics"), "essentials": _("The Essentials"), "works": _("The Works")}
+"""The new-game form's words for each Table Talk level."""
+
 # Rulebook Loyalty chart: players -> (Phase 1 Order, Phase 1 Death Eaters, Phase 2 Order, Phase 2 Death Eaters).
 LOYALTY_CHART: dict[int, tuple[int, int, int, int]] = {
     4: (3, 1, 3, 1),

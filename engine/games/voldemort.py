@@ -111,6 +111,7 @@ LABELS = {
     "investigated": _("Seats shown by Crucio"),
     "winner": _("Winning side"),
     "reason": _("Why"),
+    "story": _("The story of the game"),
     # the public view: described
     "status": _("Status"),
     "minister_name": _("Minister for Magic"),
@@ -144,6 +145,8 @@ class Voldemort(StepGame[VoldemortState]):
     min_seats = 5
     max_seats = 10
     option_choices = OPTION_CHOICES
+    option_names = {"deck": _("Policy deck")}
+    option_words = {"deck": {"digital": _("shuffled by the box"), "physical": _("the table's own cards")}}
     steps = (
         election.NOMINATE_STEP,
         election.VOTE_STEP,
@@ -201,7 +204,13 @@ class Voldemort(StepGame[VoldemortState]):
             "winner_name": WINNER_NAME[public.winner] if public.winner else None,
             "role_names": [ROLE_NAME[r] for r in public.roles],
             **(
-                {"reveal": reveal(zip(public.names, map(_card, public.roles), strict=True), outcome=_status(public))}
+                {
+                    "reveal": reveal(
+                        zip(public.names, map(_card, public.roles), strict=True),
+                        outcome=_status(public),
+                        story=public.story,
+                    )
+                }
                 if public.roles
                 else {}
             ),

@@ -216,9 +216,9 @@ def answer_veto(state: VoldemortState, turn: Turn) -> list[Effect]:
     else:
         state.discard += _hand(state, state.sitting())
         state.hands = {}
-    effects: list[Effect] = [
-        Say(_("{name} agrees: the agenda is vetoed and its policies discarded.", name=state.names[state.minister]))
-    ]
+    agreed = _("{name} agrees: the agenda is vetoed and its policies discarded.", name=state.names[state.minister])
+    state.story.append(agreed)
+    effects: list[Effect] = [Say(agreed)]
     return effects + reshuffle_if_low(state, turn) + failed(state, turn)
 
 
@@ -227,7 +227,13 @@ def _ask_veto(state: VoldemortState) -> list[Expect]:
         return []
     who = state.sitting()
     return [
-        Expect("confirm", "veto", _("{name}: ask the Minister to veto this agenda", name=state.names[who]), seat=who)
+        Expect(
+            "confirm",
+            "veto",
+            _("{name}: ask the Minister to veto this agenda", name=state.names[who]),
+            seat=who,
+            labels=(_("Ask for a veto"),),  # the button's own words, not "Next"
+        )
     ]
 
 

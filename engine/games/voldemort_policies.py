@@ -80,6 +80,7 @@ def enact(state: VoldemortState, kind: str, turn: Turn, chaos: bool = False) -> 
     """A policy lands on its track: the tracker resets, a win ends the game at once, the
     deck is topped up, then a spell (never after chaos) or the next round."""
     state.enacted.append(kind)
+    state.story.append(_told_enacted(state, kind, chaos))
     # Secret Hitler: any enacted policy, chaos included, resets the election tracker.
     state.election = 0
     state.chaos = False
@@ -133,6 +134,18 @@ def a_failure_may_win(state: VoldemortState) -> bool:
     """One more failed government brings chaos, and the box's own top policy may end the
     game (with the physical deck the chaos policy is entered later, and asked then)."""
     return state.election == CHAOS - 1 and not state.physical and a_policy_may_win(state)
+
+
+def _told_enacted(state: VoldemortState, kind: str, chaos: bool) -> Msg:
+    """The story's line for an enacted policy: which, and by whom (the table saw both)."""
+    if chaos or state.headmaster is None:
+        return _("Chaos: the top policy is enacted, {policy}.", policy=A_POLICY[kind])
+    return _(
+        "{minister} and {headmaster} enact {policy}.",
+        minister=state.names[state.minister],
+        headmaster=state.names[state.headmaster],
+        policy=A_POLICY[kind],
+    )
 
 
 def _enacted(state: VoldemortState, kind: str, chaos: bool) -> Msg:

@@ -48,6 +48,7 @@ def crucio(state: VoldemortState, turn: Turn) -> list[Effect]:
     results[seat] = PARTY[state.roles[seat]]
     state.crucio = {**state.crucio, state.minister: results}
     minister = state.names[state.minister]
+    state.story.append(_("{minister} casts Crucio on {name}.", minister=minister, name=name))  # not what it showed
     return [
         Say(
             _(
@@ -61,6 +62,7 @@ def crucio(state: VoldemortState, turn: Turn) -> list[Effect]:
 
 def stupor(state: VoldemortState, turn: Turn) -> list[Effect]:
     minister = state.names[state.minister]
+    state.story.append(_("{minister} casts Stupor on the top three policies.", minister=minister))
     if state.physical:
         said = _(
             "{name}, look at the top three policies of the draw pile and put them back in the same order.",
@@ -80,15 +82,13 @@ def imperio(state: VoldemortState, turn: Turn) -> list[Effect]:
     name = _target(state, seat, IMPERIO)
     # Secret Hitler: a Special Election may pick any other player, term-limited or not.
     state.chosen = seat
-    return [
-        Say(
-            _(
-                "{minister} casts Imperio: {name} will be the next Minister for Magic.",
-                minister=state.names[state.minister],
-                name=name,
-            )
-        )
-    ] + new_round(state)
+    cast = _(
+        "{minister} casts Imperio: {name} will be the next Minister for Magic.",
+        minister=state.names[state.minister],
+        name=name,
+    )
+    state.story.append(cast)
+    return [Say(cast)] + new_round(state)
 
 
 def avada(state: VoldemortState, turn: Turn) -> list[Effect]:
@@ -96,9 +96,9 @@ def avada(state: VoldemortState, turn: Turn) -> list[Effect]:
     name = _target(state, seat, AVADA)
     # Secret Hitler: an executed player's role stays secret unless he was Hitler.
     state.dead.append(seat)
-    said: list[Effect] = [
-        Say(_("{minister} casts Avada Kedavra on {name}.", minister=state.names[state.minister], name=name))
-    ]
+    cast = _("{minister} casts Avada Kedavra on {name}.", minister=state.names[state.minister], name=name)
+    state.story.append(cast)
+    said: list[Effect] = [Say(cast)]
     if state.roles[seat] == VOLDEMORT:
         return said + finish(state, ORDER_WINS, _("{name} was Lord Voldemort", name=name))
     said.append(

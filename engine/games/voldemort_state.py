@@ -86,6 +86,8 @@ class VoldemortState:
     peeks: dict[int, list[str]] = secret(_("Stupor: the top three policies"), per_seat=True, default_factory=dict)
     winner: str | None = None
     reason: str = ""  # why the game ended (a message), said and shown
+    # What the whole table saw happen, one line each in order (messages): the end's story.
+    story: list[str] = field(default_factory=list)
 
     @property
     def players(self) -> int:

@@ -203,7 +203,7 @@ def test_a_german_host_page_starts_a_game_with_the_options_it_shows_in_german(br
         page = HostWatch(browser, f"http://127.0.0.1:{server.port}").page
         page.select_option("#game-select", "voldemort")
         chosen = {
-            "deck": "echte Karten",
+            "deck": "die eigenen Karten am Tisch",
             "term_limits": "Regel des Originalspiels (5 oder weniger Lebende)",
             "spells": "ein Zauber bei jedem Gesetz der Dunklen Künste",
         }

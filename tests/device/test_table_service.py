@@ -55,7 +55,7 @@ def test_restart_resumes_from_the_log(tmp_path):
     token = first.claim_seat(1, first.join_code())
     first.store.close()
     again = TableService(Store(tmp_path / "db"))
-    assert again.public_view()["view"]["last"] == [6, 1]
+    assert again.public_view()["view"]["last"] == [1, 6]  # listed as said
     assert again.seat_of(token) == 1
 
 

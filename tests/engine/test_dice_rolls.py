@@ -38,4 +38,16 @@ def test_the_dice_reader_reads_a_roll_with_a_taught_die() -> None:
     effects = table.apply(Action("roll", {"dice": [5, "dark-mark", 2]}), 0)
     assert [e.text for e in effects] == ["2, 5: 7; dark mark"]
     view = table.public_view()["view"]
-    assert view["last"] == [5, "dark-mark", 2] and view["total"] == 7
+    assert view["last"] == [2, 5, "dark-mark"] and view["total"] == 7  # listed as said
+
+
+@pytest.mark.parametrize("roll", [[6, 1, 3], [4, 4, 2], [5, "dark-mark", 1], ["star", 6, 2, 2]])
+def test_a_roll_is_listed_in_the_order_it_is_said(roll: list) -> None:
+    """Issue 50.10: the pages listed the dice as tapped while the box said them sorted."""
+    table = Table({"dice": DiceReader()})
+    table.apply(Action(NEW, {"game": "dice", "seats": []}), 1)
+    (said,) = table.apply(Action("roll", {"dice": roll}), 0)
+    listed = table.public_view()["view"]["last"]
+    pips = ", ".join(str(v) for v in listed if isinstance(v, int))
+    assert said.text.startswith(pips) and sorted(map(str, listed)) == sorted(map(str, roll))
+    assert listed == sorted(v for v in roll if isinstance(v, int)) + [v for v in roll if isinstance(v, str)]

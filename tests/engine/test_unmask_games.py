@@ -174,3 +174,18 @@ def test_undo_after_the_shift_says_the_same_whoever_turned() -> None:
         assert refusal is not None and not any(name in refusal for name in play.s.names)
         refusals.add(refusal)
     assert len(refusals) == 1
+
+
+def test_the_end_story_tells_when_the_second_wizarding_war_began() -> None:
+    """Issue 50.10: the end screen's story listed the Encounters but not the Phases."""
+    play = seeded(4, lambda p: True)
+    play_beginning(play)
+    shifted_at = play.s.story[-1]["turn"]  # the Battle that completed the Beginning
+    play_war(play)
+    finish(play, "perfect")
+    story = play.table.public_view()["view"]["reveal"]["story"]
+    war = f"Turn {shifted_at}: the Beginning is complete, the Second Wizarding War begins"
+    assert story.count(war) == 1
+    at = story.index(war)
+    assert 0 < at < len(story) - 1  # after the Beginning's Encounters, before the War's
+    assert story[at - 1].startswith(f"Turn {shifted_at}, ") and "won" in story[at - 1]

@@ -14,17 +14,18 @@
   function draw(board) {
     const status = document.getElementById("status-light");
     status.className = `led status ${board.status}`;
-    document.getElementById("status-text").textContent = board.status;
+    document.getElementById("status-text").textContent = Familiar.boxWord(board.status);
     document.getElementById("pairing-panel").hidden = !board.pairing;  // only on the box's own screen
     document.getElementById("pairing-code").textContent = board.pairing || "";
-    // Redrawn only when the lights change, so a blinking LED keeps its rhythm between polls.
-    redraw(document.getElementById("tracks"), [board.tracks, board.blink_seconds], () => {
+    // Redrawn only when the lights change, so a blinking LED keeps its rhythm between polls
+    // (or the game's names for them arrive).
+    redraw(document.getElementById("tracks"), [board.tracks, board.blink_seconds, Familiar.labels], () => {
       const tracks = Object.entries(board.tracks);
       return tracks.length ? tracks.map(([name, track]) => leds(name, track, board.blink_seconds))
         : [el("p", { class: "muted" }, t("No track lights: no game is using them."))];
     });
     clear(document.getElementById("spoken")).append(...board.spoken.slice().reverse().map((line) => el("li", {}, line)));
-    clear(document.getElementById("parts")).append(Familiar.renderObject(board.parts));
+    clear(document.getElementById("parts")).append(Familiar.parts(board.parts));
     clear(document.getElementById("problems")).append(...board.problems.map((p) => el("li", {}, p)));
   }
 
@@ -33,6 +34,8 @@
   async function drawEnd() {
     const reply = await api("/api/table");
     if (!reply.ok) return;
+    Familiar.follow(reply.data.language);  // a game set up in another language: this page too
+    Familiar.labels = reply.data.labels || {};  // the game's names for its tracks
     const ending = (reply.data.view && reply.data.view.reveal) || null;
     document.getElementById("end-panel").hidden = !ending;
     redraw(document.getElementById("end"), [ending], () => (ending ? [Familiar.renderObject({ reveal: ending })] : []));

@@ -86,6 +86,25 @@ const Familiar = (() => {
       el("p", {}, pretty(name), " ", el("span", { class: "muted" }, `(${where})`)), row);
   }
 
+  // The box's own words (web/box.py: its parts, their states, the status light) in the
+  // table's language; a word the page does not know (a driver's message) is shown as it comes.
+  const BOX_WORDS = {
+    camera: t("Camera"), speaker: t("Speaker"), gpio: t("Lights and buttons"), storage: t("Storage"),
+    ok: t("ok"), missing: t("missing"), starting: t("starting"), simulated: t("simulated"), failing: t("failing"),
+    "missing: WAV files only": t("missing: WAV files only"),
+    waiting: t("waiting"), ready: t("ready"), attention: t("attention"), off: t("off"),
+  };
+  function boxWord(word) {
+    return Object.prototype.hasOwnProperty.call(BOX_WORDS, word) ? BOX_WORDS[word] : String(word);
+  }
+
+  // The box's parts, each named and in its state: "Camera: missing".
+  function parts(states) {
+    const named = Object.entries(states || {});
+    if (!named.length) return el("p", { class: "muted" }, t("Nothing to show."));
+    return el("dl", { class: "view" }, named.map(([part, state]) => [el("dt", {}, boxWord(part)), el("dd", {}, boxWord(state))]));
+  }
+
   // A page's refresh, run one at a time: a call while one is under way runs it once
   // more after that one, so a slow read begun before a change never draws over a newer
   // one (two live updates close together on a loaded box) and the last draw is fresh.
@@ -180,8 +199,17 @@ const Familiar = (() => {
       el("h3", {}, t("Everyone's cards")),
       el("div", { class: "cards" }, ending.cards.map((seat) => el("figure", {}, renderCard(seat.card), el("figcaption", {}, seat.name)))),
       (ending.accused || []).length ? el("p", { class: "accused" }, t("Accused: {names}", { names: ending.accused.join(", ") })) : null,
-      (ending.story || []).length ? el("div", { class: "story" }, el("h3", {}, t("The story of the game")),
-        el("ol", {}, ending.story.map((line) => el("li", {}, line)))) : null);
+      (ending.story || []).length ? renderStory(ending.story) : null);
+  }
+
+  // The story in order; a long one (a Deal game of a hundred turns) folded under its
+  // heading, so the end screen stays the outcome and the cards, not pages of turns.
+  const STORY_SHOWN = 12;
+  function renderStory(story) {
+    const list = el("ol", {}, story.map((line) => el("li", {}, line)));
+    if (story.length <= STORY_SHOWN) return el("div", { class: "story" }, el("h3", {}, t("The story of the game")), list);
+    return el("details", { class: "story" },
+      el("summary", {}, t("The story of the game ({count} lines)", { count: story.length })), list);
   }
 
   function renderObject(obj) {
@@ -225,7 +253,8 @@ const Familiar = (() => {
         el("button", { class: "big yes", onclick: () => send({ vote: true }) }, t("Yes")),
         el("button", { class: "big no", onclick: () => send({ vote: false }) }, t("No"))));
     } else if (expect.kind === "cards") box.append(cardsInput(expect.count, (cards) => send({ cards })));
-    else box.append(el("button", { class: "big", onclick: () => send({}) }, t("Next")));
+    // a confirmation's button says what it does when the game names it ("Ask for a veto")
+    else box.append(el("button", { class: "big", onclick: () => send({}) }, (expect.option_labels || [])[0] || t("Next")));
     return box;
   }
 
@@ -414,6 +443,6 @@ const Familiar = (() => {
     window.addEventListener("pageshow", (event) => { if (event.persisted) handler(); });
   }
 
-  return { el, clear, redraw, redrawEach, api, say, leds, live, serial, pretty, renderValue, renderObject, renderTable, renderPrompt, renderNow, tabs, timers, onRestore, follow, t, labels: {} };
+  return { el, clear, redraw, redrawEach, api, say, leds, live, boxWord, parts, serial, pretty, renderValue, renderObject, renderTable, renderPrompt, renderNow, tabs, timers, onRestore, follow, t, labels: {} };
 
 })();

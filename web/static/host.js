@@ -94,7 +94,7 @@
 
   function drawBoard(board) {
     clear(document.getElementById("problems")).append(...board.problems.map((p) => el("li", { class: "problem" }, p)),
-      ...Object.entries(board.parts).filter(([, s]) => s !== "ok").map(([part, s]) => el("li", { class: "problem" }, `${pretty(part)}: ${s}`)));
+      ...Object.entries(board.parts).filter(([, s]) => s !== "ok").map(([part, s]) => el("li", { class: "problem" }, `${Familiar.boxWord(part)}: ${Familiar.boxWord(s)}`)));
     const tracks = Object.entries(board.tracks).map(([name, track]) => Familiar.leds(name, track));
     clear(document.getElementById("lights")).append(...(tracks.length ? tracks : [el("p", { class: "muted" }, t("No lights ({status}).", { status: board.status }))]));
   }
