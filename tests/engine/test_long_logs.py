@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.actions import Action, IllegalAction
-from engine.table import MARK_EVERY, NEW, UNDO, Entry, Table, replay
+from engine.table import MARK_EVERY, NEW, UNDO, UNDO_PASSES, Entry, Table, replay
 from support.web import SecretWords, games
 
 
@@ -91,7 +91,10 @@ STEPS = st.lists(
 @given(STEPS)
 def test_a_restart_anywhere_gives_the_table_that_never_restarted(steps):
     """Games started, played and undone in any order (undos reaching back into older games
-    included): the log replayed at any point is the live table, views and memories alike."""
+    included), undone as the box undoes now (never a step that showed a secret): the log
+    replayed at any point is the live table, views and memories alike.  An older box's
+    undo of a reveal two games back comes back without its memory after a restart
+    (replay runs only the last two games: issue 51), so such logs are tested apart."""
     live, log = Table(games()), []
 
     def append(action: Action, seed: int = 0) -> None:
@@ -104,9 +107,9 @@ def test_a_restart_anywhere_gives_the_table_that_never_restarted(steps):
             live = replay(log, games())
             continue
         if step == "undo":
-            if len(live.kept) > 1:
-                append(Action(UNDO))
-                live.undo(log[-1].seq)
+            if len(live.kept) > 1 and live.undo_refusal() is None:
+                append(Action(UNDO, {UNDO_PASSES: "private"}))
+                live.undo(log[-1].seq, log[-1].action)
             continue
         if step.startswith("new"):
             action, seed = (
