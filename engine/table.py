@@ -242,8 +242,8 @@ class Table:
             raise IllegalAction(_("no game is being played: start one first"))
         if action.seat is not None and action.seat >= len(self.current.seats):
             raise IllegalAction(_("there is no seat {seat}", seat=action.seat))
-        if game.is_over(self.current.state):
-            raise IllegalAction(_("the game is over: start a new one"))
+        if game.is_over(self.current.state) and action.kind not in getattr(game, "corrections", {}):
+            raise IllegalAction(_("the game is over: start a new one"))  # only a declared correction goes on
         after = copy.deepcopy(self.current)
         if action.kind == TIMER:
             after.timers = timing.control(after.timers, action, at)

@@ -21,12 +21,15 @@ act        {"choice": option} | {"choices": [..]} a phone woken by its call
 timer_done {"name": "night" | "discussion"}       the box, when the timer runs out
 vote       {"choice": player} (+ "seat")          each player, or the host for one
 cards      {"cards": [role, ...]}                 the host (physical cards)
+recount    {"cards": [role, ...]}                 the host, after the end (a correction)
 ========== ====================================== ===============================
 
 Final steps (undo stops at them, see engine.table): the whole night, from the host's
 start to the dawn (who acts is the secret: an undo that worked only while a held role
 was called would say which roles are in play), and the end of the game (the vote, or
-the cards entered).  The discussion and the votes before the last may be undone.
+the cards entered).  The discussion and the votes before the last may be undone.  The
+correction ``recount`` (physical cards) enters the cards turned over again after the
+end, when one was entered wrong, and the vote is judged anew.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from typing import Any
 from engine.display import card, reveal
 from engine.effects import Effect, Expect
 from engine.game import Turn
-from engine.games.kampf_day import DAY_STEP, REVEAL_STEP, VOTE_STEP, captured_line, card_lines, winner_line
+from engine.games.kampf_day import DAY_STEP, RECOUNT, REVEAL_STEP, VOTE_STEP, captured_line, card_lines, winner_line
 from engine.games.kampf_night import NIGHT_STEP, start
 from engine.games.kampf_notes import said
 from engine.games.kampf_roles import (
@@ -103,6 +106,8 @@ class Kampf(StepGame[KampfState]):
         REVEAL_STEP,
         Step[KampfState](OVER, _("the game is over"), ()),
     )
+    anytime = (RECOUNT,)
+    corrections = {RECOUNT.kind: _("the host enters the cards turned over again (a correction)")}
 
     def setup(self, options: Mapping[str, Any], turn: Turn) -> tuple[KampfState, list[Effect]]:
         return new_state(options, turn)

@@ -174,3 +174,25 @@ REVEAL_STEP = Step[KampfState](
         ),
     ),
 )
+
+
+RECOUNT = Move[KampfState](
+    "recount",
+    turned_over,
+    args={"cards": Items(str, 16)},
+    ask=lambda s: [
+        Expect(
+            "cards",
+            "recount",
+            _("If a card was entered wrong: each player's card again, in seat order"),
+            count=s.players,
+            optional=True,
+        )
+    ],
+    when=lambda s: s.step == OVER and not s.digital,
+    not_now=_("only the cards turned over at the end of a game with the table's own cards are corrected"),
+)
+"""The correction of a card entered wrong at the end (physical cards): the end is final
+(it told every player the result), so undo cannot take the entry back; the host enters
+the cards again and the box judges the vote anew.  Nothing secret is re-run: the cards
+lie face up."""

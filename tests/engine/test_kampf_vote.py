@@ -266,3 +266,32 @@ def test_at_the_end_a_phone_shows_the_card_that_counts_and_the_card_dealt():
     bob = play.table.private_view(1)["view"]
     assert (bob["role"], bob["party"], bob["start_card"]) == ("Sirius Black", "Hogwarts inhabitants", "Death Eater")
     assert play.table.public_view()["labels"]["start_card"] == "Your card at the start"
+
+
+def test_a_card_entered_wrong_at_the_end_is_corrected_without_undo():
+    """The end is final (it told everyone the result), so undo is refused and says how to
+    correct instead: the host enters the cards again and the vote is judged anew."""
+    from engine.table import UndoRefused
+
+    play = Play(3, 0, cards="physical")
+    play.vote(1, 0, 0)
+    play.act("cards", cards=["Hermione Granger", "Death Eater", "student"])  # Ann's and Bob's swapped by mistake
+    assert play.s.winner != HOGWARTS
+    refusal = play.table.undo_refusal() or ""
+    assert "start a new game" in refusal and "cards turned over again" in refusal
+    with pytest.raises(UndoRefused):
+        play.table.check_undo()
+    assert any(e.action == "recount" for e in play.table.expects())
+    play.act("recount", cards=["Death Eater", "Hermione Granger", "student"])
+    assert play.s.captured == [0] and play.s.winner == HOGWARTS
+    assert "The Hogwarts inhabitants win: Bob and Cat." in play.said
+    with pytest.raises(IllegalAction, match="not a role card"):
+        play.act("recount", cards=["Death Eater", "Luna Lovegood", "student"])
+
+
+def test_a_digital_deal_has_nothing_to_recount():
+    play = Play(3, 0)
+    play.vote(1, 0, 0)
+    assert play.table.public_view()["over"]
+    with pytest.raises(IllegalAction, match="table's own cards"):
+        play.act("recount", cards=["Death Eater", "Hermione Granger", "student"])
