@@ -6,6 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from support.browser import MARKS, PER_CLIENT, HostWatch, join
+from support.waiting import wait_for
 from support.web import make_app
 from web.serve import serve
 
@@ -32,7 +33,7 @@ def test_a_german_box_shows_the_host_page_and_the_dice_reader_in_german(browser,
         page.get_by_role("button", name="Fertig").click()
         expect(page.locator("#message")).to_have_text("Erledigt.")
         expect(page.locator("#view")).to_contain_text("Summe")
-        assert service.table.current.state.history == [[3, 5]]
+        assert wait_for(lambda: service.table.current.state.history == [[3, 5]])  # "Erledigt." was shown before too
         # a refusal comes back in German too
         page.get_by_role("button", name="Letzten Schritt zurücknehmen").click()
         page.get_by_role("button", name="Letzten Schritt zurücknehmen").click()

@@ -169,6 +169,7 @@ def test_a_german_physical_game_plays_to_the_end_with_only_german_typed_and_show
     ann = join(browser, base, "Ann", service.join_code())
     prompts = page.locator("#prompts")
     prompts.locator(".prompt", has_text="Die Nacht beginnen").get_by_role("button", name="Weiter").click()
+    assert wait_for(lambda: service.table.current.state.step == "night")  # the page's answer is on its way
     while service.table.current.state.step == "night":
         next_call(service, now)
     now[0] = service.table.current.timers["discussion"].deadline
