@@ -352,6 +352,6 @@ CORRECT = Move[DealState](
     "correct",
     corrections.correct,
     {"card": Text(), "owner": Seat(), "to": Seat(), "area": Choice(corrections.AREAS), "colour": Opt(Text())},
-    when=lambda s: s.step not in (FIRST, CHARACTER),  # once over, the table refuses every move
-    not_now=_("nothing is laid yet"),
+    when=lambda s: s.step not in (FIRST, CHARACTER, OVER),  # the win stands: it was checked at each correction
+    not_now=lambda s: _("the game is over: start a new one") if s.step == OVER else _("nothing is laid yet"),
 )
