@@ -20,20 +20,16 @@ draw and discard piles between them in nobody's area.
 
 from __future__ import annotations
 
-import dataclasses
-import tomllib
 from pathlib import Path
 
 import pytest
 from gpiozero import Device
 
-from device.cli import demo_config
-from device.config import Config, config_from_dict
 from device.daemon import Daemon
 from device.teach import teach_cards
 from engine.actions import Action
 from engine.games.deal_state import DealState
-from support.card_table import Camera, Laid
+from support.card_table import Camera, Laid, box_with_areas
 from support.cards import LABELS, photo
 
 TAUGHT = ("green-1-20161231_114459.jpg", "red-2-20161231_114330.jpg")
@@ -89,10 +85,8 @@ def ben(name: str, x: float, y: float) -> Laid:
 
 @pytest.fixture
 def box(tmp_path: Path):
-    areas = config_from_dict(tomllib.loads(AREAS)).vision.areas
-    config = demo_config(Config(), tmp_path / "state", port=0)
-    config = dataclasses.replace(config, vision=dataclasses.replace(config.vision, areas=areas))
-    daemon = Daemon(config)
+    daemon = box_with_areas(tmp_path / "state", AREAS)
+    config = daemon.config
     deck = config.state_path(config.vision.card_catalog) / "deal"
     for image in TAUGHT:
         teach_cards(photo(image), deck, 3, 3, [AS_DEAL[n] for n in LABELS[image][1]], commit=True)

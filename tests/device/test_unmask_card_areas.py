@@ -12,20 +12,16 @@ table photo and replayed through the daemon's own camera loop and card reading
 
 from __future__ import annotations
 
-import dataclasses
-import tomllib
 from pathlib import Path
 
 import pytest
 from gpiozero import Device
 
-from device.cli import demo_config
-from device.config import Config, config_from_dict
 from device.daemon import Daemon
 from engine.actions import Action
 from engine.games.unmask_rules import LOCATIONS
 from engine.games.unmask_state import UnmaskState
-from support.card_table import Camera, Laid
+from support.card_table import Camera, Laid, box_with_areas
 from support.cards import LABELS, photo
 from vision.cards import Catalog
 
@@ -55,10 +51,8 @@ def teach(deck: Path, image: str, data: dict[str, dict]) -> None:
 
 @pytest.fixture
 def box(tmp_path: Path):
-    areas = config_from_dict(tomllib.loads(AREAS)).vision.areas
-    config = demo_config(Config(), tmp_path / "state", port=0)
-    config = dataclasses.replace(config, vision=dataclasses.replace(config.vision, areas=areas))
-    daemon = Daemon(config)
+    daemon = box_with_areas(tmp_path / "state", AREAS)
+    config = daemon.config
     decks = config.state_path(config.vision.card_catalog)
     encounter = {"group": 2, "check": "cards_total", "target": 4}
     teach(decks / "encounters", ENCOUNTERS, {n: encounter for n in LABELS[ENCOUNTERS][1]})

@@ -12,22 +12,18 @@ the replay camera, the settle detector, the daemon's card reading and the readin
 
 from __future__ import annotations
 
-import dataclasses
-import tomllib
 from pathlib import Path
 
 import cv2
 import pytest
 from gpiozero import Device
 
-from device.cli import demo_config
-from device.config import Config, config_from_dict
 from device.daemon import Daemon
 from device.teach import teach_cards
 from engine.actions import Action
 from engine.games.voldemort import Voldemort
 from engine.games.voldemort_state import VoldemortState
-from support.card_table import Laid, empty_table, lay
+from support.card_table import Laid, box_with_areas, empty_table, lay
 from vision.camera.base import ReplayFinished
 from vision.camera.replay import ReplayCamera
 from vision.settle import SettleDetector
@@ -45,10 +41,7 @@ card: a zone over it would park it for the host, as a real smudge there would.)"
 
 @pytest.fixture
 def box(tmp_path: Path):
-    areas = config_from_dict(tomllib.loads(AREAS)).vision.areas
-    config = demo_config(Config(), tmp_path / "state", port=0)
-    config = dataclasses.replace(config, vision=dataclasses.replace(config.vision, areas=areas))
-    daemon = Daemon(config)
+    daemon = box_with_areas(tmp_path / "state", AREAS)
     yield daemon
     daemon.close()
     Device.pin_factory = None

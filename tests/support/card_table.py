@@ -10,6 +10,8 @@ the reader sees real printed cards and a real table; only their arrangement is m
 
 from __future__ import annotations
 
+import dataclasses
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,9 @@ import cv2
 import numpy as np
 import pytest
 
+from device.cli import demo_config
+from device.config import Config, config_from_dict
+from device.daemon import Daemon
 from support.cards import LABELS, photo
 from vision.camera.base import ReplayFinished
 from vision.camera.replay import ReplayCamera
@@ -30,6 +35,13 @@ TABLE_PHOTO = "purple-3-20170101_124713.jpg"
 CARD_LONG = 0.12
 """A laid card's long side as a fraction of the frame's height (a 1024 x 1820 frame:
 about 220 px, a little smaller than the set's own cards)."""
+
+
+def box_with_areas(state: Path, areas: str) -> Daemon:
+    """The demo's box (simulated hardware) with the card areas of the TOML ``areas``."""
+    config = demo_config(Config(), state, port=0)
+    zones = config_from_dict(tomllib.loads(areas)).vision.areas
+    return Daemon(dataclasses.replace(config, vision=dataclasses.replace(config.vision, areas=zones)))
 
 
 def cards_of(image: str) -> dict[str, np.ndarray]:
